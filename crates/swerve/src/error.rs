@@ -1,0 +1,114 @@
+//! The one error type of the library.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong at the library's boundary (constructors, setters, loaders).
+///
+/// Once a [`crate::Simulator`] accepted its input, stepping never fails: all validation
+/// happens here, up front.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A number that must be finite was NaN or infinite.
+    #[error("{what} must be finite, got {value}")]
+    NonFinite {
+        /// Which quantity was rejected.
+        what: &'static str,
+        /// The offending value.
+        value: f32,
+    },
+    /// A number was outside its allowed range.
+    #[error("{what} must be {requirement}, got {value}")]
+    OutOfRange {
+        /// Which quantity was rejected.
+        what: &'static str,
+        /// The rule it breaks, e.g. "greater than 0".
+        requirement: &'static str,
+        /// The offending value.
+        value: f32,
+    },
+    /// An obstacle polygon with fewer than two vertices.
+    #[error("an obstacle needs at least 2 vertices, got {count}")]
+    TooFewVertices {
+        /// The number of vertices given.
+        count: usize,
+    },
+    /// Two consecutive obstacle vertices coincide (a zero-length edge has no direction).
+    #[error("obstacle vertices {first} and {second} are the same point")]
+    RepeatedVertex {
+        /// Index of the first of the two vertices.
+        first: usize,
+        /// Index of the second (the next one, cyclically).
+        second: usize,
+    },
+    /// Two edges of an obstacle polygon cross each other.
+    #[error("obstacle edges {first} and {second} intersect (the polygon is self-intersecting)")]
+    SelfIntersecting {
+        /// Index of the first edge (edge i runs from vertex i to vertex i+1).
+        first: usize,
+        /// Index of the second edge.
+        second: usize,
+    },
+    /// An agent id that does not name a live agent (never added, or removed).
+    #[error("unknown agent id {0}")]
+    UnknownAgent(u32),
+    /// An obstacle id that does not name an obstacle.
+    #[error("unknown obstacle id {0}")]
+    UnknownObstacle(u32),
+    /// Reading a file failed.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's reason.
+        source: std::io::Error,
+    },
+    /// A file was read but its content is malformed.
+    #[error("{path}:{line}: {message}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number (0 when the whole file is at fault).
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl Error {
+    /// Checks that `value` is finite.
+    pub(crate) fn check_finite(what: &'static str, value: f32) -> Result<f32, Error> {
+        if value.is_finite() {
+            Ok(value)
+        } else {
+            Err(Error::NonFinite { what, value })
+        }
+    }
+
+    /// Checks that `value` is finite and strictly positive.
+    pub(crate) fn check_positive(what: &'static str, value: f32) -> Result<f32, Error> {
+        Self::check_finite(what, value)?;
+        if value > 0.0 {
+            Ok(value)
+        } else {
+            Err(Error::OutOfRange { what, requirement: "greater than 0", value })
+        }
+    }
+
+    /// Checks that `value` is finite and not negative.
+    pub(crate) fn check_non_negative(what: &'static str, value: f32) -> Result<f32, Error> {
+        Self::check_finite(what, value)?;
+        if value >= 0.0 {
+            Ok(value)
+        } else {
+            Err(Error::OutOfRange { what, requirement: "at least 0", value })
+        }
+    }
+
+    /// Checks that both components of a point are finite.
+    pub(crate) fn check_finite_vec(what: &'static str, v: glam::Vec2) -> Result<glam::Vec2, Error> {
+        Self::check_finite(what, v.x)?;
+        Self::check_finite(what, v.y)?;
+        Ok(v)
+    }
+}

@@ -1,0 +1,22 @@
+//! # swerve
+//!
+//! Many moving discs that must not collide.
+//!
+//! * [`orca`] — ORCA / RVO2 crowd avoidance that reproduces RVO2 2.0 bit for bit
+//!   (same `f32` results), with parallel deterministic stepping and stable agent ids.
+//! * [`geom`] — the small amount of planar geometry both halves share.
+//! * [`spatial`] — the spatial indexes: RVO2's agent k-d tree and obstacle BSP tree.
+//! * [`reference`] — loading and replaying RVO2 recordings (the conformance check).
+//!
+//! Units are metres and seconds throughout; every number is `f32` like RVO2's.
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod geom;
+pub mod orca;
+pub mod reference;
+pub mod spatial;
+
+pub use error::Error;
+pub use geom::{HalfPlane, Vec2};
+pub use orca::{AgentId, AgentParams, ObstacleId, Simulator};

@@ -1,0 +1,292 @@
+//! The ORCA half-planes: one per nearby obstacle edge, one per neighbouring agent.
+//!
+//! Each half-plane bounds the velocities that avoid a collision within the time horizon,
+//! linearised at the agent's current velocity (paper §4 for agents, §5.1 for obstacles; seed
+//! 004 walks through RVO2's `computeNewVelocity` case by case). The arithmetic follows RVO2
+//! operation for operation so that the linear program sees identical `f32` inputs.
+
+use crate::geom::exact::EPSILON;
+use crate::geom::exact::{det, div, dot, length, length_squared, normalize};
+use crate::geom::HalfPlane;
+use crate::spatial::ObstacleVertex;
+use glam::Vec2;
+
+/// The deciding agent's state, as the half-plane constructions see it.
+#[derive(Clone, Copy, Debug)]
+pub struct AgentView {
+    /// Position (m).
+    pub position: Vec2,
+    /// Current velocity (m/s): ORCA linearises around it.
+    pub velocity: Vec2,
+    /// Radius (m).
+    pub radius: f32,
+    /// Time horizon for agents (s).
+    pub time_horizon: f32,
+    /// Time horizon for obstacles (s).
+    pub time_horizon_obst: f32,
+}
+
+/// Appends to `out` the half-planes for the obstacle edges `neighbors` (first vertex index of
+/// each edge, nearest first), skipping edges whose velocity obstacle the half-planes already
+/// in `out` cover.
+pub fn obstacle_half_planes(
+    agent: &AgentView,
+    neighbors: &[(f32, u32)],
+    vertices: &[ObstacleVertex],
+    out: &mut Vec<HalfPlane>,
+) {
+    let inv_time_horizon_obst = 1.0 / agent.time_horizon_obst;
+    let radius = agent.radius;
+    let radius_sq = radius * radius;
+    let position = agent.position;
+    let velocity = agent.velocity;
+
+    for &(_, first) in neighbors {
+        let mut v1 = first as usize;
+        let mut v2 = vertices[v1].next as usize;
+        let relative_position1 = vertices[v1].point - position;
+        let relative_position2 = vertices[v2].point - position;
+
+        // Already covered: both end points of the edge's cut-off segment (scaled by
+        // 1/τ_obst) lie at least `radius/τ_obst` inside an existing half-plane.
+        let already_covered = out.iter().any(|plane| {
+            det(inv_time_horizon_obst * relative_position1 - plane.point, plane.direction)
+                - inv_time_horizon_obst * radius
+                >= -EPSILON
+                && det(inv_time_horizon_obst * relative_position2 - plane.point, plane.direction)
+                    - inv_time_horizon_obst * radius
+                    >= -EPSILON
+        });
+        if already_covered {
+            continue;
+        }
+
+        // Collision now? `s` is where the agent projects onto the edge (0 at v1, 1 at v2).
+        let dist_sq1 = length_squared(relative_position1);
+        let dist_sq2 = length_squared(relative_position2);
+        let obstacle_vector = vertices[v2].point - vertices[v1].point;
+        let s = dot(-relative_position1, obstacle_vector) / length_squared(obstacle_vector);
+        let dist_sq_line = length_squared(-relative_position1 - s * obstacle_vector);
+
+        if s < 0.0 && dist_sq1 <= radius_sq {
+            // Overlapping the first vertex: move straight away from it (if it is a corner).
+            if vertices[v1].is_convex {
+                let away = normalize(Vec2::new(-relative_position1.y, relative_position1.x));
+                out.push(HalfPlane { point: Vec2::ZERO, direction: away });
+            }
+            continue;
+        } else if s > 1.0 && dist_sq2 <= radius_sq {
+            // Overlapping the second vertex; the next edge handles it unless this edge faces
+            // the agent at that vertex.
+            if vertices[v2].is_convex && det(relative_position2, vertices[v2].unit_dir) >= 0.0 {
+                let away = normalize(Vec2::new(-relative_position2.y, relative_position2.x));
+                out.push(HalfPlane { point: Vec2::ZERO, direction: away });
+            }
+            continue;
+        } else if (0.0..1.0).contains(&s) && dist_sq_line <= radius_sq {
+            // Overlapping the edge itself: forbid moving further into it.
+            out.push(HalfPlane { point: Vec2::ZERO, direction: -vertices[v1].unit_dir });
+            continue;
+        }
+
+        // No collision. The velocity obstacle is bounded by two legs (tangents from the agent
+        // to the discs of `radius` around the end points) and the cut-off line between them.
+        // Seen obliquely, both legs come from one vertex; at a non-convex vertex a leg runs
+        // along the edge (it "extends the cut-off line").
+        let left_leg_direction;
+        let right_leg_direction;
+        let tangent_left = |rel: Vec2, dist_sq: f32| {
+            let leg = (dist_sq - radius_sq).sqrt();
+            div(Vec2::new(rel.x * leg - rel.y * radius, rel.x * radius + rel.y * leg), dist_sq)
+        };
+        let tangent_right = |rel: Vec2, dist_sq: f32| {
+            let leg = (dist_sq - radius_sq).sqrt();
+            div(Vec2::new(rel.x * leg + rel.y * radius, -rel.x * radius + rel.y * leg), dist_sq)
+        };
+        if s < 0.0 && dist_sq_line <= radius_sq {
+            // Oblique view: the first vertex defines the velocity obstacle.
+            if !vertices[v1].is_convex {
+                continue;
+            }
+            v2 = v1;
+            left_leg_direction = tangent_left(relative_position1, dist_sq1);
+            right_leg_direction = tangent_right(relative_position1, dist_sq1);
+        } else if s > 1.0 && dist_sq_line <= radius_sq {
+            // Oblique view: the second vertex defines the velocity obstacle.
+            if !vertices[v2].is_convex {
+                continue;
+            }
+            v1 = v2;
+            left_leg_direction = tangent_left(relative_position2, dist_sq2);
+            right_leg_direction = tangent_right(relative_position2, dist_sq2);
+        } else {
+            left_leg_direction = if vertices[v1].is_convex {
+                tangent_left(relative_position1, dist_sq1)
+            } else {
+                -vertices[v1].unit_dir
+            };
+            right_leg_direction = if vertices[v2].is_convex {
+                tangent_right(relative_position2, dist_sq2)
+            } else {
+                vertices[v1].unit_dir
+            };
+        }
+
+        // A leg at a convex vertex must not point into the neighbouring edge; if it would,
+        // the neighbour edge's direction replaces it and the leg is "foreign": a velocity
+        // projecting onto it is handled by that neighbour edge, so no half-plane is added.
+        let left_neighbor = vertices[v1].prev as usize;
+        let mut left_leg_direction = left_leg_direction;
+        let mut right_leg_direction = right_leg_direction;
+        let mut is_left_leg_foreign = false;
+        let mut is_right_leg_foreign = false;
+        if vertices[v1].is_convex && det(left_leg_direction, -vertices[left_neighbor].unit_dir) >= 0.0 {
+            left_leg_direction = -vertices[left_neighbor].unit_dir;
+            is_left_leg_foreign = true;
+        }
+        if vertices[v2].is_convex && det(right_leg_direction, vertices[v2].unit_dir) <= 0.0 {
+            right_leg_direction = vertices[v2].unit_dir;
+            is_right_leg_foreign = true;
+        }
+
+        // Cut-off centres: the end points scaled by 1/τ_obst.
+        let left_cutoff = inv_time_horizon_obst * (vertices[v1].point - position);
+        let right_cutoff = inv_time_horizon_obst * (vertices[v2].point - position);
+        let cutoff_vector = right_cutoff - left_cutoff;
+        let same_vertex = v1 == v2;
+
+        // Where the current velocity projects: onto the cut-off segment (t), the left leg
+        // (t_left) and the right leg (t_right).
+        let t =
+            if same_vertex { 0.5 } else { dot(velocity - left_cutoff, cutoff_vector) / length_squared(cutoff_vector) };
+        let t_left = dot(velocity - left_cutoff, left_leg_direction);
+        let t_right = dot(velocity - right_cutoff, right_leg_direction);
+
+        let cutoff_radius = radius * inv_time_horizon_obst;
+        if (t < 0.0 && t_left < 0.0) || (same_vertex && t_left < 0.0 && t_right < 0.0) {
+            // Nearest the left cut-off circle.
+            let unit_w = normalize(velocity - left_cutoff);
+            out.push(HalfPlane {
+                direction: Vec2::new(unit_w.y, -unit_w.x),
+                point: left_cutoff + cutoff_radius * unit_w,
+            });
+            continue;
+        } else if t > 1.0 && t_right < 0.0 {
+            // Nearest the right cut-off circle.
+            let unit_w = normalize(velocity - right_cutoff);
+            out.push(HalfPlane {
+                direction: Vec2::new(unit_w.y, -unit_w.x),
+                point: right_cutoff + cutoff_radius * unit_w,
+            });
+            continue;
+        }
+
+        // Otherwise project on the left leg, the right leg or the cut-off line, whichever is
+        // nearest to the current velocity.
+        // Not `!(0.0..=1.0).contains(&t)`: that differs for NaN, and RVO2's test is this one.
+        #[allow(clippy::manual_range_contains)]
+        let dist_sq_cutoff = if t < 0.0 || t > 1.0 || same_vertex {
+            f32::INFINITY
+        } else {
+            length_squared(velocity - (left_cutoff + t * cutoff_vector))
+        };
+        let dist_sq_left = if t_left < 0.0 {
+            f32::INFINITY
+        } else {
+            length_squared(velocity - (left_cutoff + t_left * left_leg_direction))
+        };
+        let dist_sq_right = if t_right < 0.0 {
+            f32::INFINITY
+        } else {
+            length_squared(velocity - (right_cutoff + t_right * right_leg_direction))
+        };
+        let left_normal = |d: Vec2| Vec2::new(-d.y, d.x);
+
+        if dist_sq_cutoff <= dist_sq_left && dist_sq_cutoff <= dist_sq_right {
+            let direction = -vertices[v1].unit_dir;
+            out.push(HalfPlane { direction, point: left_cutoff + cutoff_radius * left_normal(direction) });
+        } else if dist_sq_left <= dist_sq_right {
+            if is_left_leg_foreign {
+                continue;
+            }
+            let direction = left_leg_direction;
+            out.push(HalfPlane { direction, point: left_cutoff + cutoff_radius * left_normal(direction) });
+        } else {
+            if is_right_leg_foreign {
+                continue;
+            }
+            let direction = -right_leg_direction;
+            out.push(HalfPlane { direction, point: right_cutoff + cutoff_radius * left_normal(direction) });
+        }
+    }
+}
+
+/// The half-plane for one neighbouring agent (paper §4, eq. 5): the agent takes the share
+/// `responsibility` of the smallest change `u` of relative velocity that leaves the truncated
+/// velocity obstacle. RVO2 always uses ½.
+///
+/// When the two already overlap, the velocity obstacle is truncated at one time step instead,
+/// so that they separate within the next step.
+#[inline]
+pub fn agent_half_plane(
+    agent: &AgentView,
+    other_position: Vec2,
+    other_velocity: Vec2,
+    other_radius: f32,
+    time_step: f32,
+    responsibility: f32,
+) -> HalfPlane {
+    let inv_time_horizon = 1.0 / agent.time_horizon;
+    let relative_position = other_position - agent.position;
+    let relative_velocity = agent.velocity - other_velocity;
+    let dist_sq = length_squared(relative_position);
+    let combined_radius = agent.radius + other_radius;
+    let combined_radius_sq = combined_radius * combined_radius;
+
+    let direction;
+    let u;
+    if dist_sq > combined_radius_sq {
+        // No collision. w: from the cut-off circle's centre to the relative velocity.
+        let w = relative_velocity - inv_time_horizon * relative_position;
+        let w_length_sq = length_squared(w);
+        let dot_product1 = dot(w, relative_position);
+        if dot_product1 < 0.0 && dot_product1 * dot_product1 > combined_radius_sq * w_length_sq {
+            // Nearest the cut-off circle.
+            let w_length = w_length_sq.sqrt();
+            let unit_w = div(w, w_length);
+            direction = Vec2::new(unit_w.y, -unit_w.x);
+            u = (combined_radius * inv_time_horizon - w_length) * unit_w;
+        } else {
+            // Nearest one of the legs.
+            let leg = (dist_sq - combined_radius_sq).sqrt();
+            direction = if det(relative_position, w) > 0.0 {
+                div(
+                    Vec2::new(
+                        relative_position.x * leg - relative_position.y * combined_radius,
+                        relative_position.x * combined_radius + relative_position.y * leg,
+                    ),
+                    dist_sq,
+                )
+            } else {
+                -div(
+                    Vec2::new(
+                        relative_position.x * leg + relative_position.y * combined_radius,
+                        -relative_position.x * combined_radius + relative_position.y * leg,
+                    ),
+                    dist_sq,
+                )
+            };
+            let dot_product2 = dot(relative_velocity, direction);
+            u = dot_product2 * direction - relative_velocity;
+        }
+    } else {
+        // Already overlapping: use the cut-off circle of one time step.
+        let inv_time_step = 1.0 / time_step;
+        let w = relative_velocity - inv_time_step * relative_position;
+        let w_length = length(w);
+        let unit_w = div(w, w_length);
+        direction = Vec2::new(unit_w.y, -unit_w.x);
+        u = (combined_radius * inv_time_step - w_length) * unit_w;
+    }
+    HalfPlane { point: agent.velocity + responsibility * u, direction }
+}

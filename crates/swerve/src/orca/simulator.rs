@@ -1,0 +1,537 @@
+//! The crowd simulator: RVO2's `RVOSimulator`, with stable ids, removal and parallel steps.
+
+use super::constraints::{agent_half_plane, obstacle_half_planes, AgentView};
+use super::linear_program::{solve, LpOutcome};
+use super::params::AgentParams;
+use crate::geom::{validate_polygon, HalfPlane};
+use crate::spatial::{AgentKdTree, Neighbor, ObstacleTree, ObstacleVertex};
+use crate::Error;
+use glam::Vec2;
+use rayon::prelude::*;
+
+/// A stable handle to an agent. Ids are handed out in order (0, 1, 2, …) and never reused, so
+/// removing an agent leaves every other id valid. Without removals an agent's id equals its
+/// RVO2 agent number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AgentId(pub u32);
+
+/// A handle to an obstacle polygon, numbered in the order they were added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ObstacleId(pub u32);
+
+/// Marks a removed agent in the id → slot table.
+const REMOVED: u32 = u32::MAX;
+
+/// Below this many agents a step runs on the calling thread: rayon's hand-off costs more than
+/// the work. The result is the same either way (each agent reads only the previous state).
+const PARALLEL_THRESHOLD: usize = 256;
+
+/// What one agent saw and decided in the last step; kept for inspection (viewer, Python).
+#[derive(Clone, Debug, Default)]
+struct AgentRecord {
+    agent_neighbors: Vec<Neighbor>,
+    obstacle_neighbors: Vec<(f32, u32)>,
+    half_planes: Vec<HalfPlane>,
+    obstacle_half_plane_count: usize,
+    outcome: LpOutcome,
+    new_velocity: Vec2,
+    /// Scratch for linear program 3's projected half-planes.
+    projected: Vec<HalfPlane>,
+}
+
+impl AgentRecord {
+    fn with_capacity(params: &AgentParams) -> AgentRecord {
+        // Reserve what a typical step needs so that stepping does not allocate once warm;
+        // obstacle-heavy agents may still grow these during the first steps.
+        let neighbors = params.max_neighbors.min(256);
+        AgentRecord {
+            agent_neighbors: Vec::with_capacity(neighbors),
+            obstacle_neighbors: Vec::with_capacity(8),
+            half_planes: Vec::with_capacity(neighbors + 8),
+            projected: Vec::with_capacity(neighbors + 8),
+            ..AgentRecord::default()
+        }
+    }
+}
+
+/// An ORCA crowd: agents with a preferred velocity, static polygon obstacles, a time step.
+///
+/// Reproduces RVO2 2.0's `RVOSimulator` bit for bit: same parameters, same obstacle
+/// processing, same neighbour search and tie order, same `f32` arithmetic. A step reads only
+/// the state at its start, so it runs in parallel (rayon) with identical results for any
+/// number of threads.
+///
+/// ```
+/// use swerve::{AgentParams, Simulator, Vec2};
+/// let mut sim = Simulator::new(0.25, AgentParams::default())?;
+/// let a = sim.add_agent(Vec2::new(-10.0, 0.0))?;
+/// let b = sim.add_agent(Vec2::new(10.0, 0.1))?;
+/// sim.set_agent_pref_velocity(a, Vec2::new(1.0, 0.0))?;
+/// sim.set_agent_pref_velocity(b, Vec2::new(-1.0, 0.0))?;
+/// for _ in 0..100 {
+///     sim.step();
+/// }
+/// assert!(sim.agent_position(a)?.distance(sim.agent_position(b)?) > 3.0);
+/// # Ok::<(), swerve::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Simulator {
+    time_step: f32,
+    global_time: f32,
+    defaults: AgentParams,
+
+    // Agents, densely packed in insertion order (RVO2's agent order).
+    ids: Vec<AgentId>,
+    positions: Vec<Vec2>,
+    velocities: Vec<Vec2>,
+    pref_velocities: Vec<Vec2>,
+    params: Vec<AgentParams>,
+    records: Vec<AgentRecord>,
+    /// `slots[id]` is the dense index of agent `id`, or `REMOVED`.
+    slots: Vec<u32>,
+
+    agent_tree: AgentKdTree,
+    polygons: Vec<Vec<Vec2>>,
+    obstacle_tree: ObstacleTree,
+}
+
+impl Simulator {
+    /// A simulator with time step `time_step` (s, > 0) whose agents get `defaults` unless
+    /// added with [`Simulator::add_agent_with`].
+    pub fn new(time_step: f32, defaults: AgentParams) -> Result<Simulator, Error> {
+        Error::check_positive("time step", time_step)?;
+        defaults.validate()?;
+        Ok(Simulator {
+            time_step,
+            global_time: 0.0,
+            defaults,
+            ids: Vec::new(),
+            positions: Vec::new(),
+            velocities: Vec::new(),
+            pref_velocities: Vec::new(),
+            params: Vec::new(),
+            records: Vec::new(),
+            slots: Vec::new(),
+            agent_tree: AgentKdTree::new(),
+            polygons: Vec::new(),
+            obstacle_tree: ObstacleTree::default(),
+        })
+    }
+
+    // ----- global state -----
+
+    /// The time step (s).
+    pub fn time_step(&self) -> f32 {
+        self.time_step
+    }
+
+    /// Changes the time step (s, > 0).
+    pub fn set_time_step(&mut self, time_step: f32) -> Result<(), Error> {
+        self.time_step = Error::check_positive("time step", time_step)?;
+        Ok(())
+    }
+
+    /// Simulated time so far (s): the sum of the time steps taken.
+    pub fn global_time(&self) -> f32 {
+        self.global_time
+    }
+
+    /// Sets the simulated time (s), e.g. when restoring a saved state.
+    pub fn set_global_time(&mut self, time: f32) -> Result<(), Error> {
+        self.global_time = Error::check_finite("global time", time)?;
+        Ok(())
+    }
+
+    /// The parameters new agents get from [`Simulator::add_agent`].
+    pub fn agent_defaults(&self) -> AgentParams {
+        self.defaults
+    }
+
+    /// Changes the parameters new agents get.
+    pub fn set_agent_defaults(&mut self, defaults: AgentParams) -> Result<(), Error> {
+        defaults.validate()?;
+        self.defaults = defaults;
+        Ok(())
+    }
+
+    // ----- agents -----
+
+    /// Adds an agent with the default parameters, at rest. Returns its id.
+    pub fn add_agent(&mut self, position: Vec2) -> Result<AgentId, Error> {
+        self.add_agent_with(position, self.defaults)
+    }
+
+    /// Adds an agent with its own parameters, at rest. Returns its id.
+    pub fn add_agent_with(&mut self, position: Vec2, params: AgentParams) -> Result<AgentId, Error> {
+        Error::check_finite_vec("agent position", position)?;
+        params.validate()?;
+        if self.slots.len() >= (REMOVED - 1) as usize {
+            return Err(Error::OutOfRange { what: "agent count", requirement: "below 2^32 - 1", value: f32::MAX });
+        }
+        let id = AgentId(self.slots.len() as u32);
+        self.slots.push(self.ids.len() as u32);
+        self.ids.push(id);
+        self.positions.push(position);
+        self.velocities.push(Vec2::ZERO);
+        self.pref_velocities.push(Vec2::ZERO);
+        self.params.push(params);
+        self.records.push(AgentRecord::with_capacity(&params));
+        Ok(id)
+    }
+
+    /// Removes an agent. Every other agent keeps its id; the removed id is never reused.
+    ///
+    /// Costs O(n): agents stay packed in insertion order.
+    pub fn remove_agent(&mut self, id: AgentId) -> Result<(), Error> {
+        let dense = self.dense(id)?;
+        self.slots[id.0 as usize] = REMOVED;
+        for slot in &mut self.slots {
+            if *slot != REMOVED && *slot > dense as u32 {
+                *slot -= 1;
+            }
+        }
+        self.ids.remove(dense);
+        self.positions.remove(dense);
+        self.velocities.remove(dense);
+        self.pref_velocities.remove(dense);
+        self.params.remove(dense);
+        self.records.remove(dense);
+        // Neighbour lists of the last step name dense indices, which just shifted.
+        for record in &mut self.records {
+            record.agent_neighbors.clear();
+        }
+        if dense < self.agent_tree.len() {
+            self.agent_tree.remove(dense as u32);
+        }
+        Ok(())
+    }
+
+    /// The number of (live) agents.
+    pub fn num_agents(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// The ids of the live agents, in insertion order.
+    pub fn agent_ids(&self) -> &[AgentId] {
+        &self.ids
+    }
+
+    /// Whether `id` names a live agent.
+    pub fn contains_agent(&self, id: AgentId) -> bool {
+        self.dense(id).is_ok()
+    }
+
+    fn dense(&self, id: AgentId) -> Result<usize, Error> {
+        match self.slots.get(id.0 as usize) {
+            Some(&slot) if slot != REMOVED => Ok(slot as usize),
+            _ => Err(Error::UnknownAgent(id.0)),
+        }
+    }
+
+    /// All positions (m), in the order of [`Simulator::agent_ids`].
+    pub fn positions(&self) -> &[Vec2] {
+        &self.positions
+    }
+
+    /// All velocities (m/s), in the order of [`Simulator::agent_ids`].
+    pub fn velocities(&self) -> &[Vec2] {
+        &self.velocities
+    }
+
+    /// All preferred velocities (m/s), in the order of [`Simulator::agent_ids`].
+    pub fn pref_velocities(&self) -> &[Vec2] {
+        &self.pref_velocities
+    }
+
+    /// Sets all preferred velocities at once, in the order of [`Simulator::agent_ids`].
+    /// Nothing changes unless every value is finite and the length matches.
+    pub fn set_pref_velocities(&mut self, values: &[Vec2]) -> Result<(), Error> {
+        if values.len() != self.ids.len() {
+            return Err(Error::OutOfRange {
+                what: "preferred velocity count",
+                requirement: "equal to the number of agents",
+                value: values.len() as f32,
+            });
+        }
+        for v in values {
+            Error::check_finite_vec("preferred velocity", *v)?;
+        }
+        self.pref_velocities.copy_from_slice(values);
+        Ok(())
+    }
+
+    /// An agent's position (m).
+    pub fn agent_position(&self, id: AgentId) -> Result<Vec2, Error> {
+        Ok(self.positions[self.dense(id)?])
+    }
+
+    /// Moves an agent (m).
+    pub fn set_agent_position(&mut self, id: AgentId, position: Vec2) -> Result<(), Error> {
+        let i = self.dense(id)?;
+        self.positions[i] = Error::check_finite_vec("agent position", position)?;
+        Ok(())
+    }
+
+    /// An agent's velocity (m/s).
+    pub fn agent_velocity(&self, id: AgentId) -> Result<Vec2, Error> {
+        Ok(self.velocities[self.dense(id)?])
+    }
+
+    /// Sets an agent's current velocity (m/s).
+    pub fn set_agent_velocity(&mut self, id: AgentId, velocity: Vec2) -> Result<(), Error> {
+        let i = self.dense(id)?;
+        self.velocities[i] = Error::check_finite_vec("agent velocity", velocity)?;
+        Ok(())
+    }
+
+    /// An agent's preferred velocity (m/s).
+    pub fn agent_pref_velocity(&self, id: AgentId) -> Result<Vec2, Error> {
+        Ok(self.pref_velocities[self.dense(id)?])
+    }
+
+    /// Sets the velocity an agent would take if nobody were around (m/s).
+    pub fn set_agent_pref_velocity(&mut self, id: AgentId, velocity: Vec2) -> Result<(), Error> {
+        let i = self.dense(id)?;
+        self.pref_velocities[i] = Error::check_finite_vec("preferred velocity", velocity)?;
+        Ok(())
+    }
+
+    /// An agent's parameters.
+    pub fn agent_params(&self, id: AgentId) -> Result<AgentParams, Error> {
+        Ok(self.params[self.dense(id)?])
+    }
+
+    /// Replaces an agent's parameters (validated first; nothing changes on error).
+    pub fn set_agent_params(&mut self, id: AgentId, params: AgentParams) -> Result<(), Error> {
+        let i = self.dense(id)?;
+        params.validate()?;
+        self.params[i] = params;
+        Ok(())
+    }
+
+    /// Applies `change` to a copy of an agent's parameters and keeps the result if valid.
+    fn update_params(&mut self, id: AgentId, change: impl FnOnce(&mut AgentParams)) -> Result<(), Error> {
+        let mut params = self.agent_params(id)?;
+        change(&mut params);
+        self.set_agent_params(id, params)
+    }
+
+    /// Sets an agent's neighbour distance (m, ≥ 0).
+    pub fn set_agent_neighbor_dist(&mut self, id: AgentId, value: f32) -> Result<(), Error> {
+        self.update_params(id, |p| p.neighbor_dist = value)
+    }
+
+    /// Sets how many neighbours an agent considers at most.
+    pub fn set_agent_max_neighbors(&mut self, id: AgentId, value: usize) -> Result<(), Error> {
+        self.update_params(id, |p| p.max_neighbors = value)
+    }
+
+    /// Sets an agent's time horizon for other agents (s, > 0).
+    pub fn set_agent_time_horizon(&mut self, id: AgentId, value: f32) -> Result<(), Error> {
+        self.update_params(id, |p| p.time_horizon = value)
+    }
+
+    /// Sets an agent's time horizon for obstacles (s, > 0).
+    pub fn set_agent_time_horizon_obst(&mut self, id: AgentId, value: f32) -> Result<(), Error> {
+        self.update_params(id, |p| p.time_horizon_obst = value)
+    }
+
+    /// Sets an agent's radius (m, > 0).
+    pub fn set_agent_radius(&mut self, id: AgentId, value: f32) -> Result<(), Error> {
+        self.update_params(id, |p| p.radius = value)
+    }
+
+    /// Sets an agent's maximum speed (m/s, ≥ 0).
+    pub fn set_agent_max_speed(&mut self, id: AgentId, value: f32) -> Result<(), Error> {
+        self.update_params(id, |p| p.max_speed = value)
+    }
+
+    // ----- what the last step decided -----
+
+    fn record(&self, id: AgentId) -> Result<&AgentRecord, Error> {
+        Ok(&self.records[self.dense(id)?])
+    }
+
+    /// The agents an agent took into account in the last step, nearest first.
+    pub fn agent_neighbors(&self, id: AgentId) -> Result<impl ExactSizeIterator<Item = AgentId> + '_, Error> {
+        Ok(self.record(id)?.agent_neighbors.iter().map(|n| self.ids[n.index as usize]))
+    }
+
+    /// The obstacle edges an agent took into account in the last step, nearest first, as
+    /// indices into [`Simulator::obstacle_vertices`] (each edge runs from that vertex to its
+    /// `next`).
+    pub fn agent_obstacle_neighbors(&self, id: AgentId) -> Result<impl ExactSizeIterator<Item = u32> + '_, Error> {
+        Ok(self.record(id)?.obstacle_neighbors.iter().map(|n| n.1))
+    }
+
+    /// The ORCA half-planes of an agent in the last step: first the obstacle ones
+    /// ([`Simulator::agent_obstacle_half_plane_count`] of them), then one per agent neighbour.
+    pub fn agent_half_planes(&self, id: AgentId) -> Result<&[HalfPlane], Error> {
+        Ok(&self.record(id)?.half_planes)
+    }
+
+    /// How many of [`Simulator::agent_half_planes`] come from obstacles.
+    pub fn agent_obstacle_half_plane_count(&self, id: AgentId) -> Result<usize, Error> {
+        Ok(self.record(id)?.obstacle_half_plane_count)
+    }
+
+    /// Which linear program decided the agent's velocity in the last step.
+    pub fn agent_lp_outcome(&self, id: AgentId) -> Result<LpOutcome, Error> {
+        Ok(self.record(id)?.outcome)
+    }
+
+    // ----- obstacles -----
+
+    /// Adds an obstacle polygon (RVO2's convention: counter-clockwise vertices make a solid
+    /// obstacle, clockwise ones a boundary enclosing the agents; two vertices make a thin
+    /// wall). Agents see it after the next [`Simulator::process_obstacles`].
+    ///
+    /// Errors (nothing is added): fewer than 2 vertices, non-finite coordinates, repeated
+    /// consecutive vertices, crossing edges.
+    pub fn add_obstacle(&mut self, vertices: &[Vec2]) -> Result<ObstacleId, Error> {
+        validate_polygon(vertices)?;
+        let id = ObstacleId(self.polygons.len() as u32);
+        self.polygons.push(vertices.to_vec());
+        Ok(id)
+    }
+
+    /// Builds the obstacle tree from every obstacle added so far. Call after adding obstacles
+    /// and before stepping (as in RVO2); until then agents ignore new obstacles.
+    ///
+    /// Unlike RVO2, processing again rebuilds from the original polygons rather than from the
+    /// already split edges; the first call gives RVO2's exact tree.
+    pub fn process_obstacles(&mut self) {
+        self.obstacle_tree = ObstacleTree::build(&self.polygons);
+    }
+
+    /// The obstacle polygons as added.
+    pub fn obstacle_polygons(&self) -> &[Vec<Vec2>] {
+        &self.polygons
+    }
+
+    /// Index in [`Simulator::obstacle_vertices`] of an obstacle's first vertex (RVO2's return
+    /// value of `addObstacle`). Split vertices are appended after all polygons' own vertices,
+    /// so this holds before and after processing.
+    pub fn obstacle_first_vertex(&self, id: ObstacleId) -> Result<usize, Error> {
+        let k = id.0 as usize;
+        if k >= self.polygons.len() {
+            return Err(Error::UnknownObstacle(id.0));
+        }
+        Ok(self.polygons[..k].iter().map(Vec::len).sum())
+    }
+
+    /// The processed obstacle vertices (empty before [`Simulator::process_obstacles`]),
+    /// including those added by splitting edges in the tree build.
+    pub fn obstacle_vertices(&self) -> &[ObstacleVertex] {
+        self.obstacle_tree.vertices()
+    }
+
+    /// Whether a disc of `radius` (m) can travel from `from` to `to` without hitting a
+    /// processed obstacle (RVO2's `queryVisibility`).
+    pub fn query_visibility(&self, from: Vec2, to: Vec2, radius: f32) -> bool {
+        self.obstacle_tree.is_visible(from, to, radius)
+    }
+
+    // ----- stepping -----
+
+    /// Advances the simulation by one time step: every agent picks its new velocity from
+    /// the state at the start of the step, then all move. Never fails and, once warmed up,
+    /// does not allocate.
+    pub fn step(&mut self) {
+        self.agent_tree.rebuild(&self.positions);
+        let context = StepContext {
+            positions: &self.positions,
+            velocities: &self.velocities,
+            pref_velocities: &self.pref_velocities,
+            params: &self.params,
+            agent_tree: &self.agent_tree,
+            obstacle_tree: &self.obstacle_tree,
+            time_step: self.time_step,
+        };
+        if self.records.len() >= PARALLEL_THRESHOLD {
+            self.records.par_iter_mut().with_min_len(64).enumerate().for_each(|(i, record)| context.decide(i, record));
+        } else {
+            for (i, record) in self.records.iter_mut().enumerate() {
+                context.decide(i, record);
+            }
+        }
+        for ((position, velocity), record) in self.positions.iter_mut().zip(&mut self.velocities).zip(&self.records) {
+            *velocity = record.new_velocity;
+            *position += *velocity * self.time_step;
+        }
+        self.global_time += self.time_step;
+    }
+}
+
+/// The read-only state one step decides from.
+struct StepContext<'a> {
+    positions: &'a [Vec2],
+    velocities: &'a [Vec2],
+    pref_velocities: &'a [Vec2],
+    params: &'a [AgentParams],
+    agent_tree: &'a AgentKdTree,
+    obstacle_tree: &'a ObstacleTree,
+    time_step: f32,
+}
+
+impl StepContext<'_> {
+    /// One agent's decision: neighbours, half-planes, linear program.
+    fn decide(&self, i: usize, record: &mut AgentRecord) {
+        let params = &self.params[i];
+        let agent = AgentView {
+            position: self.positions[i],
+            velocity: self.velocities[i],
+            radius: params.radius,
+            time_horizon: params.time_horizon,
+            time_horizon_obst: params.time_horizon_obst,
+        };
+
+        // Neighbours (RVO2's computeNeighbors): obstacle edges the agent could reach within
+        // its obstacle horizon, and the nearest agents within its neighbour distance.
+        let obstacle_range = params.time_horizon_obst * params.max_speed + params.radius;
+        self.obstacle_tree.edges_near(agent.position, obstacle_range * obstacle_range, &mut record.obstacle_neighbors);
+        if params.max_neighbors > 0 {
+            let range_squared = params.neighbor_dist * params.neighbor_dist;
+            self.agent_tree.nearest(
+                agent.position,
+                i as u32,
+                range_squared,
+                params.max_neighbors,
+                &mut record.agent_neighbors,
+            );
+        } else {
+            record.agent_neighbors.clear();
+        }
+
+        // Half-planes: obstacles first (they stay hard in the fallback), then agents.
+        record.half_planes.clear();
+        obstacle_half_planes(
+            &agent,
+            &record.obstacle_neighbors,
+            self.obstacle_tree.vertices(),
+            &mut record.half_planes,
+        );
+        record.obstacle_half_plane_count = record.half_planes.len();
+        for neighbor in &record.agent_neighbors {
+            let j = neighbor.index as usize;
+            record.half_planes.push(agent_half_plane(
+                &agent,
+                self.positions[j],
+                self.velocities[j],
+                self.params[j].radius,
+                self.time_step,
+                0.5,
+            ));
+        }
+
+        let (new_velocity, outcome) = solve(
+            &record.half_planes,
+            record.obstacle_half_plane_count,
+            params.max_speed,
+            self.pref_velocities[i],
+            &mut record.projected,
+        );
+        record.new_velocity = new_velocity;
+        record.outcome = outcome;
+    }
+}

@@ -1,0 +1,345 @@
+//! RVO2's agent k-d tree.
+//!
+//! The tree is rebuilt from scratch every step, but — as in RVO2's `KdTree::buildAgentTree` —
+//! it partitions the *previous step's permutation* of the agents rather than the insertion
+//! order. Which of two equally distant agents comes first in a neighbour list depends on that
+//! permutation, and the neighbour order changes the ORCA result, so bit-exactness with RVO2
+//! requires keeping it (seed 004, "KdTree").
+
+use crate::geom::exact::cpp_max;
+use glam::Vec2;
+
+/// Leaves hold at most this many agents (RVO2's `MAX_LEAF_SIZE`).
+pub const MAX_LEAF_SIZE: usize = 10;
+
+/// One neighbour found by a query: squared distance and the agent's index.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Neighbor {
+    /// Squared distance from the query point (m²).
+    pub distance_squared: f32,
+    /// Index of the agent in the slice given to [`AgentKdTree::rebuild`].
+    pub index: u32,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    begin: u32,
+    end: u32,
+    left: u32,
+    right: u32,
+    min: Vec2,
+    max: Vec2,
+}
+
+/// A k-d tree over agent positions with RVO2's build and query order.
+#[derive(Clone, Debug, Default)]
+pub struct AgentKdTree {
+    /// Agent indices in tree order; kept from one rebuild to the next.
+    order: Vec<u32>,
+    /// Positions in tree order (`points[i]` is the position of agent `order[i]`).
+    points: Vec<Vec2>,
+    nodes: Vec<Node>,
+}
+
+impl AgentKdTree {
+    /// An empty tree.
+    pub fn new() -> AgentKdTree {
+        AgentKdTree::default()
+    }
+
+    /// The number of agents indexed.
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Whether no agent is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// Rebuilds the tree over `positions` (indexed by agent index).
+    ///
+    /// Agents beyond the previous length are appended to the permutation in index order,
+    /// as RVO2 appends newly added agents. Allocates only when the agent count grew.
+    pub fn rebuild(&mut self, positions: &[Vec2]) {
+        let n = positions.len();
+        debug_assert!(self.order.len() <= n, "call `remove` before shrinking");
+        // `n` fits in u32: the simulator refuses more than u32::MAX agents.
+        for index in self.order.len()..n {
+            self.order.push(index as u32);
+        }
+        self.points.clear();
+        self.points.extend(self.order.iter().map(|&i| positions[i as usize]));
+        if n == 0 {
+            self.nodes.clear();
+            return;
+        }
+        self.nodes.resize(2 * n - 1, Node::default());
+        self.build_recursive(0, n, 0);
+    }
+
+    /// Forgets agent `index` and renumbers the agents above it down by one, keeping the
+    /// relative tree order of the others (used when an agent is removed).
+    pub fn remove(&mut self, index: u32) {
+        self.order.retain(|&i| i != index);
+        for i in &mut self.order {
+            if *i > index {
+                *i -= 1;
+            }
+        }
+        self.points.clear();
+        self.nodes.clear();
+    }
+
+    fn build_recursive(&mut self, begin: usize, end: usize, node: usize) {
+        let mut min = self.points[begin];
+        let mut max = min;
+        for p in &self.points[begin + 1..end] {
+            // std::max / std::min argument order as RVO2, so that signed zeros agree.
+            max.x = cpp_max(max.x, p.x);
+            min.x = crate::geom::exact::cpp_min(min.x, p.x);
+            max.y = cpp_max(max.y, p.y);
+            min.y = crate::geom::exact::cpp_min(min.y, p.y);
+        }
+        self.nodes[node].begin = begin as u32;
+        self.nodes[node].end = end as u32;
+        self.nodes[node].min = min;
+        self.nodes[node].max = max;
+
+        if end - begin <= MAX_LEAF_SIZE {
+            return;
+        }
+        // Split the longer side at its midpoint (Hoare-style partition, RVO2's loop).
+        let vertical = max.x - min.x > max.y - min.y;
+        let split = if vertical { 0.5 * (max.x + min.x) } else { 0.5 * (max.y + min.y) };
+        let key = |p: Vec2| if vertical { p.x } else { p.y };
+        let mut left = begin;
+        let mut right = end;
+        while left < right {
+            while left < right && key(self.points[left]) < split {
+                left += 1;
+            }
+            while right > left && key(self.points[right - 1]) >= split {
+                right -= 1;
+            }
+            if left < right {
+                self.points.swap(left, right - 1);
+                self.order.swap(left, right - 1);
+                left += 1;
+                right -= 1;
+            }
+        }
+        if left == begin {
+            // Every point is on the right side of the split: take one to the left anyway.
+            left += 1;
+        }
+        let left_node = node + 1;
+        let right_node = node + 2 * (left - begin);
+        self.nodes[node].left = left_node as u32;
+        self.nodes[node].right = right_node as u32;
+        self.build_recursive(begin, left, left_node);
+        self.build_recursive(left, end, right_node);
+    }
+
+    /// Collects into `out` the at most `max_count` agents nearest to `center` with squared
+    /// distance `< range_squared`, nearest first, skipping agent `exclude`.
+    ///
+    /// Ties keep tree-visit order, and once `max_count` neighbours are held the range shrinks
+    /// to the farthest of them, exactly as RVO2's `computeAgentNeighbors` and
+    /// `insertAgentNeighbor`. `out` is cleared first; it does not allocate when its capacity
+    /// is at least `max_count`.
+    pub fn nearest(&self, center: Vec2, exclude: u32, range_squared: f32, max_count: usize, out: &mut Vec<Neighbor>) {
+        out.clear();
+        if max_count == 0 || self.nodes.is_empty() {
+            return;
+        }
+        let mut range_squared = range_squared;
+        self.query_recursive(center, exclude, &mut range_squared, max_count, out, 0);
+    }
+
+    fn query_recursive(
+        &self,
+        center: Vec2,
+        exclude: u32,
+        range_squared: &mut f32,
+        max_count: usize,
+        out: &mut Vec<Neighbor>,
+        node: usize,
+    ) {
+        let n = &self.nodes[node];
+        if (n.end - n.begin) as usize <= MAX_LEAF_SIZE {
+            for i in n.begin as usize..n.end as usize {
+                let index = self.order[i];
+                if index != exclude {
+                    let d = center - self.points[i];
+                    let distance_squared = crate::geom::exact::length_squared(d);
+                    insert_neighbor(out, Neighbor { distance_squared, index }, range_squared, max_count);
+                }
+            }
+            return;
+        }
+        let (left, right) = (n.left as usize, n.right as usize);
+        let distance_left = self.box_distance_squared(left, center);
+        let distance_right = self.box_distance_squared(right, center);
+        if distance_left < distance_right {
+            if distance_left < *range_squared {
+                self.query_recursive(center, exclude, range_squared, max_count, out, left);
+                if distance_right < *range_squared {
+                    self.query_recursive(center, exclude, range_squared, max_count, out, right);
+                }
+            }
+        } else if distance_right < *range_squared {
+            self.query_recursive(center, exclude, range_squared, max_count, out, right);
+            if distance_left < *range_squared {
+                self.query_recursive(center, exclude, range_squared, max_count, out, left);
+            }
+        }
+    }
+
+    /// Squared distance from `p` to node's box, summed in RVO2's order.
+    #[inline(always)]
+    fn box_distance_squared(&self, node: usize, p: Vec2) -> f32 {
+        let n = &self.nodes[node];
+        let sqr = |x: f32| x * x;
+        sqr(cpp_max(0.0, n.min.x - p.x))
+            + sqr(cpp_max(0.0, p.x - n.max.x))
+            + sqr(cpp_max(0.0, n.min.y - p.y))
+            + sqr(cpp_max(0.0, p.y - n.max.y))
+    }
+
+    /// Panics unless the tree is consistent: the permutation holds every index once, each
+    /// node's box is the tight box of its points, children partition their parent, and leaves
+    /// are small. For tests.
+    pub fn assert_well_formed(&self) {
+        let n = self.order.len();
+        let mut seen = vec![false; n];
+        for &i in &self.order {
+            assert!((i as usize) < n && !seen[i as usize], "permutation broken at {i}");
+            seen[i as usize] = true;
+        }
+        if n == 0 || self.nodes.is_empty() {
+            return;
+        }
+        assert_eq!(self.points.len(), n);
+        self.check_node(0, 0, n);
+    }
+
+    fn check_node(&self, node: usize, begin: usize, end: usize) {
+        let nd = &self.nodes[node];
+        assert_eq!((nd.begin as usize, nd.end as usize), (begin, end), "node {node} range");
+        assert!(end > begin, "empty node {node}");
+        let points = &self.points[begin..end];
+        let min_x = points.iter().map(|p| p.x).fold(f32::INFINITY, f32::min);
+        let max_x = points.iter().map(|p| p.x).fold(f32::NEG_INFINITY, f32::max);
+        let min_y = points.iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
+        let max_y = points.iter().map(|p| p.y).fold(f32::NEG_INFINITY, f32::max);
+        assert!(nd.min.x == min_x && nd.max.x == max_x && nd.min.y == min_y && nd.max.y == max_y);
+        if end - begin > MAX_LEAF_SIZE {
+            let left_end = self.nodes[nd.left as usize].end as usize;
+            assert!(left_end > begin && left_end < end, "node {node} split");
+            self.check_node(nd.left as usize, begin, left_end);
+            self.check_node(nd.right as usize, left_end, end);
+        }
+    }
+}
+
+/// RVO2's `insertAgentNeighbor`: keep `out` sorted by distance (ties: first come first),
+/// hold at most `max_count`, and shrink the search range once full.
+#[inline(always)]
+fn insert_neighbor(out: &mut Vec<Neighbor>, candidate: Neighbor, range_squared: &mut f32, max_count: usize) {
+    if candidate.distance_squared >= *range_squared {
+        return;
+    }
+    if out.len() < max_count {
+        out.push(candidate);
+    }
+    let mut i = out.len() - 1;
+    while i != 0 && candidate.distance_squared < out[i - 1].distance_squared {
+        out[i] = out[i - 1];
+        i -= 1;
+    }
+    out[i] = candidate;
+    if out.len() == max_count {
+        *range_squared = out[out.len() - 1].distance_squared;
+    }
+}
+
+/// The brute-force oracle for [`AgentKdTree::nearest`]: every agent in range, sorted by
+/// distance then index, cut to `max_count`. Used by tests.
+pub fn nearest_brute_force(
+    positions: &[Vec2],
+    center: Vec2,
+    exclude: u32,
+    range_squared: f32,
+    max_count: usize,
+) -> Vec<Neighbor> {
+    let mut all: Vec<Neighbor> = positions
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i as u32 != exclude)
+        .map(|(i, p)| Neighbor { distance_squared: crate::geom::exact::length_squared(center - *p), index: i as u32 })
+        .filter(|n| n.distance_squared < range_squared)
+        .collect();
+    all.sort_by(|a, b| a.distance_squared.total_cmp(&b.distance_squared).then(a.index.cmp(&b.index)));
+    all.truncate(max_count);
+    all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn positions_strategy() -> impl Strategy<Value = Vec<Vec2>> {
+        prop::collection::vec((-50.0f32..50.0, -50.0f32..50.0).prop_map(|(x, y)| Vec2::new(x, y)), 0..200)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        /// Same set, same order as a linear scan (distances are continuous, so ties have
+        /// probability zero and the order is the distance order).
+        #[test]
+        fn nearest_equals_linear_scan(
+            positions in positions_strategy(),
+            moved in positions_strategy(),
+            range in 0.0f32..40.0,
+            max_count in 0usize..20,
+        ) {
+            let mut tree = AgentKdTree::new();
+            tree.rebuild(&positions);
+            tree.assert_well_formed();
+            // Rebuild again with moved points to exercise the kept permutation.
+            let mut second = positions.clone();
+            for (p, m) in second.iter_mut().zip(&moved) {
+                *p = *m;
+            }
+            tree.rebuild(&second);
+            tree.assert_well_formed();
+            let mut out = Vec::new();
+            for (i, &p) in second.iter().enumerate() {
+                tree.nearest(p, i as u32, range * range, max_count, &mut out);
+                let expected = nearest_brute_force(&second, p, i as u32, range * range, max_count);
+                prop_assert_eq!(&out, &expected);
+            }
+        }
+    }
+
+    #[test]
+    fn grows_and_removes() {
+        let mut tree = AgentKdTree::new();
+        let mut positions: Vec<Vec2> = (0..50).map(|i| Vec2::new(i as f32, (i * 7 % 13) as f32)).collect();
+        tree.rebuild(&positions);
+        positions.extend((0..30).map(|i| Vec2::new(-(i as f32), 3.0)));
+        tree.rebuild(&positions);
+        tree.assert_well_formed();
+        assert_eq!(tree.len(), 80);
+        tree.remove(10);
+        positions.remove(10);
+        tree.rebuild(&positions);
+        tree.assert_well_formed();
+        assert_eq!(tree.len(), 79);
+        let mut out = Vec::new();
+        tree.nearest(positions[0], 0, 1e6, 5, &mut out);
+        assert_eq!(out, nearest_brute_force(&positions, positions[0], 0, 1e6, 5));
+    }
+}

@@ -1,0 +1,339 @@
+//! RVO2's obstacle tree: a binary space partition over obstacle edges.
+//!
+//! Each obstacle polygon becomes a ring of [`ObstacleVertex`]es; vertex `i` owns the edge to
+//! its `next` vertex. Building the tree picks, at every node, the edge whose line splits the
+//! remaining edges most evenly, and cuts the edges that straddle it in two (adding vertices),
+//! exactly as RVO2's `KdTree::buildObstacleTreeRecursive` — the shape of the tree decides the
+//! order of obstacle neighbours and so, through the linear program, the agents' velocities.
+
+use crate::geom::exact::{det, distance_squared_to_segment, left_of, length_squared, normalize, EPSILON};
+use glam::Vec2;
+
+/// One vertex of an obstacle polygon, owning the edge from itself to `next`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ObstacleVertex {
+    /// Where the vertex is (m).
+    pub point: Vec2,
+    /// Unit direction of the edge from this vertex to the next.
+    pub unit_dir: Vec2,
+    /// Index of the next vertex along the polygon.
+    pub next: u32,
+    /// Index of the previous vertex along the polygon.
+    pub prev: u32,
+    /// Whether the polygon turns left (or goes straight) at this vertex; always true for
+    /// two-vertex obstacles and for vertices added by splitting.
+    pub is_convex: bool,
+    /// Which polygon (in the order given to [`ObstacleTree::build`]) the vertex belongs to.
+    pub polygon: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    vertex: u32,
+    left: Option<u32>,
+    right: Option<u32>,
+}
+
+/// The obstacle BSP tree with its vertex rings.
+#[derive(Clone, Debug, Default)]
+pub struct ObstacleTree {
+    vertices: Vec<ObstacleVertex>,
+    nodes: Vec<Node>,
+    root: Option<u32>,
+}
+
+impl ObstacleTree {
+    /// Builds vertex rings for `polygons` (each already validated: ≥ 2 vertices, no repeated
+    /// consecutive vertices) and the BSP tree over their edges.
+    pub fn build<P: AsRef<[Vec2]>>(polygons: &[P]) -> ObstacleTree {
+        let mut vertices = Vec::new();
+        for (polygon_index, polygon) in polygons.iter().enumerate() {
+            append_polygon(&mut vertices, polygon.as_ref(), polygon_index as u32);
+        }
+        let mut tree = ObstacleTree { vertices, nodes: Vec::new(), root: None };
+        let all: Vec<u32> = (0..tree.vertices.len() as u32).collect();
+        tree.root = tree.build_recursive(&all);
+        tree
+    }
+
+    /// All vertices, including those added by splitting edges (which come after the
+    /// polygons' own vertices).
+    pub fn vertices(&self) -> &[ObstacleVertex] {
+        &self.vertices
+    }
+
+    /// Whether the tree holds no edge.
+    pub fn is_empty(&self) -> bool {
+        self.root.is_none()
+    }
+
+    fn build_recursive(&mut self, edges: &[u32]) -> Option<u32> {
+        if edges.is_empty() {
+            return None;
+        }
+        // Choose the edge minimising (larger side, smaller side), lexicographically; the inner
+        // loop gives up on a candidate as soon as it cannot beat the best so far.
+        let mut optimal_split = 0;
+        let mut min_left = edges.len();
+        let mut min_right = edges.len();
+        let rank = |l: usize, r: usize| (l.max(r), l.min(r));
+        for (i, &edge_i) in edges.iter().enumerate() {
+            let (mut left_size, mut right_size) = (0usize, 0usize);
+            let (i1, i2) = self.edge_points(edge_i);
+            for (j, &edge_j) in edges.iter().enumerate() {
+                if i == j {
+                    continue;
+                }
+                let (j1, j2) = self.edge_points(edge_j);
+                let j1_left = left_of(i1, i2, j1);
+                let j2_left = left_of(i1, i2, j2);
+                if j1_left >= -EPSILON && j2_left >= -EPSILON {
+                    left_size += 1;
+                } else if j1_left <= EPSILON && j2_left <= EPSILON {
+                    right_size += 1;
+                } else {
+                    left_size += 1;
+                    right_size += 1;
+                }
+                if rank(left_size, right_size) >= rank(min_left, min_right) {
+                    break;
+                }
+            }
+            if rank(left_size, right_size) < rank(min_left, min_right) {
+                min_left = left_size;
+                min_right = right_size;
+                optimal_split = i;
+            }
+        }
+
+        let mut left_edges = Vec::with_capacity(min_left);
+        let mut right_edges = Vec::with_capacity(min_right);
+        let split_edge = edges[optimal_split];
+        let (i1, i2) = self.edge_points(split_edge);
+        for (j, &edge_j) in edges.iter().enumerate() {
+            if j == optimal_split {
+                continue;
+            }
+            let (j1, j2) = self.edge_points(edge_j);
+            let j1_left = left_of(i1, i2, j1);
+            let j2_left = left_of(i1, i2, j2);
+            if j1_left >= -EPSILON && j2_left >= -EPSILON {
+                left_edges.push(edge_j);
+            } else if j1_left <= EPSILON && j2_left <= EPSILON {
+                right_edges.push(edge_j);
+            } else {
+                // Edge j straddles the split line: cut it where it crosses.
+                let t = det(i2 - i1, j1 - i1) / det(i2 - i1, j1 - j2);
+                let split_point = j1 + t * (j2 - j1);
+                let new_index = self.vertices.len() as u32;
+                let j_vertex = self.vertices[edge_j as usize];
+                self.vertices.push(ObstacleVertex {
+                    point: split_point,
+                    unit_dir: j_vertex.unit_dir,
+                    next: j_vertex.next,
+                    prev: edge_j,
+                    is_convex: true,
+                    polygon: j_vertex.polygon,
+                });
+                let old_next = j_vertex.next as usize;
+                self.vertices[edge_j as usize].next = new_index;
+                self.vertices[old_next].prev = new_index;
+                if j1_left > 0.0 {
+                    left_edges.push(edge_j);
+                    right_edges.push(new_index);
+                } else {
+                    right_edges.push(edge_j);
+                    left_edges.push(new_index);
+                }
+            }
+        }
+        let node = self.nodes.len() as u32;
+        self.nodes.push(Node { vertex: split_edge, left: None, right: None });
+        let left = self.build_recursive(&left_edges);
+        let right = self.build_recursive(&right_edges);
+        self.nodes[node as usize].left = left;
+        self.nodes[node as usize].right = right;
+        Some(node)
+    }
+
+    #[inline(always)]
+    fn edge_points(&self, vertex: u32) -> (Vec2, Vec2) {
+        let v = &self.vertices[vertex as usize];
+        (v.point, self.vertices[v.next as usize].point)
+    }
+
+    /// Collects into `out` the edges (by their first vertex) with squared distance
+    /// `< range_squared` from `position` that face it (the agent is on their right, outside
+    /// side), nearest first; ties keep tree order (RVO2's `computeObstacleNeighbors`).
+    pub fn edges_near(&self, position: Vec2, range_squared: f32, out: &mut Vec<(f32, u32)>) {
+        out.clear();
+        self.query_recursive(position, range_squared, self.root, out);
+    }
+
+    fn query_recursive(&self, position: Vec2, range_squared: f32, node: Option<u32>, out: &mut Vec<(f32, u32)>) {
+        let Some(node) = node else { return };
+        let node = self.nodes[node as usize];
+        let (p1, p2) = self.edge_points(node.vertex);
+        let agent_left_of_line = left_of(p1, p2, position);
+        let (near, far) = if agent_left_of_line >= 0.0 { (node.left, node.right) } else { (node.right, node.left) };
+        self.query_recursive(position, range_squared, near, out);
+        let distance_squared_line = agent_left_of_line * agent_left_of_line / length_squared(p2 - p1);
+        if distance_squared_line < range_squared {
+            if agent_left_of_line < 0.0 {
+                // Only edges the agent is on the right of (outside of) can be seen.
+                let distance_squared = distance_squared_to_segment(p1, p2, position);
+                if distance_squared < range_squared {
+                    out.push((distance_squared, node.vertex));
+                    let mut i = out.len() - 1;
+                    while i != 0 && distance_squared < out[i - 1].0 {
+                        out[i] = out[i - 1];
+                        i -= 1;
+                    }
+                    out[i] = (distance_squared, node.vertex);
+                }
+            }
+            self.query_recursive(position, range_squared, far, out);
+        }
+    }
+
+    /// Whether a disc of `radius` can move from `q1` to `q2` without crossing any edge
+    /// (RVO2's `queryVisibility`). True when there are no obstacles.
+    pub fn is_visible(&self, q1: Vec2, q2: Vec2, radius: f32) -> bool {
+        self.visible_recursive(q1, q2, radius, self.root)
+    }
+
+    fn visible_recursive(&self, q1: Vec2, q2: Vec2, radius: f32, node: Option<u32>) -> bool {
+        let Some(node) = node else { return true };
+        let node = self.nodes[node as usize];
+        let (p1, p2) = self.edge_points(node.vertex);
+        let q1_left = left_of(p1, p2, q1);
+        let q2_left = left_of(p1, p2, q2);
+        let inv_length = 1.0 / length_squared(p2 - p1);
+        let radius_sq = radius * radius;
+        let both_far = || q1_left * q1_left * inv_length >= radius_sq && q2_left * q2_left * inv_length >= radius_sq;
+        if q1_left >= 0.0 && q2_left >= 0.0 {
+            self.visible_recursive(q1, q2, radius, node.left)
+                && (both_far() || self.visible_recursive(q1, q2, radius, node.right))
+        } else if q1_left <= 0.0 && q2_left <= 0.0 {
+            self.visible_recursive(q1, q2, radius, node.right)
+                && (both_far() || self.visible_recursive(q1, q2, radius, node.left))
+        } else if q1_left >= 0.0 && q2_left <= 0.0 {
+            // One can see through an obstacle edge from its back (left) to its front.
+            self.visible_recursive(q1, q2, radius, node.left) && self.visible_recursive(q1, q2, radius, node.right)
+        } else {
+            let point1_left_of_q = left_of(q1, q2, p1);
+            let point2_left_of_q = left_of(q1, q2, p2);
+            let inv_length_q = 1.0 / length_squared(q2 - q1);
+            point1_left_of_q * point2_left_of_q >= 0.0
+                && point1_left_of_q * point1_left_of_q * inv_length_q > radius_sq
+                && point2_left_of_q * point2_left_of_q * inv_length_q > radius_sq
+                && self.visible_recursive(q1, q2, radius, node.left)
+                && self.visible_recursive(q1, q2, radius, node.right)
+        }
+    }
+
+    /// Panics unless the tree is consistent: the rings are closed (`next`/`prev` inverse),
+    /// every vertex's edge sits in exactly one node, and unit directions are unit. For tests.
+    pub fn assert_well_formed(&self) {
+        for (i, v) in self.vertices.iter().enumerate() {
+            assert_eq!(self.vertices[v.next as usize].prev as usize, i, "ring broken after {i}");
+            assert_eq!(self.vertices[v.prev as usize].next as usize, i, "ring broken before {i}");
+            assert!((length_squared(v.unit_dir) - 1.0).abs() < 1e-5, "unit_dir of {i} not unit");
+        }
+        let mut count = vec![0u32; self.vertices.len()];
+        for n in &self.nodes {
+            count[n.vertex as usize] += 1;
+        }
+        assert!(count.iter().all(|&c| c == 1), "every edge must be in exactly one node");
+    }
+}
+
+/// RVO2's `addObstacle`: a ring of vertices with edge directions and convexity.
+fn append_polygon(vertices: &mut Vec<ObstacleVertex>, polygon: &[Vec2], polygon_index: u32) {
+    let n = polygon.len();
+    let first = vertices.len() as u32;
+    for i in 0..n {
+        let next = if i == n - 1 { 0 } else { i + 1 };
+        let prev = if i == 0 { n - 1 } else { i - 1 };
+        let is_convex = n == 2 || left_of(polygon[prev], polygon[i], polygon[next]) >= 0.0;
+        vertices.push(ObstacleVertex {
+            point: polygon[i],
+            unit_dir: normalize(polygon[next] - polygon[i]),
+            next: first + next as u32,
+            prev: first + prev as u32,
+            is_convex,
+            polygon: polygon_index,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn square(cx: f32, cy: f32, h: f32) -> Vec<Vec2> {
+        vec![Vec2::new(cx - h, cy - h), Vec2::new(cx + h, cy - h), Vec2::new(cx + h, cy + h), Vec2::new(cx - h, cy + h)]
+    }
+
+    /// The oracle: every facing edge in range, by a linear scan over the split rings.
+    fn edges_near_brute_force(tree: &ObstacleTree, position: Vec2, range_squared: f32) -> Vec<u32> {
+        let mut out: Vec<u32> = (0..tree.vertices.len() as u32)
+            .filter(|&i| {
+                let (p1, p2) = tree.edge_points(i);
+                left_of(p1, p2, position) < 0.0 && distance_squared_to_segment(p1, p2, position) < range_squared
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(100))]
+        #[test]
+        fn range_query_finds_every_facing_edge(
+            centers in prop::collection::vec((-40i32..40, -40i32..40, 1i32..5), 1..12),
+            probes in prop::collection::vec((-60.0f32..60.0, -60.0f32..60.0), 1..20),
+            range in 1.0f32..30.0,
+        ) {
+            let polygons: Vec<Vec<Vec2>> = centers
+                .iter()
+                .map(|&(x, y, h)| square(x as f32 * 3.0, y as f32 * 3.0, h as f32))
+                .collect();
+            let tree = ObstacleTree::build(&polygons);
+            tree.assert_well_formed();
+            let mut out = Vec::new();
+            for &(x, y) in &probes {
+                let p = Vec2::new(x, y);
+                tree.edges_near(p, range * range, &mut out);
+                for w in out.windows(2) {
+                    prop_assert!(w[0].0 <= w[1].0, "not sorted by distance");
+                }
+                let mut found: Vec<u32> = out.iter().map(|e| e.1).collect();
+                found.sort();
+                prop_assert_eq!(found, edges_near_brute_force(&tree, p, range * range));
+            }
+        }
+    }
+
+    #[test]
+    fn convexity_follows_winding() {
+        let ccw = square(0.0, 0.0, 1.0);
+        let tree = ObstacleTree::build(std::slice::from_ref(&ccw));
+        assert!(tree.vertices().iter().all(|v| v.is_convex));
+        let mut cw = ccw;
+        cw.reverse();
+        let tree = ObstacleTree::build(&[cw]);
+        assert!(tree.vertices().iter().all(|v| !v.is_convex));
+    }
+
+    #[test]
+    fn visibility_is_blocked_by_a_wall() {
+        let tree = ObstacleTree::build(&[square(0.0, 0.0, 1.0)]);
+        assert!(!tree.is_visible(Vec2::new(-5.0, 0.0), Vec2::new(5.0, 0.0), 0.1));
+        assert!(tree.is_visible(Vec2::new(-5.0, 3.0), Vec2::new(5.0, 3.0), 0.1));
+        // The clearance radius matters: a fat disc cannot pass 2 m from the square's side.
+        assert!(!tree.is_visible(Vec2::new(-5.0, 3.0), Vec2::new(5.0, 3.0), 2.5));
+        assert!(ObstacleTree::default().is_visible(Vec2::ZERO, Vec2::ONE, 1.0));
+    }
+}
