@@ -98,11 +98,21 @@ mod tests {
 
     #[test]
     fn division_uses_the_reciprocal() {
-        // 1/3 rounded, then multiplied, differs from a true division for this value.
-        let v = Vec2::new(0.7, 1.0);
-        let by_reciprocal = div(v, 3.0);
-        assert_eq!(by_reciprocal.x.to_bits(), (0.7f32 * (1.0f32 / 3.0)).to_bits());
-        assert_ne!((0.7f32 * (1.0f32 / 3.0)).to_bits(), (0.7f32 / 3.0).to_bits());
+        // `div` must equal multiplication by the rounded reciprocal, which for some of these
+        // values differs from a correctly rounded division (else the test would prove nothing).
+        let mut differs = 0;
+        for i in 1..200 {
+            let x = i as f32 * 0.37;
+            for s in [3.0f32, 7.0, 10.0, 0.3, 1.7, 49.0] {
+                let got = div(Vec2::new(x, -x), s);
+                assert_eq!(got.x.to_bits(), (x * (1.0 / s)).to_bits());
+                assert_eq!(got.y.to_bits(), (-x * (1.0 / s)).to_bits());
+                if got.x.to_bits() != (x / s).to_bits() {
+                    differs += 1;
+                }
+            }
+        }
+        assert!(differs > 0);
     }
 
     #[test]
