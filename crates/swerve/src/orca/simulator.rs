@@ -436,7 +436,9 @@ impl Simulator {
 
     /// Advances the simulation by one time step: every agent picks its new velocity from
     /// the state at the start of the step, then all move. Never fails and, once warmed up,
-    /// does not allocate.
+    /// does not allocate (per-agent buffers are reused). One caveat from rayon: when a large
+    /// crowd is stepped from a thread outside any rayon pool, rayon's job injector allocates
+    /// one small block every 63 steps; call `step` inside `ThreadPool::install` to avoid it.
     pub fn step(&mut self) {
         self.agent_tree.rebuild(&self.positions);
         let context = StepContext {
