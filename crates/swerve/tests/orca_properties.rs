@@ -66,6 +66,22 @@ fn results_are_bit_identical_for_1_2_and_8_threads() {
     let one = run(1);
     assert_eq!(one, run(2), "2 threads differ from 1");
     assert_eq!(one, run(8), "8 threads differ from 1");
+
+    // A crowd large enough for the k-d tree to be built in parallel too.
+    let big = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            let (mut sim, goals) = crowd_with_blocks(20_000);
+            for _ in 0..8 {
+                set_prefs(&mut sim, &goals);
+                sim.step();
+            }
+            (bits(sim.positions()), bits(sim.velocities()))
+        })
+    };
+    let big_one = big(1);
+    assert_eq!(big_one, big(2), "20,000 agents: 2 threads differ from 1");
+    assert_eq!(big_one, big(8), "20,000 agents: 8 threads differ from 1");
     // The scene must make agents meet each other and the blocks, or the test proves little.
     let (mut sim, goals) = crowd_with_blocks(400);
     let (mut most_agent_planes, mut obstacle_planes) = (0, 0);
