@@ -39,20 +39,17 @@ struct AgentRecord {
     asked_tree: bool,
     /// The squared radius the neighbour query ended with (m²).
     search_range_squared: f32,
-    /// Scratch for linear program 3's projected half-planes.
-    projected: Vec<HalfPlane>,
 }
 
 impl AgentRecord {
     fn with_capacity(params: &AgentParams) -> AgentRecord {
-        // Reserve what a typical step needs so that stepping does not allocate once warm;
-        // obstacle-heavy agents may still grow these during the first steps.
+        // Reserve what a typical step needs so that stepping does not allocate once warm
+        // (agents near obstacles grow their lists during the first steps), but no more: at a
+        // million agents every byte here is a megabyte.
         let neighbors = params.max_neighbors.min(256);
         AgentRecord {
             agent_neighbors: Vec::with_capacity(neighbors),
-            obstacle_neighbors: Vec::with_capacity(8),
-            half_planes: Vec::with_capacity(neighbors + 8),
-            projected: Vec::with_capacity(neighbors + 8),
+            half_planes: Vec::with_capacity(neighbors + 2),
             ..AgentRecord::default()
         }
     }
@@ -514,6 +511,12 @@ impl Simulator {
     }
 }
 
+thread_local! {
+    /// Linear program 3's projected half-planes: scratch, one buffer per thread (rather than
+    /// per agent), grown to the largest need and then reused.
+    static PROJECTED_SCRATCH: std::cell::RefCell<Vec<HalfPlane>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// The read-only state one step decides from.
 struct StepContext<'a> {
     positions: &'a [Vec2],
@@ -582,13 +585,15 @@ impl StepContext<'_> {
             ));
         }
 
-        let (new_velocity, outcome) = solve(
-            &record.half_planes,
-            record.obstacle_half_plane_count,
-            params.max_speed,
-            self.pref_velocities[i],
-            &mut record.projected,
-        );
+        let (new_velocity, outcome) = PROJECTED_SCRATCH.with_borrow_mut(|projected| {
+            solve(
+                &record.half_planes,
+                record.obstacle_half_plane_count,
+                params.max_speed,
+                self.pref_velocities[i],
+                projected,
+            )
+        });
         record.new_velocity = new_velocity;
         record.outcome = outcome;
     }
