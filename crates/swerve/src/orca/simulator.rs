@@ -101,6 +101,11 @@ pub struct Simulator {
     /// Mean over agents of the squared search radius their last query ended with (m²); sizes
     /// the grid cells. Zero before the first step.
     mean_search_range_squared: f32,
+    /// The farthest any agent moved in the last step (m).
+    max_displacement: f32,
+    /// Whether every agent's position and parameters are as the last step left them, so that
+    /// its last search radius bounds this step's (see `StepContext::decide`).
+    search_hints_valid: bool,
     polygons: Vec<Vec<Vec2>>,
     obstacle_tree: ObstacleTree,
 }
@@ -126,6 +131,8 @@ impl Simulator {
             neighbor_grid: NeighborGrid::new(),
             tree_queries: 0,
             mean_search_range_squared: 0.0,
+            max_displacement: 0.0,
+            search_hints_valid: false,
             polygons: Vec::new(),
             obstacle_tree: ObstacleTree::default(),
         })
@@ -182,6 +189,7 @@ impl Simulator {
             return Err(Error::OutOfRange { what: "agent count", requirement: "below 2^32 - 1", value: f32::MAX });
         }
         let id = AgentId(self.slots.len() as u32);
+        self.search_hints_valid = false;
         self.slots.push(self.ids.len() as u32);
         self.ids.push(id);
         self.positions.push(position);
@@ -197,6 +205,7 @@ impl Simulator {
     /// Costs O(n): agents stay packed in insertion order.
     pub fn remove_agent(&mut self, id: AgentId) -> Result<(), Error> {
         let dense = self.dense(id)?;
+        self.search_hints_valid = false;
         self.slots[id.0 as usize] = REMOVED;
         for slot in &mut self.slots {
             if *slot != REMOVED && *slot > dense as u32 {
@@ -282,6 +291,7 @@ impl Simulator {
     pub fn set_agent_position(&mut self, id: AgentId, position: Vec2) -> Result<(), Error> {
         let i = self.dense(id)?;
         self.positions[i] = Error::check_finite_vec("agent position", position)?;
+        self.search_hints_valid = false;
         Ok(())
     }
 
@@ -319,6 +329,7 @@ impl Simulator {
         let i = self.dense(id)?;
         params.validate()?;
         self.params[i] = params;
+        self.search_hints_valid = false;
         Ok(())
     }
 
@@ -464,6 +475,7 @@ impl Simulator {
             neighbor_grid: &self.neighbor_grid,
             obstacle_tree: &self.obstacle_tree,
             time_step: self.time_step,
+            hint_growth: if self.search_hints_valid { Some(2.0 * self.max_displacement) } else { None },
         };
         if self.records.len() >= PARALLEL_THRESHOLD {
             self.records.par_iter_mut().with_min_len(64).enumerate().for_each(|(i, record)| context.decide(i, record));
@@ -474,12 +486,17 @@ impl Simulator {
         }
         self.tree_queries = 0;
         let mut range_sum = 0.0f64;
+        let mut max_step_squared = 0.0f32;
         for ((position, velocity), record) in self.positions.iter_mut().zip(&mut self.velocities).zip(&self.records) {
             *velocity = record.new_velocity;
-            *position += *velocity * self.time_step;
+            let step = *velocity * self.time_step;
+            *position += step;
+            max_step_squared = max_step_squared.max(step.length_squared());
             self.tree_queries += usize::from(record.asked_tree);
             range_sum += record.search_range_squared as f64;
         }
+        self.max_displacement = max_step_squared.sqrt();
+        self.search_hints_valid = true;
         if !self.records.is_empty() {
             self.mean_search_range_squared = (range_sum / self.records.len() as f64) as f32;
         }
@@ -527,6 +544,9 @@ struct StepContext<'a> {
     neighbor_grid: &'a NeighborGrid,
     obstacle_tree: &'a ObstacleTree,
     time_step: f32,
+    /// When every agent moved at most `d` since the last step and nothing else changed:
+    /// `Some(2 d)`, the most any agent's k-th neighbour distance can have grown.
+    hint_growth: Option<f32>,
 }
 
 impl StepContext<'_> {
@@ -549,8 +569,19 @@ impl StepContext<'_> {
         if params.max_neighbors > 0 {
             let range_squared = params.neighbor_dist * params.neighbor_dist;
             let (center, me, k) = (agent.position, i as u32, params.max_neighbors);
-            if self.neighbor_grid.nearest(center, me, range_squared, k, &mut record.agent_neighbors) == GridQuery::Tied
-            {
+            // The k-th nearest distance is 1-Lipschitz in the positions: if every agent moved
+            // at most d, it grew by at most 2d. So last step's search radius plus 2d (with a
+            // margin for rounding) bounds this step's and prunes the scan.
+            let hint_squared = match self.hint_growth {
+                Some(growth) => {
+                    let hint = (record.search_range_squared as f64).sqrt() + growth as f64;
+                    (hint * hint * (1.0 + 1e-5) + 1e-9) as f32
+                }
+                None => f32::INFINITY,
+            };
+            let grid = self.neighbor_grid;
+            let out = &mut record.agent_neighbors;
+            if grid.nearest_with_hint(center, me, range_squared, k, hint_squared, out) == GridQuery::Tied {
                 // Equal distances: only RVO2's tree knows their order.
                 self.agent_tree.nearest(center, me, range_squared, k, &mut record.agent_neighbors);
                 record.asked_tree = true;
