@@ -1,6 +1,7 @@
 //! The crowd simulator: RVO2's `RVOSimulator`, with stable ids, removal and parallel steps.
 
 use super::constraints::{agent_half_plane, obstacle_half_planes, AgentView};
+use super::extensions::{is_head_on, jitter_direction, Extensions, Mover, MoverId, OverlapResolution};
 use super::linear_program::{solve, LpOutcome};
 use super::params::AgentParams;
 use crate::geom::{validate_polygon, HalfPlane};
@@ -87,6 +88,8 @@ pub struct Simulator {
     velocities: Vec<Vec2>,
     pref_velocities: Vec<Vec2>,
     params: Vec<AgentParams>,
+    /// Each agent's share weight in reciprocal avoidance (RVO2: ½ for everyone).
+    responsibilities: Vec<f32>,
     records: Vec<AgentRecord>,
     /// `slots[id]` is the dense index of agent `id`, or `REMOVED`.
     slots: Vec<u32>,
@@ -108,6 +111,16 @@ pub struct Simulator {
     search_hints_valid: bool,
     polygons: Vec<Vec<Vec2>>,
     obstacle_tree: ObstacleTree,
+
+    extensions: Extensions,
+    /// Steps taken so far (seeds symmetry breaking's perturbation).
+    step_number: u64,
+    /// Movers by id (`None` once removed).
+    movers: Vec<Option<Mover>>,
+    /// The live movers, packed (what agents look at).
+    live_movers: Vec<Mover>,
+    /// Overlap resolution's per-agent corrections (scratch).
+    corrections: Vec<Vec2>,
 }
 
 impl Simulator {
@@ -125,6 +138,7 @@ impl Simulator {
             velocities: Vec::new(),
             pref_velocities: Vec::new(),
             params: Vec::new(),
+            responsibilities: Vec::new(),
             records: Vec::new(),
             slots: Vec::new(),
             agent_tree: AgentKdTree::new(),
@@ -135,6 +149,11 @@ impl Simulator {
             search_hints_valid: false,
             polygons: Vec::new(),
             obstacle_tree: ObstacleTree::default(),
+            extensions: Extensions::default(),
+            step_number: 0,
+            movers: Vec::new(),
+            live_movers: Vec::new(),
+            corrections: Vec::new(),
         })
     }
 
@@ -196,6 +215,7 @@ impl Simulator {
         self.velocities.push(Vec2::ZERO);
         self.pref_velocities.push(Vec2::ZERO);
         self.params.push(params);
+        self.responsibilities.push(RVO2_RESPONSIBILITY);
         self.records.push(AgentRecord::with_capacity(&params));
         Ok(id)
     }
@@ -217,6 +237,7 @@ impl Simulator {
         self.velocities.remove(dense);
         self.pref_velocities.remove(dense);
         self.params.remove(dense);
+        self.responsibilities.remove(dense);
         self.records.remove(dense);
         // Neighbour lists of the last step name dense indices, which just shifted.
         for record in &mut self.records {
@@ -370,6 +391,93 @@ impl Simulator {
         self.update_params(id, |p| p.max_speed = value)
     }
 
+    /// An agent's responsibility weight (RVO2: ½).
+    pub fn agent_responsibility(&self, id: AgentId) -> Result<f32, Error> {
+        Ok(self.responsibilities[self.dense(id)?])
+    }
+
+    /// Sets how much of the avoidance an agent takes on (finite, ≥ 0; RVO2 fixes ½ for all).
+    /// Between agents with weights `a` and `b` the first takes `a / (a + b)` of the velocity
+    /// change (`½` if both are 0); an agent with weight 0 facing one with a positive weight
+    /// does not yield at all, and the other avoids alone.
+    pub fn set_agent_responsibility(&mut self, id: AgentId, weight: f32) -> Result<(), Error> {
+        let i = self.dense(id)?;
+        self.responsibilities[i] = Error::check_non_negative("responsibility", weight)?;
+        Ok(())
+    }
+
+    // ----- extensions and movers -----
+
+    /// The options beyond RVO2 in force.
+    pub fn extensions(&self) -> Extensions {
+        self.extensions
+    }
+
+    /// Turns options beyond RVO2 on or off ([`Extensions::default`] is RVO2).
+    pub fn set_extensions(&mut self, extensions: Extensions) -> Result<(), Error> {
+        if let Some(o) = extensions.overlap_resolution {
+            Error::check_non_negative("overlap gap", o.gap)?;
+        }
+        if let Some(s) = extensions.symmetry_breaking {
+            Error::check_non_negative("symmetry cone", s.cone)?;
+            Error::check_non_negative("symmetry jitter", s.jitter)?;
+            Error::check_finite("symmetry turn", s.turn)?;
+        }
+        self.extensions = extensions;
+        Ok(())
+    }
+
+    /// Adds a non-cooperative mover that agents avoid with full responsibility.
+    pub fn add_mover(&mut self, mover: Mover) -> Result<MoverId, Error> {
+        Self::check_mover(&mover)?;
+        self.movers.push(Some(mover));
+        self.pack_movers();
+        Ok(MoverId(self.movers.len() as u32 - 1))
+    }
+
+    /// Updates a mover (typically every step, from a physics world or a script).
+    pub fn set_mover(&mut self, id: MoverId, mover: Mover) -> Result<(), Error> {
+        Self::check_mover(&mover)?;
+        match self.movers.get_mut(id.0 as usize) {
+            Some(slot @ Some(_)) => *slot = Some(mover),
+            _ => return Err(Error::UnknownMover(id.0)),
+        }
+        self.pack_movers();
+        Ok(())
+    }
+
+    /// Removes a mover; other movers keep their ids.
+    pub fn remove_mover(&mut self, id: MoverId) -> Result<(), Error> {
+        match self.movers.get_mut(id.0 as usize) {
+            Some(slot @ Some(_)) => *slot = None,
+            _ => return Err(Error::UnknownMover(id.0)),
+        }
+        self.pack_movers();
+        Ok(())
+    }
+
+    /// A mover's state.
+    pub fn mover(&self, id: MoverId) -> Result<Mover, Error> {
+        self.movers.get(id.0 as usize).copied().flatten().ok_or(Error::UnknownMover(id.0))
+    }
+
+    /// The live movers.
+    pub fn movers(&self) -> &[Mover] {
+        &self.live_movers
+    }
+
+    fn check_mover(mover: &Mover) -> Result<(), Error> {
+        Error::check_finite_vec("mover position", mover.position)?;
+        Error::check_finite_vec("mover velocity", mover.velocity)?;
+        Error::check_positive("mover radius", mover.radius)?;
+        Ok(())
+    }
+
+    fn pack_movers(&mut self) {
+        self.live_movers.clear();
+        self.live_movers.extend(self.movers.iter().flatten());
+    }
+
     // ----- what the last step decided -----
 
     fn record(&self, id: AgentId) -> Result<&AgentRecord, Error> {
@@ -476,6 +584,11 @@ impl Simulator {
             obstacle_tree: &self.obstacle_tree,
             time_step: self.time_step,
             hint_growth: if self.search_hints_valid { Some(2.0 * self.max_displacement) } else { None },
+            responsibilities: &self.responsibilities,
+            movers: &self.live_movers,
+            extensions: self.extensions,
+            ids: &self.ids,
+            step_number: self.step_number,
         };
         if self.records.len() >= PARALLEL_THRESHOLD {
             self.records.par_iter_mut().with_min_len(64).enumerate().for_each(|(i, record)| context.decide(i, record));
@@ -497,10 +610,50 @@ impl Simulator {
         }
         self.max_displacement = max_step_squared.sqrt();
         self.search_hints_valid = true;
+        if let Some(resolution) = self.extensions.overlap_resolution {
+            self.resolve_overlaps(resolution);
+        }
         if !self.records.is_empty() {
             self.mean_search_range_squared = (range_sum / self.records.len() as f64) as f32;
         }
         self.global_time += self.time_step;
+        self.step_number += 1;
+    }
+
+    /// [`OverlapResolution`]: push overlapping agents apart, never into obstacles.
+    fn resolve_overlaps(&mut self, resolution: OverlapResolution) {
+        let max_radius = self.params.iter().map(|p| p.radius).fold(0.0f32, f32::max);
+        let n = self.positions.len();
+        self.corrections.resize(n, Vec2::ZERO);
+        for _ in 0..resolution.passes {
+            self.neighbor_grid.rebuild(&self.positions, 2.0 * max_radius);
+            let context = OverlapContext {
+                positions: &self.positions,
+                params: &self.params,
+                grid: &self.neighbor_grid,
+                obstacle_tree: &self.obstacle_tree,
+                max_radius,
+                gap: resolution.gap,
+            };
+            let correct = |(i, c): (usize, &mut Vec2)| {
+                *c = OVERLAP_SCRATCH.with_borrow_mut(|scratch| context.correction(i, scratch));
+            };
+            if n >= PARALLEL_THRESHOLD {
+                self.corrections.par_iter_mut().enumerate().with_min_len(64).for_each(correct);
+            } else {
+                self.corrections.iter_mut().enumerate().for_each(correct);
+            }
+            let mut largest_squared = 0.0f32;
+            for (p, c) in self.positions.iter_mut().zip(&self.corrections) {
+                *p += *c;
+                largest_squared = largest_squared.max(c.length_squared());
+            }
+            if largest_squared == 0.0 {
+                break;
+            }
+            // Corrections move agents too: the next step's search hint must cover them.
+            self.max_displacement += largest_squared.sqrt();
+        }
     }
 
     /// How many agents' neighbour queries in the last step had distance ties and were
@@ -529,6 +682,8 @@ impl Simulator {
 }
 
 thread_local! {
+    /// Overlap resolution's neighbour list: scratch, one per thread.
+    static OVERLAP_SCRATCH: std::cell::RefCell<Vec<Neighbor>> = const { std::cell::RefCell::new(Vec::new()) };
     /// Linear program 3's projected half-planes: scratch, one buffer per thread (rather than
     /// per agent), grown to the largest need and then reused.
     static PROJECTED_SCRATCH: std::cell::RefCell<Vec<HalfPlane>> = const { std::cell::RefCell::new(Vec::new()) };
@@ -547,6 +702,70 @@ struct StepContext<'a> {
     /// When every agent moved at most `d` since the last step and nothing else changed:
     /// `Some(2 d)`, the most any agent's k-th neighbour distance can have grown.
     hint_growth: Option<f32>,
+    responsibilities: &'a [f32],
+    movers: &'a [Mover],
+    extensions: Extensions,
+    ids: &'a [AgentId],
+    step_number: u64,
+}
+
+/// RVO2's fixed share of the avoidance.
+const RVO2_RESPONSIBILITY: f32 = 0.5;
+
+/// The read-only state of one overlap-resolution round.
+struct OverlapContext<'a> {
+    positions: &'a [Vec2],
+    params: &'a [AgentParams],
+    grid: &'a NeighborGrid,
+    obstacle_tree: &'a ObstacleTree,
+    max_radius: f32,
+    gap: f32,
+}
+
+impl OverlapContext<'_> {
+    /// Agent `i`'s push away from every agent it overlaps (half of each penetration), or zero
+    /// when that push would cross an obstacle edge or bring it closer than its radius to one.
+    fn correction(&self, i: usize, scratch: &mut Vec<Neighbor>) -> Vec2 {
+        let p = self.positions[i];
+        let radius = self.params[i].radius;
+        let reach = radius + self.max_radius + self.gap;
+        // Overlapping neighbours: at most a handful; 32 bounds the list.
+        self.grid.nearest(p, i as u32, reach * reach, 32, scratch);
+        let mut push = Vec2::ZERO;
+        for n in scratch.iter() {
+            let q = self.positions[n.index as usize];
+            let combined = radius + self.params[n.index as usize].radius;
+            let d = p - q;
+            let distance = d.length();
+            if distance >= combined {
+                continue;
+            }
+            let combined = combined + self.gap;
+            // Coincident centres: separate along a direction fixed by the indices, so that the
+            // two agents move apart (opposite directions) deterministically.
+            let normal = if distance > 0.0 {
+                d / distance
+            } else if (i as u32) < n.index {
+                Vec2::X
+            } else {
+                Vec2::NEG_X
+            };
+            push += normal * (0.5 * (combined - distance));
+        }
+        if push == Vec2::ZERO || self.obstacle_tree.is_empty() {
+            return push;
+        }
+        let target = p + push;
+        // Never across an edge, and never deeper into an obstacle than the agent already is.
+        if !self.obstacle_tree.is_visible(p, target, 0.0) {
+            return Vec2::ZERO;
+        }
+        let clearance = |c: Vec2| self.obstacle_tree.clearance(c, radius + push.length());
+        if clearance(target) < radius.min(clearance(p)) {
+            return Vec2::ZERO;
+        }
+        push
+    }
 }
 
 impl StepContext<'_> {
@@ -604,26 +823,61 @@ impl StepContext<'_> {
             &mut record.half_planes,
         );
         record.obstacle_half_plane_count = record.half_planes.len();
+        let mine = self.responsibilities[i];
         for neighbor in &record.agent_neighbors {
             let j = neighbor.index as usize;
+            let theirs = self.responsibilities[j];
+            // RVO2: each takes half. Otherwise shares are normalised per pair.
+            let share = if mine == RVO2_RESPONSIBILITY && theirs == RVO2_RESPONSIBILITY {
+                RVO2_RESPONSIBILITY
+            } else if mine + theirs > 0.0 {
+                mine / (mine + theirs)
+            } else {
+                RVO2_RESPONSIBILITY
+            };
+            if share == 0.0 {
+                // Weight 0 against a positive weight: this agent does not yield.
+                continue;
+            }
             record.half_planes.push(agent_half_plane(
                 &agent,
                 self.positions[j],
                 self.velocities[j],
                 self.params[j].radius,
                 self.time_step,
-                0.5,
+                share,
             ));
+        }
+        // Non-cooperative movers: full responsibility, after the agents.
+        for mover in self.movers {
+            let reach = params.neighbor_dist + mover.radius;
+            if (mover.position - agent.position).length_squared() < reach * reach {
+                record.half_planes.push(agent_half_plane(
+                    &agent,
+                    mover.position,
+                    mover.velocity,
+                    mover.radius,
+                    self.time_step,
+                    1.0,
+                ));
+            }
+        }
+
+        let mut preferred = self.pref_velocities[i];
+        if let Some(rule) = self.extensions.symmetry_breaking {
+            let cos_cone = rule.cone.cos();
+            let head_on = record.agent_neighbors.iter().any(|n| {
+                let j = n.index as usize;
+                is_head_on(preferred, self.positions[j] - agent.position, self.pref_velocities[j], cos_cone)
+            });
+            if head_on {
+                preferred = Vec2::from_angle(-rule.turn).rotate(preferred);
+            }
+            preferred += rule.jitter * jitter_direction(rule.seed, self.ids[i].0, self.step_number);
         }
 
         let (new_velocity, outcome) = PROJECTED_SCRATCH.with_borrow_mut(|projected| {
-            solve(
-                &record.half_planes,
-                record.obstacle_half_plane_count,
-                params.max_speed,
-                self.pref_velocities[i],
-                projected,
-            )
+            solve(&record.half_planes, record.obstacle_half_plane_count, params.max_speed, preferred, projected)
         });
         record.new_velocity = new_velocity;
         record.outcome = outcome;
