@@ -131,7 +131,7 @@ fn agents_keep_clear_of_a_non_cooperative_mover() {
 }
 
 #[test]
-fn overlap_resolution_reduces_overlaps_without_entering_obstacles() {
+fn safe_mode_cuts_overlaps_tenfold_without_entering_obstacles() {
     let params = AgentParams { radius: 1.0, max_speed: 1.5, ..AgentParams::default() };
     let count = |resolve: bool| {
         let (mut sim, goals) = ring(120, 25.0, params, 0.1);
@@ -163,5 +163,6 @@ fn overlap_resolution_reduces_overlaps_without_entering_obstacles() {
     };
     let (rvo2, resolved) = (count(false), count(true));
     assert!(rvo2 > 100, "the scene must be dense enough to overlap in RVO2 ({rvo2})");
-    assert!(resolved * 2 < rvo2, "overlap resolution: {resolved} overlapping pair-steps vs RVO2's {rvo2}");
+    // The target: at most a tenth of RVO2's overlapping pair-steps.
+    assert!(resolved * 10 <= rvo2, "safe mode: {resolved} overlapping pair-steps vs RVO2's {rvo2}");
 }

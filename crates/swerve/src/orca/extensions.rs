@@ -60,25 +60,31 @@ pub(crate) fn jitter_direction(seed: u64, agent: u32, step: u64) -> Vec2 {
     Vec2::from_angle(angle)
 }
 
-/// Position projection after each step: `passes` rounds in which every pair of overlapping
-/// agents is pushed apart along the line between their centres, each by half of the distance
-/// to `gap` clearance
-/// (Jacobi-style: all corrections of a round are computed from the same positions, so the
-/// result does not depend on thread count or agent order). A correction that would carry an
-/// agent across an obstacle edge or closer to one than its radius is dropped.
+/// "Safe mode": agents keep a clearance `margin` (relative to the sum of radii) from each
+/// other, and whatever overlap remains after a step is removed by position projection.
+///
+/// ORCA avoids collisions only in continuous time and only while its linear program is
+/// feasible; with a finite time step and in dense crowds (linear program 3) agents overlap.
+/// So, between agents (not obstacles: doorways must still fit):
+/// * the ORCA half-planes use radii scaled by `1 + margin`, which leaves room for the
+///   discretisation error of a step, and
+/// * after each step, `passes` rounds push every pair closer than `(r_i + r_j)(1 + margin)`
+///   apart along the line between their centres, each agent by half of the shortfall
+///   (Jacobi-style: all corrections of a round are computed from the same positions, so the
+///   result does not depend on thread count or agent order). A correction that would carry an
+///   agent across an obstacle edge or closer to one than its radius is dropped.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OverlapResolution {
     /// Projection rounds per step.
     pub passes: u32,
-    /// Overlapping pairs are pushed to this much clearance (m), not merely to touching: a
-    /// pair left exactly touching is overlapping again after the next step's rounding.
-    pub gap: f32,
+    /// Clearance kept between agents, as a fraction of the sum of their radii.
+    pub margin: f32,
 }
 
 impl Default for OverlapResolution {
-    /// Four rounds, 1 cm clearance.
+    /// Eight rounds, 5 % clearance.
     fn default() -> Self {
-        OverlapResolution { passes: 4, gap: 0.01 }
+        OverlapResolution { passes: 8, margin: 0.05 }
     }
 }
 
