@@ -56,6 +56,7 @@ fn extensions_stay_deterministic_across_thread_counts() {
             sim.set_extensions(Extensions {
                 symmetry_breaking: Some(SymmetryBreaking::default()),
                 overlap_resolution: Some(OverlapResolution::default()),
+                strict_speed_limit: true,
             })
             .unwrap();
             sim.set_agent_responsibility(sim.agent_ids()[3], 0.0).unwrap();

@@ -19,6 +19,10 @@ pub struct Extensions {
     pub symmetry_breaking: Option<SymmetryBreaking>,
     /// Remove residual overlaps after each step. Off by default.
     pub overlap_resolution: Option<OverlapResolution>,
+    /// Clamp every new velocity to the agent's max speed. RVO2's fallback program can exceed
+    /// it (by a third in cases proptest found: nearly opposite half-planes make its 1-D
+    /// program cancel catastrophically); off by default because the clamp changes those bits.
+    pub strict_speed_limit: bool,
 }
 
 /// Breaking the symmetry that makes ORCA agents stall.

@@ -817,6 +817,11 @@ impl StepContext<'_> {
             self.obstacle_tree.vertices(),
             &mut record.half_planes,
         );
+        // RVO2 divides by zero in degenerate geometry (two agents at one point with one
+        // velocity) and gets a NaN half-plane, which its linear programs then skip (every
+        // comparison with NaN is false). Dropping it up front gives the same velocity and
+        // keeps NaN out of the inspection data.
+        record.half_planes.retain(HalfPlane::is_finite);
         record.obstacle_half_plane_count = record.half_planes.len();
         let mine = self.responsibilities[i];
         for neighbor in &record.agent_neighbors {
@@ -853,20 +858,19 @@ impl StepContext<'_> {
                     share,
                 ),
             };
-            record.half_planes.push(half_plane);
+            if half_plane.is_finite() {
+                record.half_planes.push(half_plane);
+            }
         }
         // Non-cooperative movers: full responsibility, after the agents.
         for mover in self.movers {
             let reach = params.neighbor_dist + mover.radius;
             if (mover.position - agent.position).length_squared() < reach * reach {
-                record.half_planes.push(agent_half_plane(
-                    &agent,
-                    mover.position,
-                    mover.velocity,
-                    mover.radius,
-                    self.time_step,
-                    1.0,
-                ));
+                let half_plane =
+                    agent_half_plane(&agent, mover.position, mover.velocity, mover.radius, self.time_step, 1.0);
+                if half_plane.is_finite() {
+                    record.half_planes.push(half_plane);
+                }
             }
         }
 
@@ -886,7 +890,13 @@ impl StepContext<'_> {
         let (new_velocity, outcome) = PROJECTED_SCRATCH.with_borrow_mut(|projected| {
             solve(&record.half_planes, record.obstacle_half_plane_count, params.max_speed, preferred, projected)
         });
-        record.new_velocity = new_velocity;
+        record.new_velocity = if self.extensions.strict_speed_limit
+            && new_velocity.length_squared() > params.max_speed * params.max_speed
+        {
+            new_velocity * (params.max_speed / new_velocity.length())
+        } else {
+            new_velocity
+        };
         record.outcome = outcome;
     }
 }
