@@ -76,7 +76,8 @@ fn pair_set(bp: &mut dyn BroadPhase, boxes: &[Aabb]) -> HashSet<(u32, u32)> {
 fn check_all(layout: Layout, n: usize, seed: u64, steps: usize, speed: f32) {
     let mut balls = scene(layout, n, seed);
     let mut rng = Rng(seed ^ 0xABCD);
-    let velocities: Vec<Vec2> = (0..n + n / 4 + 1).map(|_| Vec2::new(rng.range(-speed, speed), rng.range(-speed, speed))).collect();
+    let velocities: Vec<Vec2> =
+        (0..n + n / 4 + 1).map(|_| Vec2::new(rng.range(-speed, speed), rng.range(-speed, speed))).collect();
     let mut phases: Vec<Box<dyn BroadPhase>> = BroadPhaseKind::ALL.iter().map(|k| k.create()).collect();
     for step in 0..steps {
         // Grow the scene mid-way: structures must accept appended balls.

@@ -531,7 +531,8 @@ impl World {
             // The impulse conserves energy only for a unit normal: normalise in f64 (an f32
             // unit vector is off by ~1e-7 in length, which leaks 1e-7 of the pair's energy).
             let normal64 = if dist > 0.0 { d.as_dvec2().normalize() } else { DVec2::X };
-            if let Some((va, vb)) = ball_ball_impulse(self.velocity64(iu), self.velocity64(ju), inv_a, inv_b, normal64, e)
+            if let Some((va, vb)) =
+                ball_ball_impulse(self.velocity64(iu), self.velocity64(ju), inv_a, inv_b, normal64, e)
             {
                 self.set_velocity64(iu, va);
                 self.set_velocity64(ju, vb);

@@ -10,7 +10,7 @@
 //! by their minimum corner). Each cross-level pair is found once, from the smaller box.
 
 use super::cell_grid::CellGrid;
-use super::{overlap, ordered, union_of, BroadPhase, BroadPhaseDebug, BroadPhaseKind, DebugBoxKind, Pair};
+use super::{ordered, overlap, union_of, BroadPhase, BroadPhaseDebug, BroadPhaseKind, DebugBoxKind, Pair};
 use crate::geom::Aabb;
 
 /// At most this many levels (`2^24` between the smallest and largest cell).

@@ -99,7 +99,8 @@ impl BroadPhase for Quadtree {
                 if nd.children == NONE {
                     let first = self.nodes.len() as u32;
                     for k in 0..4 {
-                        let offset = Vec2::new(if k & 1 == 1 { 1.0 } else { -1.0 }, if k & 2 == 2 { 1.0 } else { -1.0 });
+                        let offset =
+                            Vec2::new(if k & 1 == 1 { 1.0 } else { -1.0 }, if k & 2 == 2 { 1.0 } else { -1.0 });
                         self.nodes.push(Node {
                             center: nd.center + offset * child_half,
                             half: child_half,
