@@ -49,8 +49,8 @@ pub struct StepStats {
 ///    the time of impact within the step is computed; the impacts are processed in time order
 ///    from a heap, each one re-checked against the balls' current paths (an earlier impact may
 ///    have deflected them), and a ball that was deflected gets new impacts against its
-///    candidate partners. A ball's path is kept as `anchor + velocity · t`, so deflecting it
-///    at time `t` only moves its anchor.
+///    candidate partners. During the step a ball's `position` field holds the *anchor* of its
+///    path `position + velocity · t`, so deflecting it at time `t` only moves its anchor.
 /// 3. Every ball moves to the end of its path; box walls reflect it (mirror image of the
 ///    overshoot, exact for `e = 1`).
 /// 4. Discrete pass: pairs (and segments) still overlapping get the approach-only impulse and
@@ -79,7 +79,8 @@ pub struct World {
     stats: StepStats,
     swept: Vec<Aabb>,
     pairs: Vec<Pair>,
-    anchor: Vec<Vec2>,
+    /// `max m |v|²` over the balls (bounds the speed an impact can give; see `sweep_and_find_pairs`).
+    k_max: f32,
     adjacency_start: Vec<u32>,
     adjacency: Vec<u32>,
     events: BinaryHeap<Reverse<(u32, u32, u32)>>,
@@ -103,7 +104,7 @@ impl World {
             stats: StepStats::default(),
             swept: Vec::new(),
             pairs: Vec::new(),
-            anchor: Vec::new(),
+            k_max: 0.0,
             adjacency_start: Vec::new(),
             adjacency: Vec::new(),
             events: BinaryHeap::new(),
@@ -140,6 +141,7 @@ impl World {
             });
         }
         let id = BallId(self.balls.len() as u32);
+        self.k_max = self.k_max.max(ball.mass * ball.velocity.length_squared());
         self.balls.push(ball);
         self.residual.push(Vec2::ZERO);
         Ok(id)
@@ -249,8 +251,6 @@ impl World {
             return;
         }
         self.sweep_and_find_pairs(dt);
-        self.anchor.clear();
-        self.anchor.extend(self.balls.iter().map(|b| b.position));
         if self.continuous {
             self.process_impacts(dt);
         }
@@ -266,7 +266,7 @@ impl World {
     /// `K = max m_b |v_b|²` over all balls. A single impact therefore never carries a ball out
     /// of its box; chains of impacts within one step rarely do, and are caught in `integrate`.
     fn sweep_and_find_pairs(&mut self, dt: f32) {
-        let k_max = self.balls.iter().map(|b| b.mass * b.velocity.length_squared()).fold(0.0f32, f32::max);
+        let k_max = self.k_max;
         self.swept.clear();
         self.swept.extend(self.balls.iter().map(|b| {
             let end = b.position + b.velocity * dt;
@@ -283,7 +283,7 @@ impl World {
     /// Where ball `i` is at time `t` on its current path.
     #[inline]
     fn position_at(&self, i: usize, t: f32) -> Vec2 {
-        self.anchor[i] + self.balls[i].velocity * t
+        self.balls[i].position + self.balls[i].velocity * t
     }
 
     /// Time of impact of event partners `i` and `j` (ball or flagged segment) from time `now`.
@@ -442,8 +442,8 @@ impl World {
         };
         self.set_velocity64(iu, va);
         self.set_velocity64(ju, vb);
-        self.anchor[iu] = pa - self.balls[iu].velocity * t;
-        self.anchor[ju] = pb - self.balls[ju].velocity * t;
+        self.balls[iu].position = pa - self.balls[iu].velocity * t;
+        self.balls[ju].position = pb - self.balls[ju].velocity * t;
         true
     }
 
@@ -452,7 +452,7 @@ impl World {
         let iu = i as usize;
         // In f64: the ball is only a radius away from the segment, so an f32 normal would tilt
         // the bounce by ~ulp / radius.
-        let p = self.anchor[iu].as_dvec2() + self.balls[iu].velocity.as_dvec2() * f64::from(t);
+        let p = self.balls[iu].position.as_dvec2() + self.balls[iu].velocity.as_dvec2() * f64::from(t);
         let seg = self.segments[s as usize];
         let (a, b) = (seg.a.as_dvec2(), seg.b.as_dvec2());
         let ab = b - a;
@@ -464,7 +464,7 @@ impl World {
         let e = f64::from(self.balls[iu].restitution);
         let Some(v) = wall_impulse(self.velocity64(iu), normal, e) else { return false };
         self.set_velocity64(iu, v);
-        self.anchor[iu] = p.as_vec2() - self.balls[iu].velocity * t;
+        self.balls[iu].position = p.as_vec2() - self.balls[iu].velocity * t;
         true
     }
 
@@ -476,20 +476,21 @@ impl World {
     /// overlapping pair.
     fn integrate(&mut self, dt: f32) {
         let mut escaped = 0;
-        for (((ball, anchor), residual), swept) in
-            self.balls.iter_mut().zip(&self.anchor).zip(&mut self.residual).zip(&mut self.swept)
-        {
-            ball.position = *anchor + ball.velocity * dt;
+        let mut k_max = 0.0f32;
+        for ((ball, residual), swept) in self.balls.iter_mut().zip(&mut self.residual).zip(&mut self.swept) {
+            ball.position += ball.velocity * dt;
             if let Some(bounds) = self.bounds {
                 reflect_off_walls(ball, residual, bounds);
             }
+            k_max = k_max.max(ball.mass * ball.velocity.length_squared());
             let end = Aabb::around_disc(ball.position, ball.radius);
-            if !(swept.min.cmple(end.min).all() && end.max.cmple(swept.max).all()) {
+            if !(swept.min.cmple(end.min).all() & end.max.cmple(swept.max).all()) {
                 swept.min = swept.min.min(end.min);
                 swept.max = swept.max.max(end.max);
                 escaped += 1;
             }
         }
+        self.k_max = k_max;
         self.stats.escaped_swept_boxes = escaped;
         if escaped > 0 {
             self.pairs.clear();
@@ -507,7 +508,6 @@ impl World {
                 break;
             }
         }
-        self.clamp_into_bounds();
     }
 
     /// One pass of [`World::resolve_overlaps`]; returns the number of corrections.
@@ -536,10 +536,16 @@ impl World {
             {
                 self.set_velocity64(iu, va);
                 self.set_velocity64(ju, vb);
+                for k in [iu, ju] {
+                    let b = &self.balls[k];
+                    self.k_max = self.k_max.max(b.mass * b.velocity.length_squared());
+                }
             }
             let (pa, pb) = separate(a.position, a.mass, b.position, b.mass, normal, r - dist);
             self.balls[iu].position = pa;
             self.balls[ju].position = pb;
+            self.clamp_into_bounds(iu);
+            self.clamp_into_bounds(ju);
             self.stats.contacts += 1;
             corrected += 1;
         }
@@ -551,20 +557,19 @@ impl World {
         corrected
     }
 
-    /// Keeps every ball inside the bounds after corrections (positions only).
-    fn clamp_into_bounds(&mut self) {
+    /// Keeps ball `i` inside the bounds after a correction (position only).
+    #[inline]
+    fn clamp_into_bounds(&mut self, i: usize) {
         if let Some(bounds) = self.bounds {
-            // Corrections may have pushed a ball through a wall: clamp, keeping velocities.
-            for ball in &mut self.balls {
-                let r = Vec2::splat(ball.radius);
-                let (lo, hi) = (bounds.min + r, bounds.max - r);
-                ball.position = ball.position.max(lo).min(hi);
-                if lo.x > hi.x {
-                    ball.position.x = 0.5 * (bounds.min.x + bounds.max.x);
-                }
-                if lo.y > hi.y {
-                    ball.position.y = 0.5 * (bounds.min.y + bounds.max.y);
-                }
+            let ball = &mut self.balls[i];
+            let r = Vec2::splat(ball.radius);
+            let (lo, hi) = (bounds.min + r, bounds.max - r);
+            ball.position = ball.position.max(lo).min(hi);
+            if lo.x > hi.x {
+                ball.position.x = 0.5 * (bounds.min.x + bounds.max.x);
+            }
+            if lo.y > hi.y {
+                ball.position.y = 0.5 * (bounds.min.y + bounds.max.y);
             }
         }
     }
@@ -592,6 +597,7 @@ impl World {
             if let Some(v) = wall_impulse(self.velocity64(i), normal64, f64::from(ball.restitution)) {
                 self.set_velocity64(i, v);
             }
+            self.clamp_into_bounds(i);
             self.stats.contacts += 1;
             corrected += 1;
         }

@@ -7,16 +7,15 @@
 //! * Insertion descends towards the sibling that least increases the total perimeter (Box2D's
 //!   surface-area heuristic in 2-D), then walks back up refitting boxes and applying AVL-style
 //!   rotations (`balance`) so the height stays logarithmic.
-//! * Pairs: each ball queries the tree with its (tight) box; leaves with a larger index whose
-//!   tight boxes overlap are reported, so each pair is found once. A fat box contains its tight
-//!   box, so no overlapping pair can be pruned away.
-//!
-//! Box2D queries only the balls that moved and keeps a persistent pair set; the world here
-//! wants every overlapping pair each step, so every ball queries (O(n log n)).
+//! * Pairs: Box2D queries the tree once per moved proxy and keeps a persistent pair set; the
+//!   world here wants every overlapping pair each step, so the tree is collided with itself
+//!   (a simultaneous descent of node pairs, as in bullet's `btDbvt::collideTT`), and leaf pairs
+//!   are reported when their *tight* boxes overlap. A fat box contains its tight box, so no
+//!   overlapping pair can be pruned away.
 
 use glam::Vec2;
 
-use super::{overlap, BroadPhase, BroadPhaseDebug, BroadPhaseKind, DebugBoxKind, Pair};
+use super::{ordered, overlap, BroadPhase, BroadPhaseDebug, BroadPhaseKind, DebugBoxKind, Pair};
 use crate::geom::Aabb;
 
 const NULL: u32 = u32::MAX;
@@ -60,7 +59,7 @@ pub struct DynamicAabbTree {
     root: u32,
     free: u32,
     leaf_of: Vec<u32>,
-    stack: Vec<u32>,
+    pair_stack: Vec<(u32, u32)>,
     /// Fat margin as a fraction of the box's larger side.
     margin: f32,
     reinserted: usize,
@@ -83,7 +82,7 @@ impl DynamicAabbTree {
             root: NULL,
             free: NULL,
             leaf_of: Vec::new(),
-            stack: Vec::new(),
+            pair_stack: Vec::new(),
             margin: if margin.is_finite() && margin >= 0.0 { margin } else { Self::DEFAULT_MARGIN },
             reinserted: 0,
         }
@@ -333,22 +332,48 @@ impl BroadPhase for DynamicAabbTree {
         if self.root == NULL {
             return;
         }
-        for (i, b) in boxes.iter().enumerate() {
-            self.stack.clear();
-            self.stack.push(self.root);
-            while let Some(index) = self.stack.pop() {
-                let n = &self.nodes[index as usize];
-                if !overlap(&n.aabb, b) {
-                    continue;
+        // Self-collision of the tree: a node against itself expands into its two children
+        // against themselves and against each other; two nodes whose boxes overlap expand the
+        // larger. Every overlapping leaf pair is reached exactly once, and disjoint subtrees
+        // are pruned as a whole: far cheaper than one root-to-leaf query per ball.
+        self.pair_stack.clear();
+        self.pair_stack.push((self.root, self.root));
+        while let Some((a, b)) = self.pair_stack.pop() {
+            let (na, nb) = (&self.nodes[a as usize], &self.nodes[b as usize]);
+            if a == b {
+                if !na.is_leaf() {
+                    self.pair_stack.push((na.child1, na.child1));
+                    self.pair_stack.push((na.child2, na.child2));
+                    self.pair_stack.push((na.child1, na.child2));
                 }
-                if n.is_leaf() {
-                    let j = n.item;
-                    if j as usize > i && overlap(b, &boxes[j as usize]) {
-                        pairs.push((i as u32, j));
+                continue;
+            }
+            if !overlap(&na.aabb, &nb.aabb) {
+                continue;
+            }
+            match (na.is_leaf(), nb.is_leaf()) {
+                (true, true) => {
+                    let (i, j) = (na.item, nb.item);
+                    if overlap(&boxes[i as usize], &boxes[j as usize]) {
+                        pairs.push(ordered(i, j));
                     }
-                } else {
-                    self.stack.push(n.child1);
-                    self.stack.push(n.child2);
+                }
+                (false, true) => {
+                    self.pair_stack.push((na.child1, b));
+                    self.pair_stack.push((na.child2, b));
+                }
+                (true, false) => {
+                    self.pair_stack.push((a, nb.child1));
+                    self.pair_stack.push((a, nb.child2));
+                }
+                (false, false) => {
+                    if perimeter(&na.aabb) >= perimeter(&nb.aabb) {
+                        self.pair_stack.push((na.child1, b));
+                        self.pair_stack.push((na.child2, b));
+                    } else {
+                        self.pair_stack.push((a, nb.child1));
+                        self.pair_stack.push((a, nb.child2));
+                    }
                 }
             }
         }

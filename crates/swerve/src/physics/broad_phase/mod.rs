@@ -107,7 +107,7 @@ impl BroadPhaseKind {
     /// A fresh, empty instance of the algorithm.
     pub fn create(self) -> Box<dyn BroadPhase> {
         match self {
-            BroadPhaseKind::BruteForce => Box::new(BruteForce::default()),
+            BroadPhaseKind::BruteForce => Box::new(BruteForce),
             BroadPhaseKind::SortAndSweep => Box::new(SortAndSweep::default()),
             BroadPhaseKind::UniformGrid => Box::new(UniformGrid::default()),
             BroadPhaseKind::HierarchicalGrid => Box::new(HierarchicalGrid::default()),
@@ -196,6 +196,20 @@ pub(crate) fn union_of(boxes: &[Aabb]) -> Aabb {
         u.max = u.max.max(b.max);
     }
     u
+}
+
+/// [`union_of`] and [`largest_extent`] in one pass.
+pub(crate) fn union_and_largest_extent(boxes: &[Aabb]) -> (Aabb, f32) {
+    let Some(first) = boxes.first() else {
+        return (union_of(boxes), 0.0);
+    };
+    let (mut min, mut max, mut largest) = (first.min, first.max, glam::Vec2::ZERO);
+    for b in boxes {
+        min = min.min(b.min);
+        max = max.max(b.max);
+        largest = largest.max(b.max - b.min);
+    }
+    (Aabb { min, max }, largest.max_element())
 }
 
 /// Largest side of any box (0 for none).

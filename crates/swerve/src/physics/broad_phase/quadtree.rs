@@ -9,15 +9,16 @@
 //!
 //! *Rebuilt*: every ball moves every step, so an incremental tree would remove and reinsert
 //! nearly every item anyway; rebuilding is one descent per ball into an arena whose nodes are
-//! reused (no allocation once warm), and it never degrades. Descent also stops where cells
-//! would hold under about one box (`√(area / n)`), so sparse scenes do not grow deep trees.
+//! reused (no allocation once warm), and it never degrades.
 //!
-//! Pairs: each box walks down from the root into every node whose loose bounds overlap it and
-//! is tested against that node's boxes with a larger index (so each pair is reported once).
+//! Pairs: each non-empty node walks down from the root with the union of its boxes into every
+//! node whose loose bounds overlap it, and is tested against the nodes after it (so each pair
+//! is reported once). Descent stops where cells would hold fewer than
+//! [`Quadtree::BOXES_PER_LEAF`] boxes on average, so a descent is shared by several boxes.
 
 use glam::Vec2;
 
-use super::{overlap, union_of, BroadPhase, BroadPhaseDebug, BroadPhaseKind, DebugBoxKind, Pair};
+use super::{ordered, overlap, union_of, BroadPhase, BroadPhaseDebug, BroadPhaseKind, DebugBoxKind, Pair};
 use crate::geom::Aabb;
 
 const NONE: u32 = u32::MAX;
@@ -50,9 +51,18 @@ pub struct Quadtree {
     next: Vec<u32>,
     node_of: Vec<u32>,
     stack: Vec<u32>,
+    /// `start[n]..start[n + 1]`: node n's boxes in `entries`.
+    start: Vec<u32>,
+    cursor: Vec<u32>,
+    entries: Vec<(Aabb, u32)>,
+    /// Union of each node's boxes (empty box for nodes without boxes).
+    tight: Vec<Aabb>,
 }
 
 impl Quadtree {
+    /// Target mean number of boxes per leaf cell (stops the descent).
+    pub const BOXES_PER_LEAF: f32 = 4.0;
+
     /// Number of nodes in the tree built by the last call.
     pub fn node_count(&self) -> usize {
         self.nodes.len()
@@ -68,7 +78,7 @@ impl BroadPhase for Quadtree {
         let region = union_of(boxes);
         let size = region.max - region.min;
         let n = boxes.len().max(1) as f32;
-        let min_half = 0.5 * (size.x * size.y / n).sqrt();
+        let min_half = 0.5 * (size.x * size.y * Self::BOXES_PER_LEAF / n).sqrt();
         self.nodes.clear();
         self.nodes.push(Node {
             center: (region.min + region.max) * 0.5,
@@ -118,23 +128,63 @@ impl BroadPhase for Quadtree {
             self.nodes[node].first = i as u32;
             self.node_of.push(node as u32);
         }
+        // Gather each node's boxes contiguously (counting sort by node) with their union.
+        let node_count = self.nodes.len();
+        self.start.clear();
+        self.start.resize(node_count + 1, 0);
+        for &nd in &self.node_of {
+            self.start[nd as usize + 1] += 1;
+        }
+        for k in 0..node_count {
+            self.start[k + 1] += self.start[k];
+        }
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.start[..node_count]);
+        self.entries.clear();
+        self.entries.resize(boxes.len(), (union_of(&[]), 0));
+        self.tight.clear();
+        self.tight.resize(node_count, Aabb { min: Vec2::splat(f32::INFINITY), max: Vec2::splat(f32::NEG_INFINITY) });
         for (i, b) in boxes.iter().enumerate() {
+            let nd = self.node_of[i] as usize;
+            self.entries[self.cursor[nd] as usize] = (*b, i as u32);
+            self.cursor[nd] += 1;
+            let t = &mut self.tight[nd];
+            t.min = t.min.min(b.min);
+            t.max = t.max.max(b.max);
+        }
+        // One descent per non-empty node with the union of its boxes; a node M reached with
+        // M ≥ N is tested against N (M = N: pairs within). Any overlapping pair (i in N, j in
+        // M) has overlapping unions, and every ancestor's loose bounds contain M's union, so
+        // the descent from min(N, M) reaches the other.
+        for n in 0..node_count {
+            let own = self.start[n] as usize..self.start[n + 1] as usize;
+            if own.is_empty() {
+                continue;
+            }
+            let query = self.tight[n];
             self.stack.clear();
             self.stack.push(0);
-            while let Some(node) = self.stack.pop() {
-                let nd = &self.nodes[node as usize];
-                if !overlap(&nd.loose(), b) {
+            while let Some(m) = self.stack.pop() {
+                let md = &self.nodes[m as usize];
+                if !overlap(&md.loose(), &query) {
                     continue;
                 }
-                let mut j = nd.first;
-                while j != NONE {
-                    if j as usize > i && overlap(b, &boxes[j as usize]) {
-                        pairs.push((i as u32, j));
-                    }
-                    j = self.next[j as usize];
+                if md.children != NONE {
+                    self.stack.extend(md.children..md.children + 4);
                 }
-                if nd.children != NONE {
-                    self.stack.extend(nd.children..nd.children + 4);
+                let m = m as usize;
+                if m < n || !overlap(&self.tight[m], &query) {
+                    continue;
+                }
+                let other = self.start[m] as usize..self.start[m + 1] as usize;
+                for k in own.clone() {
+                    let (a, i) = self.entries[k];
+                    let from = if m == n { k + 1 } else { other.start };
+                    for &(b, j) in &self.entries[from..other.end] {
+                        if overlap(&a, &b) {
+                            pairs.push(ordered(i, j));
+                        }
+                    }
                 }
             }
         }
