@@ -88,7 +88,12 @@ fn main() {
         config.min_seconds,
         config.warmup_steps,
         load_before.split_whitespace().take(3).collect::<Vec<_>>().join(" "),
-        std::fs::read_to_string("/proc/loadavg").unwrap_or_default().split_whitespace().take(3).collect::<Vec<_>>().join(" "),
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" "),
     ));
     text.push_str(&render_markdown(&rows));
     text.push_str("**rapier2d ÷ best swerve broad phase** (same pit, same run; > 1 means swerve is faster)\n\n");
