@@ -221,15 +221,14 @@ fn no_overlap_and_inside_the_box_for_every_broad_phase() {
                 }
             }
         }
-        assert_eq!(w.last_step_stats().escaped_swept_boxes, 0);
     }
 }
 
-/// Pure time-of-impact scenes resolve the same impacts in the same order whatever the broad
-/// phase (events are ordered by (time, i, j)), so the trajectories are bit-identical.
+/// The broad phase only decides which pairs are looked at: impacts are ordered by (time, i, j)
+/// and overlaps are resolved in (i, j) order, so every broad phase gives bit-identical motion.
 #[test]
-fn broad_phases_give_identical_trajectories_on_a_sparse_pit() {
-    let scene = ball_pit(300, PIT_SEED);
+fn broad_phases_give_identical_trajectories() {
+    let scene = seed_scene(600, PIT_SEED);
     let reference: Vec<u32> = {
         let mut w = scene.world(BroadPhaseKind::BruteForce).unwrap();
         (0..120).for_each(|_| w.step(scene.dt));
