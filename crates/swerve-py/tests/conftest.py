@@ -10,13 +10,14 @@ import pytest
 
 
 def random_convex_polygon(rng, center, size):
-    """A convex polygon with 3-7 vertices around `center`, listed counter-clockwise."""
+    """A convex polygon with 3-7 vertices on a circle around `center`, counter-clockwise.
+
+    Points on a circle taken in angular order always make a convex polygon; the angles are
+    kept 0.05 rad apart so that no edge is degenerate.
+    """
     count = int(rng.integers(3, 8))
-    angles = np.sort(rng.uniform(0.0, 2.0 * math.pi, count))
-    # Keep vertices apart so that no edge is degenerate.
-    angles = angles + np.arange(count) * 0.05
-    radii = rng.uniform(0.6, 1.0, count) * size
-    return [(float(center[0] + r * math.cos(a)), float(center[1] + r * math.sin(a))) for a, r in zip(angles, radii)]
+    angles = np.sort(rng.uniform(0.0, 2.0 * math.pi - count * 0.05, count)) + np.arange(count) * 0.05
+    return [(float(center[0] + size * math.cos(a)), float(center[1] + size * math.sin(a))) for a in angles]
 
 
 def random_scene(seed):
