@@ -37,6 +37,8 @@ impl Vector2 {
     }
 
     /// `(x, y)` as a tuple of floats.
+    // pyrvo's name; PyO3 methods take `&self`, never `self` by value.
+    #[allow(clippy::wrong_self_convention)]
     fn to_tuple(&self) -> (f32, f32) {
         (self.x, self.y)
     }
