@@ -79,6 +79,8 @@ pub fn to_py(error: swerve::Error) -> PyErr {
         | E::TooFewVertices { .. }
         | E::RepeatedVertex { .. }
         | E::SelfIntersecting { .. }
+        | E::UnknownBroadPhase(_)
+        | E::BallOutsideBounds { .. }
         | E::Parse { .. } => invalid_value(message),
         _ => SwerveError::new_err(message),
     }

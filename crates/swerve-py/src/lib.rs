@@ -5,6 +5,7 @@
 //! * [`native`] — `swerve.Simulator`, the numpy API;
 //! * [`rvo2`] — `swerve.rvo2.PyRVOSimulator`, Python-RVO2's API;
 //! * [`pyrvo`] — `swerve.pyrvo.RVOSimulator` and `Vector2`, pyrvo's API;
+//! * [`world`] — `swerve.World`, the ball physics with a selectable broad phase;
 //! * [`numbered`] — RVO2's agent and vertex numbering, shared by the two drop-ins.
 #![warn(missing_docs)]
 
@@ -14,6 +15,7 @@ mod native;
 mod numbered;
 mod pyrvo;
 mod rvo2;
+mod world;
 
 use pyo3::prelude::*;
 
@@ -25,5 +27,6 @@ fn _swerve(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<rvo2::PyRVOSimulator>()?;
     module.add_class::<pyrvo::RVOSimulator>()?;
     module.add_class::<pyrvo::Vector2>()?;
+    module.add_class::<world::PyWorld>()?;
     Ok(())
 }

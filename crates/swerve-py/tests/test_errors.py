@@ -196,6 +196,7 @@ def test_garbage_never_crashes():
         swerve.rvo2.PyRVOSimulator(0.25, 10, 10, 5, 5, 0.3, 1),
         swerve.pyrvo.RVOSimulator(0.25, 10, 10, 5, 5, 0.3, 1),
         swerve.pyrvo.RVOSimulator(),
+        swerve.World(((0.0, 0.0), (10.0, 10.0))),
     ]
     calls = 0
     for sim in targets:
@@ -210,8 +211,11 @@ def test_garbage_never_crashes():
                     pass
                 calls += 1
         # Whatever was accepted, the simulator still steps and reads back finite numbers.
-        if hasattr(sim, "step"):
+        if isinstance(sim, swerve.Simulator):
             sim.step()
+        if isinstance(sim, swerve.World):
+            sim.step(0.01)
+        if hasattr(sim, "positions"):
             assert np.all(np.isfinite(sim.positions()))
     assert calls > 1000
     assert math.isfinite(targets[1].getGlobalTime())
