@@ -28,6 +28,7 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1_000_000);
     let config = if quick { Config::smoke() } else { Config::default() };
+    let load_before = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     let started = Instant::now();
     let log = |r: &Row| {
         eprintln!(
@@ -76,6 +77,24 @@ fn main() {
         rows.push(row);
     }
     let mut text = String::new();
+    text.push_str(&format!(
+        "Command: `cargo run --release -p swerve-bench --example balls_report{}` — one thread, wall-clock \
+         time of `World::step` only (no drawing), mean over ≥ {} steps and ≥ {} s per cell after {} warm-up \
+         steps; scenes from `swerve::physics::scene` with seed `SCENE_SEED`. Machine: the project's 2-core \
+         box, shared with other jobs (load average `{}` before the run, `{}` after), so absolute times carry \
+         noise; the rapier2d ratio is measured in the same run. Plot: `docs/balls-bench.svg`.\n\n",
+        if quick { " -- --quick" } else { "" },
+        config.min_steps,
+        config.min_seconds,
+        config.warmup_steps,
+        load_before.split_whitespace().take(3).collect::<Vec<_>>().join(" "),
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" "),
+    ));
     text.push_str(&render_markdown(&rows));
     text.push_str("**rapier2d ÷ best swerve broad phase** (same pit, same run; > 1 means swerve is faster)\n\n");
     text.push_str(
@@ -105,9 +124,17 @@ fn main() {
         let section = format!("{BEGIN}\n{text}{END}");
         let path = "BENCHMARKS.md";
         let old = std::fs::read_to_string(path).unwrap_or_default();
-        let new = match (old.find(BEGIN), old.find(END)) {
-            (Some(a), Some(b)) if a < b => format!("{}{section}{}", &old[..a], &old[b + END.len()..]),
-            _ => format!("{old}{}## Rigid-ball physics\n\n{section}\n", if old.is_empty() { "" } else { "\n" }),
+        const HEADING: &str = "## Rigid-ball physics\n";
+        let new = match (old.find(BEGIN), old.find(END), old.find(HEADING)) {
+            // Re-run: replace the previous figures.
+            (Some(a), Some(b), _) if a < b => format!("{}{section}{}", &old[..a], &old[b + END.len()..]),
+            // First run: the section's body (up to the next section) becomes the figures.
+            (_, _, Some(h)) => {
+                let body = h + HEADING.len();
+                let end = old[body..].find("\n## ").map_or(old.len(), |e| body + e + 1);
+                format!("{}\n{section}\n\n{}", &old[..body], &old[end..])
+            }
+            _ => format!("{old}{}{HEADING}\n{section}\n", if old.is_empty() { "" } else { "\n" }),
         };
         std::fs::write(path, new).expect("write BENCHMARKS.md");
         std::fs::create_dir_all("docs").expect("create docs/");

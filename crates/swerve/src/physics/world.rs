@@ -265,6 +265,7 @@ impl World {
     /// does not create energy, so a ball of mass `m` leaves it with `|v'|² ≤ |v|² + K/m`, where
     /// `K = max m_b |v_b|²` over all balls. A single impact therefore never carries a ball out
     /// of its box; chains of impacts within one step rarely do, and are caught in `integrate`.
+    #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
     fn sweep_and_find_pairs(&mut self, dt: f32) {
         let k_max = self.k_max;
         self.swept.clear();
@@ -303,6 +304,7 @@ impl World {
     }
 
     /// Step 2: continuous collision detection and time-ordered impacts.
+    #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
     fn process_impacts(&mut self, dt: f32) {
         self.events.clear();
         for &(i, j) in &self.pairs {
@@ -354,6 +356,7 @@ impl World {
     }
 
     /// Candidate partners of each ball, as compressed rows (counting sort of the pairs).
+    #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
     fn build_adjacency(&mut self) {
         let n = self.balls.len();
         self.adjacency_start.clear();
@@ -474,6 +477,7 @@ impl World {
     /// saw, and meet a ball that was not its candidate. Such boxes are grown to cover the end
     /// position and, if any grew, the broad phase runs again so the discrete pass sees every
     /// overlapping pair.
+    #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
     fn integrate(&mut self, dt: f32) {
         let mut escaped = 0;
         let mut k_max = 0.0f32;
@@ -511,6 +515,7 @@ impl World {
     }
 
     /// One pass of [`World::resolve_overlaps`]; returns the number of corrections.
+    #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
     fn resolve_overlaps_once(&mut self) -> usize {
         let mut corrected = 0;
         for k in 0..self.pairs.len() {
