@@ -8,7 +8,8 @@ examples' rule), set them, and step:
 * pyrvo:  `get_agent_position(i).to_tuple()`, `set_agent_pref_velocity(i, ...)` for every
   agent in a Python loop, then `do_step()`.
 
-The two simulators run the same scene and must agree bit for bit at the end (checked), so
+The two simulators step in turn (one step each, alternately) so that both see the same machine
+load, run the same scene and must agree bit for bit at the end (checked), so
 the comparison is of the same computation. pyrvo's build is single-threaded; swerve uses
 rayon's threads (RAYON_NUM_THREADS=1 for a one-thread figure).
 
@@ -51,71 +52,81 @@ def pref_toward(goals, positions):
     return delta
 
 
-def run_swerve(positions, goals, steps, warmup):
+def make_swerve(positions):
     sim = swerve.Simulator(
         TIME_STEP, neighbor_dist=NEIGHBOR_DIST, max_neighbors=MAX_NEIGHBORS, time_horizon=TIME_HORIZON,
         time_horizon_obst=TIME_HORIZON_OBST, radius=RADIUS, max_speed=MAX_SPEED,
     )
     sim.add_agents(positions)
-    times, step_only = [], []
-    for s in range(warmup + steps):
-        t0 = time.perf_counter()
-        current = sim.positions()
-        sim.set_pref_velocities(pref_toward(goals, current.astype(np.float64)))
-        t1 = time.perf_counter()
-        sim.step()
-        t2 = time.perf_counter()
-        if s >= warmup:
-            times.append(t2 - t0)
-            step_only.append(t2 - t1)
-    return sim.positions(), times, step_only
+    return sim
 
 
-def run_pyrvo(positions, goals, steps, warmup):
+def make_pyrvo(positions):
     sim = pyrvo.RVOSimulator(
         TIME_STEP, NEIGHBOR_DIST, MAX_NEIGHBORS, TIME_HORIZON, TIME_HORIZON_OBST, RADIUS, MAX_SPEED
     )
     for p in positions.tolist():
         sim.add_agent(p)
-    n = len(positions)
-    goal_list = goals.tolist()
-    times, step_only = [], []
-    for s in range(warmup + steps):
-        t0 = time.perf_counter()
-        for i in range(n):
-            px, py = sim.get_agent_position(i).to_tuple()
-            gx, gy = goal_list[i]
-            dx, dy = gx - px, gy - py
-            length_squared = dx * dx + dy * dy
-            if length_squared > 1.0:
-                length = math.sqrt(length_squared)
-                dx, dy = dx / length, dy / length
-            sim.set_agent_pref_velocity(i, (dx, dy))
-        t1 = time.perf_counter()
-        sim.do_step()
-        t2 = time.perf_counter()
-        if s >= warmup:
-            times.append(t2 - t0)
-            step_only.append(t2 - t1)
-    final = np.array([sim.get_agent_position(i).to_tuple() for i in range(n)], dtype=np.float32)
-    return final, times, step_only
+    return sim
+
+
+def step_swerve(sim, goals):
+    """One step through the numpy API; returns (whole, ORCA step alone) seconds."""
+    t0 = time.perf_counter()
+    current = sim.positions()
+    sim.set_pref_velocities(pref_toward(goals, current.astype(np.float64)))
+    t1 = time.perf_counter()
+    sim.step()
+    t2 = time.perf_counter()
+    return t2 - t0, t2 - t1
+
+
+def step_pyrvo(sim, goal_list):
+    """One step through pyrvo's per-agent API; returns (whole, ORCA step alone) seconds."""
+    t0 = time.perf_counter()
+    for i in range(len(goal_list)):
+        px, py = sim.get_agent_position(i).to_tuple()
+        gx, gy = goal_list[i]
+        dx, dy = gx - px, gy - py
+        length_squared = dx * dx + dy * dy
+        if length_squared > 1.0:
+            length = math.sqrt(length_squared)
+            dx, dy = dx / length, dy / length
+        sim.set_agent_pref_velocity(i, (dx, dy))
+    t1 = time.perf_counter()
+    sim.do_step()
+    t2 = time.perf_counter()
+    return t2 - t0, t2 - t1
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--agents", type=int, default=10_000)
-    parser.add_argument("--steps", type=int, default=20)
+    parser.add_argument("--steps", type=int, default=40)
     parser.add_argument("--warmup", type=int, default=3)
     args = parser.parse_args()
     positions, goals = scene(args.agents)
 
-    ours_final, ours, ours_step = run_swerve(positions, goals, args.steps, args.warmup)
-    theirs_final, theirs, theirs_step = run_pyrvo(positions, goals, args.steps, args.warmup)
-    identical = np.array_equal(ours_final.view(np.uint32), theirs_final.view(np.uint32))
+    ours_sim, theirs_sim = make_swerve(positions), make_pyrvo(positions)
+    goal_list = goals.tolist()
+    ours, ours_step, theirs, theirs_step = [], [], [], []
+    # The two run in lockstep, one step each in turn, so that both see the same machine load.
+    for s in range(args.warmup + args.steps):
+        a = step_swerve(ours_sim, goals)
+        b = step_pyrvo(theirs_sim, goal_list)
+        if s >= args.warmup:
+            ours.append(a[0])
+            ours_step.append(a[1])
+            theirs.append(b[0])
+            theirs_step.append(b[1])
+    n = len(positions)
+    theirs_final = np.array([theirs_sim.get_agent_position(i).to_tuple() for i in range(n)], dtype=np.float32)
+    identical = np.array_equal(ours_sim.positions().view(np.uint32), theirs_final.view(np.uint32))
+    load = os.getloadavg()[0]
 
     median = lambda xs: sorted(xs)[len(xs) // 2] * 1e3  # noqa: E731
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"RAYON_NUM_THREADS={os.environ.get('RAYON_NUM_THREADS', 'unset')}")
+          f"RAYON_NUM_THREADS={os.environ.get('RAYON_NUM_THREADS', 'unset')}, load average {load:.1f}")
     print(f"{args.agents} agents, {args.steps} timed steps after {args.warmup} warm-up steps; median per step")
     print(f"{'':<30}{'whole step (ms)':>18}{'of which ORCA (ms)':>22}{'Python side (ms)':>20}")
     for name, total, step in (("swerve numpy API", ours, ours_step), ("pyrvo per-agent loop", theirs, theirs_step)):
