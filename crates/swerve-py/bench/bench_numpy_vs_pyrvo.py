@@ -71,18 +71,21 @@ def make_pyrvo(positions):
 
 
 def step_swerve(sim, goals):
-    """One step through the numpy API; returns (whole, ORCA step alone) seconds."""
+    """One step through the numpy API; returns (whole, ORCA step alone, whole CPU) seconds."""
+    c0 = time.process_time()
     t0 = time.perf_counter()
     current = sim.positions()
     sim.set_pref_velocities(pref_toward(goals, current.astype(np.float64)))
     t1 = time.perf_counter()
     sim.step()
     t2 = time.perf_counter()
-    return t2 - t0, t2 - t1
+    return t2 - t0, t2 - t1, time.process_time() - c0
 
 
 def step_pyrvo(sim, goal_list):
-    """One step through pyrvo's per-agent API; returns (whole, ORCA step alone) seconds."""
+    """One step through pyrvo's per-agent API; returns (whole, ORCA step alone, whole CPU)
+    seconds."""
+    c0 = time.process_time()
     t0 = time.perf_counter()
     for i in range(len(goal_list)):
         px, py = sim.get_agent_position(i).to_tuple()
@@ -96,7 +99,7 @@ def step_pyrvo(sim, goal_list):
     t1 = time.perf_counter()
     sim.do_step()
     t2 = time.perf_counter()
-    return t2 - t0, t2 - t1
+    return t2 - t0, t2 - t1, time.process_time() - c0
 
 
 def main():
@@ -109,7 +112,7 @@ def main():
 
     ours_sim, theirs_sim = make_swerve(positions), make_pyrvo(positions)
     goal_list = goals.tolist()
-    ours, ours_step, theirs, theirs_step = [], [], [], []
+    ours, ours_step, theirs, theirs_step, ours_cpu, theirs_cpu = [], [], [], [], [], []
     # The two run in lockstep, one step each in turn, so that both see the same machine load.
     for s in range(args.warmup + args.steps):
         a = step_swerve(ours_sim, goals)
@@ -119,6 +122,8 @@ def main():
             ours_step.append(a[1])
             theirs.append(b[0])
             theirs_step.append(b[1])
+            ours_cpu.append(a[2])
+            theirs_cpu.append(b[2])
     n = len(positions)
     theirs_final = np.array([theirs_sim.get_agent_position(i).to_tuple() for i in range(n)], dtype=np.float32)
     identical = np.array_equal(ours_sim.positions().view(np.uint32), theirs_final.view(np.uint32))
@@ -133,6 +138,8 @@ def main():
         print(f"{name:<30}{median(total):>18.2f}{median(step):>22.2f}{median(total) - median(step):>20.2f}")
     print(f"ratio (pyrvo / swerve), whole step: {median(theirs) / median(ours):.1f}x; "
           f"ORCA step alone: {median(theirs_step) / median(ours_step):.1f}x")
+    print(f"CPU time per whole step (all threads; less sensitive to other load): swerve {median(ours_cpu):.2f} ms, "
+          f"pyrvo {median(theirs_cpu):.2f} ms, ratio {median(theirs_cpu) / median(ours_cpu):.1f}x")
     print(f"final positions bit-identical: {identical}")
 
 
