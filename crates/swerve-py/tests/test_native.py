@@ -267,4 +267,4 @@ def test_step_releases_the_gil():
     duration = window["end"] - window["start"]
     assert duration > 0.01, "the step was too short to tell"
     # With the GIL held, this thread could not run at all between start and end.
-    assert len(inside) > 100, f"main thread ran {len(inside)} times during a {duration:.3f} s step"
+    assert len(inside) > 10, f"main thread ran {len(inside)} times during a {duration:.3f} s step"
