@@ -1,0 +1,83 @@
+//! Reading Python values: points from any 2-sequence, arrays from numpy.
+
+use crate::errors::invalid_value;
+use crate::pyrvo::Vector2;
+use glam::Vec2;
+use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+
+/// A point or vector from a `Vector2`, a tuple, a list or a numpy array of two numbers.
+///
+/// Each component goes through Python's `float()` and is then rounded to `f32`, which is what
+/// Python-RVO2 (Cython) and pyrvo (pybind11) do, so the same input gives the same bits.
+pub fn vec2(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec2> {
+    if let Ok(v) = value.downcast::<Vector2>() {
+        let v = v.borrow();
+        return Ok(Vec2::new(v.x, v.y));
+    }
+    let len = value.len().map_err(|_| invalid_value(format!("{what} must be a pair of numbers (x, y)")))?;
+    if len != 2 {
+        return Err(invalid_value(format!("{what} must have 2 components, got {len}")));
+    }
+    let x: f64 = value.get_item(0)?.extract()?;
+    let y: f64 = value.get_item(1)?.extract()?;
+    // RVO2 stores f32; the rounding cast is the one the C++ bindings perform.
+    Ok(Vec2::new(x as f32, y as f32))
+}
+
+/// An `(N, 2)` array of numbers as points; any float or int dtype is converted to `float32`.
+pub fn points(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Vec2>> {
+    let array = as_f32_array(value)?;
+    let array: PyReadonlyArray2<'_, f32> =
+        array.extract().map_err(|_| invalid_value(format!("{what} must be a 2-D array of shape (N, 2)")))?;
+    let shape = array.shape();
+    if shape[1] != 2 {
+        return Err(invalid_value(format!("{what} must have shape (N, 2), got ({}, {})", shape[0], shape[1])));
+    }
+    let view = array.as_array();
+    Ok(view.rows().into_iter().map(|row| Vec2::new(row[0], row[1])).collect())
+}
+
+/// A per-agent value: either one number for all `n` agents or a 1-D array of length `n`.
+pub fn per_agent(value: &Bound<'_, PyAny>, n: usize, what: &str) -> PyResult<Vec<f32>> {
+    if let Ok(scalar) = value.extract::<f64>() {
+        return Ok(vec![scalar as f32; n]);
+    }
+    let array = as_f32_array(value)?;
+    let array: PyReadonlyArray1<'_, f32> =
+        array.extract().map_err(|_| invalid_value(format!("{what} must be a number or a 1-D array")))?;
+    if array.len() != n {
+        return Err(invalid_value(format!("{what} must have {n} values (one per agent), got {}", array.len())));
+    }
+    Ok(array.as_array().iter().copied().collect())
+}
+
+/// Per-agent counts (max neighbours): one integer or a 1-D integer array of length `n`.
+pub fn per_agent_count(value: &Bound<'_, PyAny>, n: usize, what: &str) -> PyResult<Vec<usize>> {
+    if let Ok(scalar) = value.extract::<usize>() {
+        return Ok(vec![scalar; n]);
+    }
+    let numpy = value.py().import("numpy")?;
+    let array = numpy.call_method1("asarray", (value,))?.call_method1("astype", ("int64",))?;
+    let array: PyReadonlyArray1<'_, i64> =
+        array.extract().map_err(|_| invalid_value(format!("{what} must be an integer or a 1-D array")))?;
+    if array.len() != n {
+        return Err(invalid_value(format!("{what} must have {n} values (one per agent), got {}", array.len())));
+    }
+    array
+        .as_array()
+        .iter()
+        .map(|&k| usize::try_from(k).map_err(|_| invalid_value(format!("{what} must be at least 0, got {k}"))))
+        .collect()
+}
+
+/// `numpy.asarray(value, dtype=float32)`: converts lists and other dtypes, keeps float32
+/// arrays as they are (no copy).
+fn as_f32_array<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let numpy = value.py().import("numpy")?;
+    let kwargs = pyo3::types::PyDict::new(value.py());
+    kwargs.set_item("dtype", numpy.getattr("float32")?)?;
+    numpy
+        .call_method("asarray", (value,), Some(&kwargs))
+        .map_err(|e| invalid_value(format!("cannot read a numeric array: {e}")))
+}

@@ -1,0 +1,32 @@
+//! The Python extension module `swerve._swerve`: thin adapters from Python to the `swerve`
+//! library. All simulation logic lives in the library; this crate converts values, maps
+//! errors to exceptions and releases the GIL while stepping.
+//!
+//! * [`native`] — `swerve.Simulator`, the numpy API;
+//! * [`rvo2`] — `swerve.rvo2.PyRVOSimulator`, Python-RVO2's API;
+//! * [`pyrvo`] — `swerve.pyrvo.RVOSimulator` and `Vector2`, pyrvo's API;
+//! * [`world`] — `swerve.World`, the ball physics with a selectable broad phase;
+//! * [`numbered`] — RVO2's agent and vertex numbering, shared by the two drop-ins.
+#![warn(missing_docs)]
+
+mod convert;
+mod errors;
+mod native;
+mod numbered;
+mod pyrvo;
+mod rvo2;
+mod world;
+
+use pyo3::prelude::*;
+
+/// The module `swerve._swerve`; `swerve/__init__.py` re-exports it.
+#[pymodule]
+fn _swerve(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(module)?;
+    module.add_class::<native::PySimulator>()?;
+    module.add_class::<rvo2::PyRVOSimulator>()?;
+    module.add_class::<pyrvo::RVOSimulator>()?;
+    module.add_class::<pyrvo::Vector2>()?;
+    module.add_class::<world::PyWorld>()?;
+    Ok(())
+}

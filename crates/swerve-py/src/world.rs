@@ -1,0 +1,264 @@
+//! `swerve.World`: the rigid-ball physics with a selectable broad phase, with numpy arrays in
+//! and out.
+
+use crate::convert::{per_agent, points, vec2};
+use crate::errors::{invalid_value, IntoPyResult};
+use glam::Vec2;
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use swerve::geom::Aabb;
+use swerve::physics::{Ball, BroadPhaseKind, DebugBoxKind, World};
+
+fn broad_phase(name: &str) -> PyResult<BroadPhaseKind> {
+    name.parse::<BroadPhaseKind>().py()
+}
+
+fn check_dt(dt: f32) -> PyResult<f32> {
+    // The library ignores such a step; at the Python boundary it is a mistake worth saying.
+    if dt.is_finite() && dt > 0.0 {
+        Ok(dt)
+    } else {
+        Err(invalid_value(format!("dt must be finite and greater than 0, got {dt}")))
+    }
+}
+
+fn to_array<'py>(py: Python<'py>, values: impl Iterator<Item = Vec2>, n: usize) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    let flat: Vec<f32> = values.flat_map(|v| [v.x, v.y]).collect();
+    PyArray1::from_vec(py, flat).reshape([n, 2])
+}
+
+/// Balls with mass that bounce off each other, off the walls of an optional box and off
+/// static segments and polygons. Units: metres, seconds, kilograms.
+///
+/// `broad_phase` names the algorithm that finds candidate pairs: "brute-force",
+/// "sort-and-sweep", "uniform-grid", "hierarchical-grid", "grid-sort-and-sweep", "quadtree"
+/// or "aabb-tree" (`World.broad_phases()`); all give the same collisions.
+#[pyclass(module = "swerve", name = "World")]
+pub struct PyWorld {
+    world: World,
+}
+
+#[pymethods]
+impl PyWorld {
+    /// A world; `bounds` is `((min_x, min_y), (max_x, max_y))` of a box whose walls the balls
+    /// bounce off, or `None` for open space.
+    #[new]
+    #[pyo3(signature = (bounds = None, broad_phase = "sort-and-sweep"))]
+    fn new(bounds: Option<(Bound<'_, PyAny>, Bound<'_, PyAny>)>, broad_phase: &str) -> PyResult<Self> {
+        let kind = self::broad_phase(broad_phase)?;
+        let bounds = match bounds {
+            None => None,
+            Some((lo, hi)) => {
+                let (min, max) = (vec2(&lo, "bounds min")?, vec2(&hi, "bounds max")?);
+                if !(min.is_finite() && max.is_finite() && min.x < max.x && min.y < max.y) {
+                    return Err(invalid_value(format!(
+                        "bounds must be finite with min < max, got ({}, {}) .. ({}, {})",
+                        min.x, min.y, max.x, max.y
+                    )));
+                }
+                Some(Aabb { min, max })
+            }
+        };
+        Ok(PyWorld { world: World::new(bounds, kind) })
+    }
+
+    /// The names of the broad phases.
+    #[staticmethod]
+    fn broad_phases() -> Vec<String> {
+        BroadPhaseKind::ALL.iter().map(ToString::to_string).collect()
+    }
+
+    /// The broad phase in use (its name); assign a name to switch.
+    #[getter(broad_phase)]
+    fn get_broad_phase(&self) -> String {
+        self.world.broad_phase().to_string()
+    }
+
+    #[setter(broad_phase)]
+    fn set_broad_phase(&mut self, name: &str) -> PyResult<()> {
+        self.world.set_broad_phase(broad_phase(name)?);
+        Ok(())
+    }
+
+    /// Adds one ball; `mass` defaults to the disc's area (density 1). Returns its id.
+    #[pyo3(signature = (position, velocity = None, *, radius = 0.5, mass = None, restitution = 1.0))]
+    fn add_ball(
+        &mut self,
+        position: &Bound<'_, PyAny>,
+        velocity: Option<&Bound<'_, PyAny>>,
+        radius: f32,
+        mass: Option<f32>,
+        restitution: f32,
+    ) -> PyResult<u32> {
+        let position = vec2(position, "position")?;
+        let velocity = velocity.map(|v| vec2(v, "velocity")).transpose()?.unwrap_or(Vec2::ZERO);
+        let mut ball = Ball::new(position, velocity, radius);
+        if let Some(mass) = mass {
+            ball.mass = mass;
+        }
+        ball.restitution = restitution;
+        Ok(self.world.add_ball(ball).py()?.0)
+    }
+
+    /// Adds `N` balls: `positions` and `velocities` are `(N, 2)`; `radii`, `masses` (default:
+    /// area) and `restitutions` one number for all or `N`. Returns the ids (uint32). Nothing
+    /// is added if any ball is invalid.
+    #[pyo3(signature = (positions, velocities = None, *, radii = None, masses = None, restitutions = None))]
+    fn add_balls<'py>(
+        &mut self,
+        py: Python<'py>,
+        positions: &Bound<'py, PyAny>,
+        velocities: Option<&Bound<'py, PyAny>>,
+        radii: Option<&Bound<'py, PyAny>>,
+        masses: Option<&Bound<'py, PyAny>>,
+        restitutions: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        let positions = points(positions, "positions")?;
+        let n = positions.len();
+        let velocities = match velocities {
+            Some(v) => points(v, "velocities")?,
+            None => vec![Vec2::ZERO; n],
+        };
+        if velocities.len() != n {
+            return Err(invalid_value(format!("velocities must have {n} rows, got {}", velocities.len())));
+        }
+        let radii = match radii {
+            Some(r) => per_agent(r, n, "radii")?,
+            None => vec![0.5; n],
+        };
+        let masses = masses.map(|m| per_agent(m, n, "masses")).transpose()?;
+        let restitutions = match restitutions {
+            Some(e) => per_agent(e, n, "restitutions")?,
+            None => vec![1.0; n],
+        };
+        let balls: Vec<Ball> = (0..n)
+            .map(|i| {
+                let mut ball = Ball::new(positions[i], velocities[i], radii[i]);
+                if let Some(masses) = &masses {
+                    ball.mass = masses[i];
+                }
+                ball.restitution = restitutions[i];
+                ball
+            })
+            .collect();
+        // Validate every ball with the library's own rules on a scratch world first, so that
+        // a bad ball adds nothing.
+        let mut scratch = World::new(self.world.bounds(), BroadPhaseKind::BruteForce);
+        for ball in &balls {
+            scratch.add_ball(*ball).py()?;
+        }
+        let mut ids = Vec::with_capacity(n);
+        for ball in balls {
+            ids.push(self.world.add_ball(ball).py()?.0);
+        }
+        Ok(PyArray1::from_vec(py, ids))
+    }
+
+    /// Adds a static segment (both sides solid).
+    fn add_segment(&mut self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.world.add_segment(vec2(a, "a")?, vec2(b, "b")?).py()
+    }
+
+    /// Adds a static closed polygon (`(M, 2)` vertices) as its edges.
+    fn add_polygon(&mut self, vertices: &Bound<'_, PyAny>) -> PyResult<()> {
+        let vertices = points(vertices, "vertices")?;
+        self.world.add_polygon(&vertices).py()
+    }
+
+    /// Advances `n` steps of `dt` seconds each. The GIL is released meanwhile.
+    #[pyo3(signature = (dt, n = 1))]
+    fn step(&mut self, py: Python<'_>, dt: f32, n: usize) -> PyResult<()> {
+        let dt = check_dt(dt)?;
+        let world = &mut self.world;
+        py.allow_threads(|| {
+            for _ in 0..n {
+                world.step(dt);
+            }
+        });
+        Ok(())
+    }
+
+    /// The number of balls.
+    fn __len__(&self) -> usize {
+        self.world.balls().len()
+    }
+
+    /// Ball positions (m) as a new `(N, 2)` float32 array, in id order.
+    fn positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let balls = self.world.balls();
+        to_array(py, balls.iter().map(|b| b.position), balls.len())
+    }
+
+    /// Ball velocities (m/s) as a new `(N, 2)` float32 array, in id order.
+    fn velocities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let balls = self.world.balls();
+        to_array(py, balls.iter().map(|b| b.velocity), balls.len())
+    }
+
+    /// Ball radii (m) as a new `(N,)` float32 array.
+    fn radii<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        PyArray1::from_iter(py, self.world.balls().iter().map(|b| b.radius))
+    }
+
+    /// Ball masses (kg) as a new `(N,)` float32 array.
+    fn masses<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        PyArray1::from_iter(py, self.world.balls().iter().map(|b| b.mass))
+    }
+
+    /// Total kinetic energy (J), summed in f64.
+    fn kinetic_energy(&self) -> f64 {
+        self.world.kinetic_energy()
+    }
+
+    /// Total momentum (kg·m/s) as `(x, y)`, summed in f64.
+    fn momentum(&self) -> (f64, f64) {
+        let p = self.world.momentum();
+        (p.x, p.y)
+    }
+
+    /// What the last step did: candidate pairs from the broad phase, contacts resolved,
+    /// time-of-impact events, balls that left their swept boxes.
+    fn last_step_stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let s = self.world.last_step_stats();
+        let d = PyDict::new(py);
+        d.set_item("candidate_pairs", s.candidate_pairs)?;
+        d.set_item("contacts", s.contacts)?;
+        d.set_item("time_of_impact_events", s.time_of_impact_events)?;
+        d.set_item("escaped_swept_boxes", s.escaped_swept_boxes)?;
+        Ok(d)
+    }
+
+    /// Continuous collision detection (on by default): impacts inside a step are found at
+    /// their time of impact, so fast balls do not tunnel.
+    fn set_continuous_collision(&mut self, on: bool) {
+        self.world.set_continuous_collision(on);
+    }
+
+    /// The boxes the broad phase uses (for drawing): a list of dicts with `kind`
+    /// ("grid-cell", "quadtree-node", "sweep-interval", "tree-node"), `level` and `boxes`, an
+    /// `(K, 4)` float32 array of rows `(min_x, min_y, max_x, max_y)`.
+    fn broad_phase_debug<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let debug = self.world.broad_phase_debug();
+        let list = PyList::empty(py);
+        for layer in &debug.layers {
+            let kind = match layer.kind {
+                DebugBoxKind::GridCell => "grid-cell",
+                DebugBoxKind::QuadtreeNode => "quadtree-node",
+                DebugBoxKind::SweepInterval => "sweep-interval",
+                DebugBoxKind::TreeNode => "tree-node",
+            };
+            let flat: Vec<f32> = layer.boxes.iter().flat_map(|b| [b.min.x, b.min.y, b.max.x, b.max.y]).collect();
+            let d = PyDict::new(py);
+            d.set_item("kind", kind)?;
+            d.set_item("level", layer.level)?;
+            d.set_item("boxes", PyArray1::from_vec(py, flat).reshape([layer.boxes.len(), 4])?)?;
+            list.append(d)?;
+        }
+        Ok(list)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("World(balls={}, broad_phase={:?})", self.world.balls().len(), self.world.broad_phase().to_string())
+    }
+}
