@@ -1,0 +1,144 @@
+//! Built-in scenes: small, self-contained, for trying the viewer and for its tests.
+//!
+//! They follow RVO2's example programs (Circle, Blocks) so that what the viewer shows can be
+//! compared with what RVO2's examples do; the CLI's scenarios replace them for real use.
+
+use crate::{OrcaScene, ViewerError};
+use swerve::{AgentParams, Simulator, Vec2};
+
+/// The names [`by_name`] knows.
+pub const NAMES: [&str; 3] = ["circle", "crossing", "obstacles"];
+
+/// A built-in scene by name (one of [`NAMES`]), with `agents` agents where the scene lets the
+/// count vary (`None`: its usual size).
+pub fn by_name(name: &str, agents: Option<usize>) -> Result<OrcaScene, ViewerError> {
+    match name {
+        "circle" => circle(agents.unwrap_or(250)),
+        "crossing" => crossing(agents.unwrap_or(1000)),
+        "obstacles" => match agents {
+            None => obstacles(),
+            Some(_) => Err(ViewerError::InvalidScene("the obstacles scene has a fixed number of agents".into())),
+        },
+        other => Err(ViewerError::InvalidScene(format!("unknown scene {other:?}; known: {}", NAMES.join(", ")))),
+    }
+}
+
+/// RVO2's Circle example: `n` agents evenly on a ring walk to the antipodal point. The ring's
+/// radius grows with `n` (200 m for RVO2's 250 agents) so that the start spacing stays 5 m.
+pub fn circle(n: usize) -> Result<OrcaScene, ViewerError> {
+    let mut sim = Simulator::new(0.25, AgentParams::default())?;
+    let ring = (200.0 * n as f32 / 250.0).max(20.0);
+    let mut goals = Vec::with_capacity(n);
+    for i in 0..n {
+        let angle = i as f32 * std::f32::consts::TAU / n as f32;
+        let position = ring * Vec2::new(angle.cos(), angle.sin());
+        sim.add_agent(position)?;
+        goals.push(-position);
+    }
+    OrcaScene::new(format!("circle ({n} agents)"), sim, goals)
+}
+
+/// Four square blocks of agents, one per quadrant, each walking to its mirror image through
+/// the origin: four crowds cross in the middle. `n` agents in all (5 m spacing, RVO2 Circle
+/// parameters); this is the scene of the 10,000-agent frame-rate measurement.
+pub fn crossing(n: usize) -> Result<OrcaScene, ViewerError> {
+    let mut sim = Simulator::new(0.25, AgentParams::default())?;
+    let per_block = n.div_ceil(4);
+    let side = (per_block as f64).sqrt().ceil() as usize;
+    let quadrants = [Vec2::new(1.0, 1.0), Vec2::new(-1.0, 1.0), Vec2::new(-1.0, -1.0), Vec2::new(1.0, -1.0)];
+    let mut goals = Vec::with_capacity(n);
+    'fill: for k in 0..per_block {
+        let (i, j) = (k % side, k / side);
+        for q in quadrants {
+            if goals.len() == n {
+                break 'fill;
+            }
+            let position = q * Vec2::new(20.0 + 5.0 * i as f32, 20.0 + 5.0 * j as f32);
+            sim.add_agent(position)?;
+            goals.push(-position);
+        }
+    }
+    OrcaScene::new(format!("crossing ({n} agents)"), sim, goals)
+}
+
+/// A four-way crossing between RVO2's Blocks obstacles: four squads of 5 × 5 agents start in
+/// the corridors between the four square obstacles and walk to their mirror images through
+/// the origin, so they meet in the middle. They start within the obstacle range (obstacle
+/// time horizon × max speed + radius = 12 m), so agents have obstacle half-planes from the
+/// first step on.
+pub fn obstacles() -> Result<OrcaScene, ViewerError> {
+    // RVO2 Blocks: setAgentDefaults(15, 10, 5, 5, 2, 2) with time step 0.25.
+    let params = AgentParams {
+        neighbor_dist: 15.0,
+        max_neighbors: 10,
+        time_horizon: 5.0,
+        time_horizon_obst: 5.0,
+        radius: 2.0,
+        max_speed: 2.0,
+    };
+    let mut sim = Simulator::new(0.25, params)?;
+    let mut goals = Vec::new();
+    for i in 0..5 {
+        for j in 0..5 {
+            // Along the corridor: 45 m to 69 m out; across it: -9 m to 9 m (4.5 m > 2 radii).
+            let (along, across) = (45.0 + 6.0 * i as f32, -9.0 + 4.5 * j as f32);
+            for position in [
+                Vec2::new(along, across),
+                Vec2::new(-across, along),
+                Vec2::new(-along, -across),
+                Vec2::new(across, -along),
+            ] {
+                sim.add_agent(position)?;
+                goals.push(-position);
+            }
+        }
+    }
+    // RVO2 Blocks' obstacles, counter-clockwise (solid).
+    let square = [Vec2::new(-10.0, 40.0), Vec2::new(-40.0, 40.0), Vec2::new(-40.0, 10.0), Vec2::new(-10.0, 10.0)];
+    for mirror in [Vec2::new(1.0, 1.0), Vec2::new(-1.0, 1.0), Vec2::new(-1.0, -1.0), Vec2::new(1.0, -1.0)] {
+        let mut polygon: Vec<Vec2> = square.iter().map(|v| *v * mirror).collect();
+        // Mirroring in one axis reverses the winding; restore counter-clockwise order.
+        if mirror.x * mirror.y < 0.0 {
+            polygon.reverse();
+        }
+        sim.add_obstacle(&polygon)?;
+    }
+    OrcaScene::new("obstacles (crossing between RVO2 Blocks obstacles, 100 agents)", sim, goals)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::LiveScene;
+    use swerve::geom::Winding;
+
+    #[test]
+    fn sizes_are_as_asked() {
+        for n in [1, 3, 4, 5, 250, 1001] {
+            assert_eq!(crossing(n).unwrap().simulator().unwrap().num_agents(), n);
+            assert_eq!(circle(n).unwrap().goals().len(), n);
+        }
+    }
+
+    #[test]
+    fn obstacles_are_solid_and_agents_start_within_obstacle_range() {
+        let mut scene = obstacles().unwrap();
+        let sim = scene.simulator().unwrap();
+        assert_eq!(sim.obstacle_polygons().len(), 4);
+        for polygon in sim.obstacle_polygons() {
+            assert_eq!(Winding::of(polygon), Winding::CounterClockwise);
+        }
+        scene.step();
+        let sim = scene.simulator().unwrap();
+        let with_obstacle_planes =
+            sim.agent_ids().iter().filter(|id| sim.agent_obstacle_half_plane_count(**id).unwrap() > 0).count();
+        assert!(with_obstacle_planes > 0, "no agent sees an obstacle after one step");
+    }
+
+    #[test]
+    fn unknown_names_are_refused_with_the_known_ones_listed() {
+        let message = by_name("nope", None).unwrap_err().to_string();
+        assert!(message.contains("circle") && message.contains("obstacles"), "{message}");
+        assert!(by_name("obstacles", Some(3)).is_err());
+    }
+}
