@@ -16,7 +16,8 @@
 //! | 28 | u32 | overlapping agent pairs |
 //! | 32 | u32 | agents at their goal |
 //! | 36 | u32 | neighbour link count `l` (0 unless a page asked for links) |
-//! | 40 | f32 × 2n | agent positions (x, y), in [`swerve::Simulator::agent_ids`] order |
+//! | 40 | f32 | deepest overlap between two agents (m; 0 when none overlap) |
+//! | 44 | f32 × 2n | agent positions (x, y), in [`swerve::Simulator::agent_ids`] order |
 //! | … | u32 × 2l | neighbour links as pairs of agent indices (agent, neighbour) |
 
 use crate::metrics::{count_at_goal, OverlapCounter};
@@ -26,7 +27,7 @@ use crate::LiveScene;
 pub const MAGIC: u32 = u32::from_le_bytes(*b"SWV1");
 
 /// Size of the fixed header in bytes.
-pub const HEADER_BYTES: usize = 40;
+pub const HEADER_BYTES: usize = 44;
 
 /// Flag bit: the simulation is playing.
 pub const FLAG_PLAYING: u32 = 1;
@@ -68,7 +69,7 @@ impl FrameEncoder {
             // Every id in agent_ids() names a live agent, so agent_params cannot fail.
             self.radii.extend(sim.agent_ids().iter().map(|id| sim.agent_params(*id).map_or(0.0, |p| p.radius)));
         }
-        let overlaps = self.overlaps.count(positions, &self.radii);
+        let (overlaps, deepest) = self.overlaps.count_and_deepest(positions, &self.radii);
         let at_goal = count_at_goal(positions, &self.radii, scene.goals());
         let mut links: Vec<u32> = Vec::new();
         if let (Some(sim), true) = (sim, info.links) {
@@ -93,6 +94,7 @@ impl FrameEncoder {
         for word in [flags, positions.len() as u32, overlaps as u32, at_goal as u32, (links.len() / 2) as u32] {
             out.extend_from_slice(&word.to_le_bytes());
         }
+        out.extend_from_slice(&deepest.to_le_bytes());
         for p in positions {
             out.extend_from_slice(&p.x.to_le_bytes());
             out.extend_from_slice(&p.y.to_le_bytes());
@@ -130,6 +132,8 @@ pub struct FrameHeader {
     pub at_goal: u32,
     /// Number of neighbour links.
     pub links: u32,
+    /// Deepest overlap between two agents (m).
+    pub deepest_overlap: f32,
 }
 
 /// Reads a frame's header and agent positions; `None` if `bytes` is not a whole frame.
@@ -148,6 +152,7 @@ pub fn decode(bytes: &[u8]) -> Option<(FrameHeader, Vec<swerve::Vec2>)> {
         overlaps: word(7)?,
         at_goal: word(8)?,
         links: word(9)?,
+        deepest_overlap: f32::from_bits(word(10)?),
     };
     let n = header.agents as usize;
     if bytes.len() != HEADER_BYTES + 8 * n + 8 * header.links as usize {

@@ -30,9 +30,17 @@ impl OverlapCounter {
     /// (touching is not overlapping). `positions` and `radii` have the same length;
     /// non-finite positions are skipped.
     pub fn count(&mut self, positions: &[Vec2], radii: &[f32]) -> usize {
+        self.count_and_deepest(positions, radii).0
+    }
+
+    /// [`OverlapCounter::count`] and the deepest overlap (m): the largest
+    /// `radii[i] + radii[j] - distance` over overlapping pairs, 0 when none overlap. ORCA
+    /// keeps agents apart only up to rounding in dense crowds (RVO2 behaves the same), so
+    /// the depth tells a real collision from a millimetre of float noise.
+    pub fn count_and_deepest(&mut self, positions: &[Vec2], radii: &[f32]) -> (usize, f32) {
         let max_radius = radii.iter().copied().fold(0.0f32, f32::max);
         if positions.len() < 2 || max_radius <= 0.0 {
-            return 0;
+            return (0, 0.0);
         }
         let cell = 2.0 * max_radius;
         self.cells.clear();
@@ -45,7 +53,7 @@ impl OverlapCounter {
             }
         }
         self.cells.sort_unstable();
-        let mut overlaps = 0;
+        let mut overlaps = Overlaps::default();
         let mut start = 0;
         while start < self.cells.len() {
             let key = self.cells[start].0;
@@ -58,7 +66,7 @@ impl OverlapCounter {
             // of cells is visited once.
             for a in start..end {
                 for b in a + 1..end {
-                    overlaps += usize::from(overlap(self.cells[a].1, self.cells[b].1, positions, radii));
+                    overlaps.check(self.cells[a].1, self.cells[b].1, positions, radii);
                 }
             }
             for (dx, dy) in [(1, -1), (1, 0), (1, 1), (0, 1)] {
@@ -71,31 +79,45 @@ impl OverlapCounter {
                 let hi = lo + self.cells[lo..].partition_point(|c| c.0 == other);
                 for a in start..end {
                     for b in lo..hi {
-                        overlaps += usize::from(overlap(self.cells[a].1, self.cells[b].1, positions, radii));
+                        overlaps.check(self.cells[a].1, self.cells[b].1, positions, radii);
                     }
                 }
             }
             start = end;
         }
-        overlaps
+        (overlaps.count, overlaps.deepest)
     }
 }
 
-fn overlap(i: u32, j: u32, positions: &[Vec2], radii: &[f32]) -> bool {
-    let (i, j) = (i as usize, j as usize);
-    let reach = radii[i] + radii[j];
-    positions[i].distance_squared(positions[j]) < reach * reach
+/// Running count and depth of overlaps.
+#[derive(Default)]
+struct Overlaps {
+    count: usize,
+    deepest: f32,
 }
 
-/// The brute-force overlap count: the oracle of [`OverlapCounter::count`].
-pub fn count_overlaps_brute_force(positions: &[Vec2], radii: &[f32]) -> usize {
-    let mut overlaps = 0;
-    for i in 0..positions.len() {
-        for j in i + 1..positions.len() {
-            overlaps += usize::from(overlap(i as u32, j as u32, positions, radii));
+impl Overlaps {
+    fn check(&mut self, i: u32, j: u32, positions: &[Vec2], radii: &[f32]) {
+        let (i, j) = (i as usize, j as usize);
+        let reach = radii[i] + radii[j];
+        let d2 = positions[i].distance_squared(positions[j]);
+        if d2 < reach * reach {
+            self.count += 1;
+            self.deepest = self.deepest.max(reach - d2.sqrt());
         }
     }
-    overlaps
+}
+
+/// The brute-force overlap count and deepest overlap: the oracle of
+/// [`OverlapCounter::count_and_deepest`].
+pub fn count_overlaps_brute_force(positions: &[Vec2], radii: &[f32]) -> (usize, f32) {
+    let mut overlaps = Overlaps::default();
+    for i in 0..positions.len() {
+        for j in i + 1..positions.len() {
+            overlaps.check(i as u32, j as u32, positions, radii);
+        }
+    }
+    (overlaps.count, overlaps.deepest)
 }
 
 /// Agents within their own radius of their goal (RVO2 examples' `reachedGoal` test uses the
@@ -119,7 +141,10 @@ mod tests {
             let positions: Vec<Vec2> = discs.iter().map(|d| Vec2::new(d.0, d.1)).collect();
             let radii: Vec<f32> = discs.iter().map(|d| d.2).collect();
             let mut counter = OverlapCounter::new();
-            prop_assert_eq!(counter.count(&positions, &radii), count_overlaps_brute_force(&positions, &radii));
+            let (count, deepest) = counter.count_and_deepest(&positions, &radii);
+            let (oracle_count, oracle_deepest) = count_overlaps_brute_force(&positions, &radii);
+            prop_assert_eq!(count, oracle_count);
+            prop_assert_eq!(deepest.to_bits(), oracle_deepest.to_bits());
         }
     }
 
@@ -134,7 +159,9 @@ mod tests {
         ];
         let radii = [1.0; 5];
         assert_eq!(OverlapCounter::new().count(&positions, &radii), 2);
-        assert_eq!(count_overlaps_brute_force(&positions[..4], &radii[..4]), 2);
+        assert_eq!(count_overlaps_brute_force(&positions[..4], &radii[..4]).0, 2);
+        let (_, deepest) = OverlapCounter::new().count_and_deepest(&positions[..2], &radii[..2]);
+        assert_eq!(deepest, 1.5);
     }
 
     #[test]

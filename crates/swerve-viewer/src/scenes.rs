@@ -38,13 +38,15 @@ pub fn circle(n: usize) -> Result<OrcaScene, ViewerError> {
     OrcaScene::new(format!("circle ({n} agents)"), sim, goals)
 }
 
-/// Four square blocks of agents, one per quadrant, each walking to its mirror image through
-/// the origin: four crowds cross in the middle. `n` agents in all (5 m spacing, RVO2 Circle
-/// parameters); this is the scene of the 10,000-agent frame-rate measurement.
+/// Four square blocks of agents, one per quadrant, each moving as a block to the opposite
+/// quadrant (goal = start − 2 × block centre): the four blocks meet and pass through each
+/// other in the middle. `n` agents in all (5 m spacing, RVO2 Circle parameters); this is the
+/// scene of the 10,000-agent frame-rate measurement.
 pub fn crossing(n: usize) -> Result<OrcaScene, ViewerError> {
     let mut sim = Simulator::new(0.25, AgentParams::default())?;
     let per_block = n.div_ceil(4);
     let side = (per_block as f64).sqrt().ceil() as usize;
+    let centre = 20.0 + 2.5 * (side as f32 - 1.0);
     let quadrants = [Vec2::new(1.0, 1.0), Vec2::new(-1.0, 1.0), Vec2::new(-1.0, -1.0), Vec2::new(1.0, -1.0)];
     let mut goals = Vec::with_capacity(n);
     'fill: for k in 0..per_block {
@@ -55,7 +57,7 @@ pub fn crossing(n: usize) -> Result<OrcaScene, ViewerError> {
             }
             let position = q * Vec2::new(20.0 + 5.0 * i as f32, 20.0 + 5.0 * j as f32);
             sim.add_agent(position)?;
-            goals.push(-position);
+            goals.push(position - 2.0 * centre * q);
         }
     }
     OrcaScene::new(format!("crossing ({n} agents)"), sim, goals)
