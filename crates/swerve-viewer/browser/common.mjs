@@ -10,7 +10,9 @@ import { chromium } from 'playwright-core';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const SERVER = process.env.SWERVE_VIEWER_BIN ?? path.join(ROOT, 'target/release/examples/serve');
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-export const SCREENSHOTS = path.join(ROOT, 'docs/screenshots');
+// Where tests save screenshots: target/ by default, so a test run leaves the work tree clean;
+// SWERVE_SCREENSHOTS=docs/screenshots refreshes the ones kept in the repository.
+export const SCREENSHOTS = path.resolve(ROOT, process.env.SWERVE_SCREENSHOTS ?? 'target/viewer-screenshots');
 // Without the background-networking flags Chromium keeps trying to reach its update and
 // sync services, which this machine's closed network refuses.
 export const CHROMIUM_FLAGS = [

@@ -140,6 +140,43 @@ test('reset goes back to step 0 under a new scene version', { timeout: 30000 }, 
   await page.waitForFunction((v) => window.swerve.state.version === v + 1 && window.swerve.state.step === 0, before.version, { timeout: 10000 });
 });
 
+test('ball scene: live broad-phase switch, its structure, and the library\'s pair counts', { timeout: 90000 }, async () => {
+  const balls = await startServer(['--scene', 'balls', '--count', '1800', '--steps-per-second', '30']);
+  const ballPage = await browser.context.newPage();
+  try {
+    ballPage.on('pageerror', (e) => console.error('page error:', e));
+    await ballPage.goto(balls.url);
+    await ballPage.waitForFunction(() => window.swerve && window.swerve.state.balls === 1800 && window.swerve.state.step > 2, null, { timeout: 20000 });
+    assert.ok(await ballPage.isVisible('#broad-phase'));
+    await ballPage.check('#structure');
+    for (const kind of ['quadtree', 'sort-and-sweep', 'aabb-tree', 'uniform-grid']) {
+      const { step } = await ballPage.evaluate(() => window.swerve.state);
+      await ballPage.selectOption('#broad-phase', kind);
+      // A frame stepped with the new broad phase, carrying its boxes.
+      await ballPage.waitForFunction(
+        ([k, s]) => window.swerve.state.broadPhase === k && window.swerve.state.boxes > 0 && window.swerve.state.step > s,
+        [kind, step],
+        { timeout: 20000 },
+      );
+      assert.equal((await getJson(`${balls.url}api/state`)).broad_phase, kind);
+    }
+    await ballPage.screenshot({ path: path.join(SCREENSHOTS, 'viewer-balls-uniform-grid.png') });
+    await ballPage.click('#play');
+    await ballPage.waitForFunction(() => window.swerve.state.playing === false, null, { timeout: 10000 });
+    await sleep(300);
+    const shown = await ballPage.evaluate(() => window.swerve.state);
+    const library = await getJson(`${balls.url}api/state`);
+    assert.equal(shown.step, library.step);
+    assert.ok(library.candidate_pairs > 0, 'no candidate pairs in a box of 1800 balls');
+    assert.equal(shown.candidatePairs, library.candidate_pairs);
+    assert.equal(shown.contacts, library.contacts);
+    assert.equal(Number(await ballPage.textContent('#st-pairs')), library.candidate_pairs);
+  } finally {
+    await ballPage.close();
+    stopServer(balls);
+  }
+});
+
 function serverUrl() {
   return server.url;
 }

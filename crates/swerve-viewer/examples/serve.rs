@@ -1,7 +1,7 @@
 //! Serves a built-in scene in the browser viewer (until the CLI's `swerve serve SCENARIO`):
 //!
 //! ```text
-//! cargo run --release -p swerve-viewer --example serve -- --scene crossing --agents 10000
+//! cargo run --release -p swerve-viewer --example serve -- --scene crossing --count 10000
 //! ```
 //!
 //! Prints `swerve viewer listening on http://127.0.0.1:PORT/` once the port is open.
@@ -13,12 +13,12 @@ use swerve_viewer::{scenes, serve, ViewerConfig};
 /// Live browser view of a built-in swerve scene.
 #[derive(Parser)]
 struct Args {
-    /// circle, crossing or obstacles.
+    /// circle, crossing, obstacles, balls or ball-pit.
     #[arg(long, default_value = "circle")]
     scene: String,
-    /// Number of agents (circle, crossing).
-    #[arg(long)]
-    agents: Option<usize>,
+    /// Number of agents (circle, crossing) or balls (balls, ball-pit).
+    #[arg(long, visible_alias = "agents")]
+    count: Option<usize>,
     /// Address to listen on (loopback unless you mean otherwise).
     #[arg(long, default_value = "127.0.0.1")]
     host: IpAddr,
@@ -48,8 +48,8 @@ async fn main() {
         steps_per_second: args.steps_per_second,
         playing: !args.paused,
     };
-    let result = match scenes::by_name(&args.scene, args.agents) {
-        Ok(scene) => serve(Box::new(scene), config).await,
+    let result = match scenes::by_name(&args.scene, args.count) {
+        Ok(scene) => serve(scene, config).await,
         Err(e) => Err(e),
     };
     if let Err(e) = result {

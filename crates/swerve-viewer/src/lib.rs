@@ -4,7 +4,9 @@
 //! its velocity space — the ORCA half-planes (agent and obstacle ones), the max-speed disc,
 //! the preferred and the chosen velocity, and which linear program decided (LP2 feasible or
 //! LP3 fallback). Every drawn value comes from the library ([`swerve::Simulator`]'s per-agent
-//! accessors); the page only draws.
+//! accessors); the page only draws. Ball scenes ([`swerve::physics::World`]) show the balls,
+//! the per-step candidate-pair and contact counts and, on request, the broad phase's boxes;
+//! the broad phase can be switched live.
 //!
 //! The server is axum on tokio. One simulation thread owns the [`LiveScene`]; every browser
 //! connection receives the latest state as binary WebSocket frames ([`frame`] documents the
@@ -32,5 +34,5 @@ pub mod scenes;
 mod server;
 
 pub use error::ViewerError;
-pub use scene::{LiveScene, OrcaScene};
+pub use scene::{BallScene, LiveScene, OrcaScene};
 pub use server::{serve, serve_blocking, Viewer, ViewerConfig};

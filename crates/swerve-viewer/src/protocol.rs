@@ -5,6 +5,7 @@
 //! the server and the other connections go on.
 
 use serde::Deserialize;
+use swerve::physics::BroadPhaseKind;
 
 /// The longest message a page may send (bytes). The longest valid command is under 100.
 pub const MAX_CLIENT_MESSAGE_BYTES: usize = 1024;
@@ -42,6 +43,16 @@ pub enum ClientMessage {
         /// On or off.
         on: bool,
     },
+    /// Switch the balls' broad phase (one of `BroadPhaseKind::ALL`'s names).
+    BroadPhase {
+        /// E.g. `"uniform-grid"`.
+        name: String,
+    },
+    /// Whether this page wants the broad phase's boxes in its frames.
+    Structure {
+        /// On or off.
+        on: bool,
+    },
 }
 
 /// Why a message was refused (the reason logged and sent in the close frame).
@@ -61,12 +72,16 @@ pub fn parse(text: &str) -> Result<ClientMessage, ProtocolError> {
         return Err(ProtocolError::Malformed(format!("{} bytes, at most {MAX_CLIENT_MESSAGE_BYTES}", text.len())));
     }
     let message: ClientMessage = serde_json::from_str(text).map_err(|e| ProtocolError::Malformed(e.to_string()))?;
-    if let ClientMessage::Speed { steps_per_second } = message {
-        if !(0.0..=MAX_STEPS_PER_SECOND).contains(&steps_per_second) {
+    match &message {
+        ClientMessage::Speed { steps_per_second } if !(0.0..=MAX_STEPS_PER_SECOND).contains(steps_per_second) => {
             return Err(ProtocolError::OutOfRange(format!(
                 "steps per second must be in 0..={MAX_STEPS_PER_SECOND}, got {steps_per_second}"
             )));
         }
+        ClientMessage::BroadPhase { name } => {
+            name.parse::<BroadPhaseKind>().map_err(|e| ProtocolError::OutOfRange(e.to_string()))?;
+        }
+        _ => {}
     }
     Ok(message)
 }
@@ -84,6 +99,10 @@ mod tests {
             Ok(ClientMessage::Speed { steps_per_second: 0.0 })
         );
         assert_eq!(parse(r#"{"cmd":"links","on":true}"#), Ok(ClientMessage::Links { on: true }));
+        for kind in BroadPhaseKind::ALL {
+            let text = format!(r#"{{"cmd":"broad_phase","name":"{kind}"}}"#);
+            assert_eq!(parse(&text), Ok(ClientMessage::BroadPhase { name: kind.to_string() }));
+        }
     }
 
     #[test]
@@ -99,6 +118,9 @@ mod tests {
             r#"{"cmd":"speed","steps_per_second":-1}"#,
             r#"{"cmd":"speed","steps_per_second":1e9}"#,
             r#"{"cmd":"speed","steps_per_second":1e99}"#,
+            r#"{"cmd":"broad_phase","name":"../../etc/passwd"}"#,
+            r#"{"cmd":"broad_phase"}"#,
+            r#"{"cmd":"structure","on":"yes"}"#,
         ] {
             assert!(parse(bad).is_err(), "{bad:?} was accepted");
         }

@@ -24,6 +24,7 @@ pub(crate) enum Command {
     Step,
     Reset,
     Speed(f32),
+    BroadPhase(swerve::physics::BroadPhaseKind),
     Inspect { agent: u32, reply: oneshot::Sender<Option<InspectReport>> },
     State { reply: oneshot::Sender<StateReport> },
     Summary { reply: oneshot::Sender<SummaryReport> },
@@ -40,6 +41,12 @@ pub(crate) struct StateReport {
     pub agents: usize,
     pub steps_per_second: f32,
     pub step_ms: f32,
+    pub balls: usize,
+    /// The balls' broad phase, if there are balls.
+    pub broad_phase: Option<String>,
+    /// Broad-phase candidate pairs and contacts of the last step.
+    pub candidate_pairs: usize,
+    pub contacts: usize,
 }
 
 /// Per-agent half-plane counts and LP outcomes at one step, for `/api/agents`.
@@ -56,6 +63,7 @@ pub(crate) struct Published {
     pub frames: watch::Receiver<Bytes>,
     pub scene: watch::Receiver<Arc<str>>,
     pub links_wanted: Arc<AtomicUsize>,
+    pub structure_wanted: Arc<AtomicUsize>,
     pub stop: Arc<AtomicBool>,
 }
 
@@ -74,6 +82,11 @@ struct SceneInfo<'a> {
     /// min x, min y, max x, max y of everything in the scene (m).
     bounds: [f32; 4],
     steps_per_second: f32,
+    ball_radii: Vec<f32>,
+    /// The box the balls bounce in (min x, min y, max x, max y), if any.
+    walls: Option<[f32; 4]>,
+    /// The names of the broad phases, in the order of the frame's broad-phase index.
+    broad_phases: Vec<&'static str>,
 }
 
 pub(crate) struct Runner {
@@ -85,9 +98,11 @@ pub(crate) struct Runner {
     playing: bool,
     steps_per_second: f32,
     links: bool,
+    structure: bool,
     frames: watch::Sender<Bytes>,
     scene_info: watch::Sender<Arc<str>>,
     links_wanted: Arc<AtomicUsize>,
+    structure_wanted: Arc<AtomicUsize>,
     stop: Arc<AtomicBool>,
 }
 
@@ -96,6 +111,7 @@ impl Runner {
         let (frames, frames_rx) = watch::channel(Bytes::new());
         let (scene_info, scene_rx) = watch::channel(Arc::<str>::from(""));
         let links_wanted = Arc::new(AtomicUsize::new(0));
+        let structure_wanted = Arc::new(AtomicUsize::new(0));
         let stop = Arc::new(AtomicBool::new(false));
         let mut runner = Runner {
             scene,
@@ -106,14 +122,16 @@ impl Runner {
             playing,
             steps_per_second,
             links: false,
+            structure: false,
             frames,
             scene_info,
             links_wanted: links_wanted.clone(),
+            structure_wanted: structure_wanted.clone(),
             stop: stop.clone(),
         };
         runner.publish_scene();
         runner.publish_frame();
-        (runner, Published { frames: frames_rx, scene: scene_rx, links_wanted, stop })
+        (runner, Published { frames: frames_rx, scene: scene_rx, links_wanted, structure_wanted, stop })
     }
 
     fn publish_scene(&mut self) {
@@ -127,12 +145,20 @@ impl Runner {
             obstacles = sim.obstacle_polygons().iter().map(|p| p.iter().map(|v| [v.x, v.y]).collect()).collect();
             time_step = sim.time_step();
         }
+        let world = scene.world();
+        let ball_radii: Vec<f32> = world.map_or(Vec::new(), |w| w.balls().iter().map(|b| b.radius).collect());
+        let walls = world.and_then(|w| w.bounds()).map(|b| [b.min.x, b.min.y, b.max.x, b.max.y]);
+        if let Some(w) = world {
+            obstacles.extend(w.segments().iter().map(|s| vec![[s.a.x, s.a.y], [s.b.x, s.b.y]]));
+        }
         let goals: Vec<[f32; 2]> = scene.goals().iter().map(|g| [g.x, g.y]).collect();
         let everything = positions
             .iter()
             .copied()
             .chain(scene.goals().iter().copied())
             .chain(scene.simulator().into_iter().flat_map(|s| s.obstacle_polygons().iter().flatten().copied()))
+            .chain(world.into_iter().flat_map(|w| w.balls().iter().map(|b| b.position)))
+            .chain(world.and_then(|w| w.bounds()).into_iter().flat_map(|b| [b.min, b.max]))
             .filter(|p| p.is_finite());
         let bounds = swerve::geom::Aabb::from_points(everything)
             .map_or([-10.0, -10.0, 10.0, 10.0], |b| [b.min.x, b.min.y, b.max.x, b.max.y]);
@@ -147,6 +173,9 @@ impl Runner {
             obstacles,
             bounds,
             steps_per_second: self.steps_per_second,
+            ball_radii,
+            walls,
+            broad_phases: swerve::physics::BroadPhaseKind::ALL.iter().map(|k| k.name()).collect(),
         };
         // Serialising plain numbers and strings cannot fail; an empty message would only make
         // the page wait for the next one.
@@ -161,6 +190,7 @@ impl Runner {
             step_ms: self.step_ms,
             playing: self.playing,
             links: self.links,
+            structure: self.structure,
         };
         let bytes = self.encoder.encode(&*self.scene, info);
         self.frames.send_replace(Bytes::from(bytes));
@@ -197,6 +227,12 @@ impl Runner {
                 self.publish_frame();
             }
             Command::Speed(steps_per_second) => self.steps_per_second = steps_per_second,
+            Command::BroadPhase(kind) => {
+                if let Some(world) = self.scene.world_mut() {
+                    world.set_broad_phase(kind);
+                    self.publish_frame();
+                }
+            }
             Command::Inspect { agent, reply } => {
                 let report = self.scene.simulator().and_then(|sim| inspect(sim, agent, self.version, self.step));
                 // The asker may have gone away meanwhile; nothing to do then.
@@ -212,6 +248,10 @@ impl Runner {
                     agents: self.scene.simulator().map_or(0, |s| s.num_agents()),
                     steps_per_second: self.steps_per_second,
                     step_ms: self.step_ms,
+                    balls: self.scene.world().map_or(0, |w| w.balls().len()),
+                    broad_phase: self.scene.world().map(|w| w.broad_phase().to_string()),
+                    candidate_pairs: self.scene.world().map_or(0, |w| w.last_step_stats().candidate_pairs),
+                    contacts: self.scene.world().map_or(0, |w| w.last_step_stats().contacts),
                 });
             }
             Command::Summary { reply } => {
@@ -247,9 +287,11 @@ impl Runner {
                 Err(RecvTimeoutError::Disconnected) => return,
             }
             let links = self.links_wanted.load(Ordering::Relaxed) > 0;
+            let structure = self.structure_wanted.load(Ordering::Relaxed) > 0;
             let now = Instant::now();
             if self.playing && now >= next_step {
                 self.links = links;
+                self.structure = structure;
                 self.advance();
                 self.publish_frame();
                 let interval = if self.steps_per_second > 0.0 {
@@ -259,9 +301,11 @@ impl Runner {
                 };
                 // Keep a steady rate, but do not try to catch up after slow steps.
                 next_step = (next_step + interval).max(Instant::now().checked_sub(interval).unwrap_or(now));
-            } else if links != self.links {
-                // A page turned links on or off while paused: resend the frame with them.
+            } else if links != self.links || structure != self.structure {
+                // A page turned links or the structure on or off while paused: resend the
+                // frame with (or without) them.
                 self.links = links;
+                self.structure = structure;
                 self.publish_frame();
             }
         }

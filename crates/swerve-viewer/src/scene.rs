@@ -3,9 +3,12 @@
 //! The viewer owns the scene on its simulation thread and reads the ORCA state through
 //! [`LiveScene::simulator`]; the per-agent inspector values come from that simulator's own
 //! accessors. [`OrcaScene`] is the common case: a [`Simulator`] whose agents walk to fixed
-//! goals with RVO2's examples' rule ([`preferred_velocity_toward`]).
+//! goals with RVO2's examples' rule ([`preferred_velocity_toward`]); [`BallScene`] is a
+//! physics [`World`] of bouncing balls.
 
 use crate::ViewerError;
+use swerve::physics::scene::Scene as BallSetup;
+use swerve::physics::{BroadPhaseKind, World};
 use swerve::reference::preferred_velocity_toward;
 use swerve::{Simulator, Vec2};
 
@@ -32,8 +35,18 @@ pub trait LiveScene: Send + 'static {
     fn simulator(&self) -> Option<&Simulator>;
 
     /// The agents' goals (m), in the order of [`Simulator::agent_ids`]; empty when the agents
-    /// have none. Used for the "at goal" count and drawn as small crosses.
+    /// have none. Used for the "at goal" count and drawn for the inspected agent.
     fn goals(&self) -> &[Vec2];
+
+    /// The balls, if the scene has any (drawn with their broad phase's structure on request).
+    fn world(&self) -> Option<&World> {
+        None
+    }
+
+    /// Mutable access to the balls, used only to switch the broad phase.
+    fn world_mut(&mut self) -> Option<&mut World> {
+        None
+    }
 }
 
 /// A [`Simulator`] whose agents walk straight to fixed goals (RVO2 examples' rule:
@@ -109,5 +122,69 @@ impl LiveScene for OrcaScene {
 
     fn goals(&self) -> &[Vec2] {
         &self.goals
+    }
+}
+
+/// A physics [`World`] of balls built from a [`swerve::physics::scene::Scene`], stepped by
+/// the scene's `dt`. Reset rebuilds the world from that setup, keeping the broad phase
+/// currently chosen.
+pub struct BallScene {
+    name: String,
+    setup: BallSetup,
+    world: World,
+    steps: u64,
+}
+
+impl BallScene {
+    /// A scene of the balls of `setup`, with broad phase `broad_phase`.
+    ///
+    /// Errors: a ball the world refuses (non-finite, outside the bounds, ...).
+    pub fn new(
+        name: impl Into<String>,
+        setup: BallSetup,
+        broad_phase: BroadPhaseKind,
+    ) -> Result<BallScene, ViewerError> {
+        let world = setup.world(broad_phase)?;
+        Ok(BallScene { name: name.into(), setup, world, steps: 0 })
+    }
+}
+
+impl LiveScene for BallScene {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn step(&mut self) {
+        self.world.step(self.setup.dt);
+        self.steps += 1;
+    }
+
+    fn reset(&mut self) {
+        // Building from the same balls cannot fail a second time (checked in `new`); should it
+        // anyway, keeping the current world is the harmless choice.
+        if let Ok(world) = self.setup.world(self.world.broad_phase()) {
+            self.world = world;
+            self.steps = 0;
+        }
+    }
+
+    fn time(&self) -> f64 {
+        self.steps as f64 * f64::from(self.setup.dt)
+    }
+
+    fn simulator(&self) -> Option<&Simulator> {
+        None
+    }
+
+    fn goals(&self) -> &[Vec2] {
+        &[]
+    }
+
+    fn world(&self) -> Option<&World> {
+        Some(&self.world)
+    }
+
+    fn world_mut(&mut self) -> Option<&mut World> {
+        Some(&mut self.world)
     }
 }

@@ -3,24 +3,50 @@
 //! They follow RVO2's example programs (Circle, Blocks) so that what the viewer shows can be
 //! compared with what RVO2's examples do; the CLI's scenarios replace them for real use.
 
-use crate::{OrcaScene, ViewerError};
+use crate::{BallScene, LiveScene, OrcaScene, ViewerError};
+use swerve::physics::scene::{ball_pit, seed_scene};
+use swerve::physics::BroadPhaseKind;
 use swerve::{AgentParams, Simulator, Vec2};
 
 /// The names [`by_name`] knows.
-pub const NAMES: [&str; 3] = ["circle", "crossing", "obstacles"];
+pub const NAMES: [&str; 5] = ["circle", "crossing", "obstacles", "balls", "ball-pit"];
 
-/// A built-in scene by name (one of [`NAMES`]), with `agents` agents where the scene lets the
-/// count vary (`None`: its usual size).
-pub fn by_name(name: &str, agents: Option<usize>) -> Result<OrcaScene, ViewerError> {
-    match name {
-        "circle" => circle(agents.unwrap_or(250)),
-        "crossing" => crossing(agents.unwrap_or(1000)),
-        "obstacles" => match agents {
-            None => obstacles(),
-            Some(_) => Err(ViewerError::InvalidScene("the obstacles scene has a fixed number of agents".into())),
+/// The seed of the ball scenes' random placement.
+pub const BALL_SEED: u64 = 2003;
+
+/// A built-in scene by name (one of [`NAMES`]), with `count` agents or balls where the scene
+/// lets the count vary (`None`: its usual size).
+pub fn by_name(name: &str, count: Option<usize>) -> Result<Box<dyn LiveScene>, ViewerError> {
+    Ok(match name {
+        "circle" => Box::new(circle(count.unwrap_or(250))?),
+        "crossing" => Box::new(crossing(count.unwrap_or(1000))?),
+        "obstacles" => match count {
+            None => Box::new(obstacles()?),
+            Some(_) => {
+                return Err(ViewerError::InvalidScene("the obstacles scene has a fixed number of agents".into()))
+            }
         },
-        other => Err(ViewerError::InvalidScene(format!("unknown scene {other:?}; known: {}", NAMES.join(", ")))),
+        "balls" => Box::new(balls(count.unwrap_or(400))?),
+        "ball-pit" => Box::new(pit(count.unwrap_or(2000))?),
+        other => {
+            return Err(ViewerError::InvalidScene(format!("unknown scene {other:?}; known: {}", NAMES.join(", "))))
+        }
+    })
+}
+
+/// Seed 003's experiment: `n` balls (at most 1,800) of radius 10–15 bouncing in an 1800 × 900
+/// box (one step = one time unit, as in the seed), with a uniform grid broad phase.
+pub fn balls(n: usize) -> Result<BallScene, ViewerError> {
+    if n > 1800 {
+        return Err(ViewerError::InvalidScene(format!("the balls scene holds at most 1800 balls, asked for {n}")));
     }
+    BallScene::new(format!("balls (seed 003, {n} balls)"), seed_scene(n, BALL_SEED), BroadPhaseKind::UniformGrid)
+}
+
+/// The ball pit: `n` unit balls covering 10% of a square box, 60 steps per simulated second,
+/// with a sort-and-sweep broad phase.
+pub fn pit(n: usize) -> Result<BallScene, ViewerError> {
+    BallScene::new(format!("ball pit ({n} balls)"), ball_pit(n, BALL_SEED), BroadPhaseKind::SortAndSweep)
 }
 
 /// RVO2's Circle example: `n` agents evenly on a ring walk to the antipodal point. The ring's
@@ -139,8 +165,11 @@ mod tests {
 
     #[test]
     fn unknown_names_are_refused_with_the_known_ones_listed() {
-        let message = by_name("nope", None).unwrap_err().to_string();
+        let Err(error) = by_name("nope", None) else { panic!("an unknown scene was built") };
+        let message = error.to_string();
         assert!(message.contains("circle") && message.contains("obstacles"), "{message}");
         assert!(by_name("obstacles", Some(3)).is_err());
+        assert!(by_name("balls", Some(5000)).is_err());
+        assert_eq!(by_name("ball-pit", Some(30)).unwrap().world().unwrap().balls().len(), 30);
     }
 }

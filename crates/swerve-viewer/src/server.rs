@@ -13,7 +13,7 @@ use axum::routing::get;
 use axum::Router;
 use std::future::Future;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::Arc;
 use std::time::Duration;
@@ -252,6 +252,7 @@ async fn connection(mut socket: WebSocket, shared: Arc<Shared>, id: u64) {
     scene.mark_changed();
     let mut selected: Option<u32> = None;
     let mut wants_links = false;
+    let mut wants_structure = false;
     let ending = loop {
         tokio::select! {
             // Scene descriptions before frames, so a page never sees a frame of a scene it
@@ -285,16 +286,15 @@ async fn connection(mut socket: WebSocket, shared: Arc<Shared>, id: u64) {
                                 None
                             }
                             ClientMessage::Links { on } => {
-                                if on != wants_links {
-                                    wants_links = on;
-                                    if on {
-                                        shared.published.links_wanted.fetch_add(1, Ordering::Relaxed);
-                                    } else {
-                                        shared.published.links_wanted.fetch_sub(1, Ordering::Relaxed);
-                                    }
-                                }
+                                toggle(&mut wants_links, on, &shared.published.links_wanted);
                                 None
                             }
+                            ClientMessage::Structure { on } => {
+                                toggle(&mut wants_structure, on, &shared.published.structure_wanted);
+                                None
+                            }
+                            // The name was checked by `protocol::parse`.
+                            ClientMessage::BroadPhase { name } => name.parse().ok().map(Command::BroadPhase),
                         };
                         if let Some(command) = command {
                             if shared.commands.send(command).is_err() {
@@ -323,9 +323,8 @@ async fn connection(mut socket: WebSocket, shared: Arc<Shared>, id: u64) {
             }
         }
     };
-    if wants_links {
-        shared.published.links_wanted.fetch_sub(1, Ordering::Relaxed);
-    }
+    toggle(&mut wants_links, false, &shared.published.links_wanted);
+    toggle(&mut wants_structure, false, &shared.published.structure_wanted);
     match ending {
         Ending::Closed => tracing::info!(connection = id, "page disconnected"),
         Ending::Failed(reason) => tracing::warn!(connection = id, %reason, "connection dropped"),
@@ -341,6 +340,18 @@ async fn connection(mut socket: WebSocket, shared: Arc<Shared>, id: u64) {
                 short.truncate(cut);
             }
             let _ = socket.send(Message::Close(Some(CloseFrame { code, reason: short.into() }))).await;
+        }
+    }
+}
+
+/// Records one connection's wish (links, structure) in the count the simulation thread reads.
+fn toggle(wanted: &mut bool, on: bool, count: &AtomicUsize) {
+    if on != *wanted {
+        *wanted = on;
+        if on {
+            count.fetch_add(1, Ordering::Relaxed);
+        } else {
+            count.fetch_sub(1, Ordering::Relaxed);
         }
     }
 }

@@ -5,7 +5,7 @@
 
 (() => {
   const MAGIC = 0x31565753; // "SWV1" read as a little-endian u32
-  const HEADER_WORDS = 11;
+  const HEADER_WORDS = 16;
   const TRAIL_LENGTH = 48; // frames kept per agent for trails
 
   const $ = (id) => document.getElementById(id);
@@ -43,6 +43,7 @@
       connected = true;
       setConnection('connected', false);
       if ($('links').checked) send({ cmd: 'links', on: true });
+      if ($('structure').checked) send({ cmd: 'structure', on: true });
       if (selectedId !== null) send({ cmd: 'inspect', agent: selectedId });
     };
     socket.onclose = (event) => {
@@ -74,6 +75,13 @@
       trails.head = 0;
       trails.length = 0;
       trails.count = message.ids.length;
+      const hasBalls = message.ball_radii.length > 0;
+      $('ball-controls').hidden = !hasBalls;
+      $('st-balls-group').hidden = !hasBalls;
+      const select = $('broad-phase');
+      if (select.options.length !== message.broad_phases.length) {
+        select.replaceChildren(...message.broad_phases.map((name) => new Option(name, name)));
+      }
       if (!view.fitted) fit();
       dirty = true;
     } else if (message.type === 'inspect') {
@@ -97,6 +105,11 @@
     if (words[0] !== MAGIC || !scene || words[1] !== scene.version) return;
     const n = words[6];
     const links = words[9];
+    const m = words[11];
+    const boxes = words[14];
+    const ballsAt = 4 * HEADER_WORDS + 8 * n;
+    const linksAt = ballsAt + 8 * m;
+    const boxesAt = linksAt + 8 * links;
     frame = {
       version: words[1],
       step: words[2],
@@ -108,7 +121,15 @@
       atGoal: words[8],
       deepestOverlap: floats[10],
       positions: new Float32Array(buffer, 4 * HEADER_WORDS, 2 * n),
-      links: new Uint32Array(buffer, 4 * HEADER_WORDS + 8 * n, 2 * links),
+      m,
+      balls: new Float32Array(buffer, ballsAt, 2 * m),
+      links: new Uint32Array(buffer, linksAt, 2 * links),
+      candidatePairs: words[12],
+      contacts: words[13],
+      broadPhase: words[15] < scene.broad_phases.length ? scene.broad_phases[words[15]] : null,
+      boxCount: boxes,
+      boxFloats: new Float32Array(buffer, boxesAt, 5 * boxes),
+      boxWords: new Uint32Array(buffer, boxesAt, 5 * boxes),
     };
     counters.framesReceived += 1;
     pushTrail();
@@ -132,6 +153,15 @@
     $('st-deepest').textContent = (frame.deepestOverlap * 1000).toFixed(1);
     $('st-ms').textContent = frame.stepMs.toFixed(2);
     $('play').textContent = frame.playing ? 'Pause' : 'Play';
+    if (frame.m > 0) {
+      $('st-balls').textContent = frame.m;
+      $('st-pairs').textContent = frame.candidatePairs;
+      $('st-contacts').textContent = frame.contacts;
+      const select = $('broad-phase');
+      if (frame.broadPhase && select.value !== frame.broadPhase && document.activeElement !== select) {
+        select.value = frame.broadPhase;
+      }
+    }
   }
 
   // ----- view transform (world y up, screen y down) -----
@@ -149,7 +179,7 @@
     if (!scene) return;
     const [x0, y0, x1, y1] = scene.bounds;
     const w = Math.max(sceneCanvas.clientWidth, 1), h = Math.max(sceneCanvas.clientHeight, 1);
-    const r = Math.max(...scene.radii, 0);
+    const r = Math.max(0, ...scene.radii.slice(0, 1), ...scene.ball_radii.slice(0, 1));
     view.cx = (x0 + x1) / 2;
     view.cy = (y0 + y1) / 2;
     view.scale = 0.92 * Math.min(w / Math.max(x1 - x0 + 2 * r, 1e-3), h / Math.max(y1 - y0 + 2 * r, 1e-3));
@@ -193,8 +223,17 @@
       }
       ctx.stroke();
     }
+    if (scene.walls) {
+      const [x0, y0, x1, y1] = scene.walls;
+      const [sx0, sy0] = toScreen(x0, y1);
+      const [sx1, sy1] = toScreen(x1, y0);
+      ctx.strokeStyle = '#4a5568';
+      ctx.lineWidth = 2;
+      ctx.strokeRect(sx0, sy0, sx1 - sx0, sy1 - sy0);
+    }
     if (!frame) return;
     const p = frame.positions, n = frame.n;
+    drawBalls(ctx, w, h);
 
     if ($('trails').checked && trails.length > 1 && trails.count === n) {
       ctx.strokeStyle = 'rgba(49, 130, 206, 0.25)';
@@ -251,6 +290,48 @@
     drawSelection(ctx);
     counters.lastDrawMs = performance.now() - start;
     counters.drawMsTotal += counters.lastDrawMs;
+  }
+
+  // Balls, then (on request) the broad phase's boxes over them.
+  const BOX_STYLES = [
+    ['rgba(56, 161, 105, 0.55)', null], // grid cell
+    ['rgba(128, 90, 213, 0.55)', null], // quadtree node
+    ['rgba(221, 107, 32, 0.35)', 'rgba(221, 107, 32, 0.05)'], // sweep interval
+    ['rgba(49, 151, 149, 0.5)', null], // tree node
+  ];
+  function drawBalls(ctx, w, h) {
+    if (frame.m === 0) return;
+    const b = frame.balls, radii = scene.ball_radii;
+    const w2 = w / 2, h2 = h / 2, s = view.scale, cx = view.cx, cy = view.cy;
+    ctx.fillStyle = '#d69e2e';
+    ctx.beginPath();
+    for (let i = 0; i < frame.m; i++) {
+      const sx = (b[2 * i] - cx) * s + w2, sy = h2 - (b[2 * i + 1] - cy) * s;
+      const r = radii[i] * s;
+      if (sx < -r || sy < -r || sx > w + r || sy > h + r) continue;
+      if (r < 3) {
+        const half = Math.max(0.886 * r, 0.75);
+        ctx.fillRect(sx - half, sy - half, 2 * half, 2 * half);
+      } else {
+        ctx.moveTo(sx + r, sy);
+        ctx.arc(sx, sy, r, 0, 2 * Math.PI);
+      }
+    }
+    ctx.fill();
+    if (!$('structure').checked || frame.boxCount === 0) return;
+    ctx.lineWidth = 1;
+    const f = frame.boxFloats, u = frame.boxWords;
+    for (let k = 0; k < frame.boxCount; k++) {
+      const [stroke, fill] = BOX_STYLES[u[5 * k + 4] & 0xff] || BOX_STYLES[0];
+      const [sx0, sy0] = toScreen(f[5 * k], f[5 * k + 3]);
+      const [sx1, sy1] = toScreen(f[5 * k + 2], f[5 * k + 1]);
+      if (fill) {
+        ctx.fillStyle = fill;
+        ctx.fillRect(sx0, sy0, sx1 - sx0, sy1 - sy0);
+      }
+      ctx.strokeStyle = stroke;
+      ctx.strokeRect(sx0, sy0, sx1 - sx0, sy1 - sy0);
+    }
   }
 
   function agentIndex(id) {
@@ -501,6 +582,8 @@
   $('speed-max').addEventListener('change', sendSpeed);
   $('links').addEventListener('change', () => { send({ cmd: 'links', on: $('links').checked }); dirty = true; });
   $('trails').addEventListener('change', () => { dirty = true; });
+  $('structure').addEventListener('change', () => { send({ cmd: 'structure', on: $('structure').checked }); dirty = true; });
+  $('broad-phase').addEventListener('change', () => send({ cmd: 'broad_phase', name: $('broad-phase').value }));
   window.addEventListener('resize', () => { dirty = true; });
   window.addEventListener('keydown', (e) => {
     if (e.target instanceof HTMLInputElement && e.target.type !== 'checkbox') return;
@@ -548,6 +631,11 @@
         deepestOverlap: frame ? frame.deepestOverlap : null,
         stepMs: frame ? frame.stepMs : null,
         links: frame ? frame.links.length / 2 : 0,
+        balls: frame ? frame.m : 0,
+        candidatePairs: frame ? frame.candidatePairs : null,
+        contacts: frame ? frame.contacts : null,
+        broadPhase: frame ? frame.broadPhase : null,
+        boxes: frame ? frame.boxCount : 0,
         ...counters,
       };
     },
