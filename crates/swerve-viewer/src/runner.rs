@@ -99,6 +99,8 @@ pub(crate) struct Runner {
     steps_per_second: f32,
     links: bool,
     structure: bool,
+    /// See [`Runner::population`].
+    population: (usize, u32, usize),
     frames: watch::Sender<Bytes>,
     scene_info: watch::Sender<Arc<str>>,
     links_wanted: Arc<AtomicUsize>,
@@ -123,12 +125,14 @@ impl Runner {
             steps_per_second,
             links: false,
             structure: false,
+            population: (0, u32::MAX, 0),
             frames,
             scene_info,
             links_wanted: links_wanted.clone(),
             structure_wanted: structure_wanted.clone(),
             stop: stop.clone(),
         };
+        runner.population = runner.population();
         runner.publish_scene();
         runner.publish_frame();
         (runner, Published { frames: frames_rx, scene: scene_rx, links_wanted, structure_wanted, stop })
@@ -183,7 +187,25 @@ impl Runner {
         self.scene_info.send_replace(Arc::from(json));
     }
 
+    /// What the page's scene description depends on: agent and ball counts and the last
+    /// agent id. A scene that adds or removes agents (spawners, agents leaving at their goal)
+    /// changes it, and the page then needs a new description (ids, radii) to draw the frame.
+    fn population(&self) -> (usize, u32, usize) {
+        let sim = self.scene.simulator();
+        (
+            sim.map_or(0, |s| s.num_agents()),
+            sim.and_then(|s| s.agent_ids().last()).map_or(u32::MAX, |id| id.0),
+            self.scene.world().map_or(0, |w| w.balls().len()),
+        )
+    }
+
     fn publish_frame(&mut self) {
+        let population = self.population();
+        if population != self.population {
+            self.population = population;
+            self.version = self.version.wrapping_add(1);
+            self.publish_scene();
+        }
         let info = FrameInfo {
             version: self.version,
             step: self.step,
@@ -223,6 +245,7 @@ impl Runner {
                 self.version = self.version.wrapping_add(1);
                 self.step = 0;
                 self.step_ms = 0.0;
+                self.population = self.population();
                 self.publish_scene();
                 self.publish_frame();
             }

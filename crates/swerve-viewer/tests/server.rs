@@ -18,13 +18,16 @@ type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 /// Starts a paused viewer of the obstacles scene on a free port; it stops when the returned
 /// sender is dropped.
 async fn start() -> (SocketAddr, tokio::sync::oneshot::Sender<()>) {
+    start_with(Box::new(scenes::obstacles().unwrap())).await
+}
+
+async fn start_with(scene: Box<dyn LiveScene>) -> (SocketAddr, tokio::sync::oneshot::Sender<()>) {
     let config = ViewerConfig { port: 0, playing: false, ..ViewerConfig::default() };
     let viewer = Viewer::bind(config).await.unwrap();
     let addr = viewer.local_addr();
     assert!(addr.ip().is_loopback(), "the default must be loopback, got {addr}");
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let scene = scenes::obstacles().unwrap();
-    tokio::spawn(viewer.run_until(Box::new(scene), async {
+    tokio::spawn(viewer.run_until(scene, async {
         let _ = stopped.await;
     }));
     (addr, stop)
@@ -236,4 +239,63 @@ async fn reset_returns_to_the_initial_state_under_a_new_version() {
     let (h1, p1) = decode(&after).unwrap();
     assert_eq!(h1.version, h0.version + 1);
     assert_eq!(p0, p1);
+}
+
+/// A crowd that loses its first agent at every step (as agents leaving at their goal do).
+struct Shrinking {
+    sim: swerve::Simulator,
+}
+
+impl LiveScene for Shrinking {
+    fn name(&self) -> &str {
+        "shrinking"
+    }
+    fn step(&mut self) {
+        if let Some(first) = self.sim.agent_ids().first().copied() {
+            self.sim.remove_agent(first).unwrap();
+        }
+        self.sim.step();
+    }
+    fn reset(&mut self) {}
+    fn time(&self) -> f64 {
+        f64::from(self.sim.global_time())
+    }
+    fn simulator(&self) -> Option<&swerve::Simulator> {
+        Some(&self.sim)
+    }
+    fn goals(&self) -> &[swerve::Vec2] {
+        &[]
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_changed_population_gets_a_new_scene_description_before_its_frame() {
+    let mut sim = swerve::Simulator::new(0.25, swerve::AgentParams::default()).unwrap();
+    for i in 0..3 {
+        sim.add_agent(swerve::Vec2::new(10.0 * i as f32, 0.0)).unwrap();
+    }
+    let (addr, _stop) = start_with(Box::new(Shrinking { sim })).await;
+    let mut socket = connect(addr).await;
+    send(&mut socket, r#"{"cmd":"step"}"#).await;
+    let mut described: Option<(u64, Vec<u64>)> = None;
+    loop {
+        match next(&mut socket).await.expect("closed") {
+            Message::Text(text) => {
+                let scene: serde_json::Value = serde_json::from_str(&text).unwrap();
+                let ids = scene["ids"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+                described = Some((scene["version"].as_u64().unwrap(), ids));
+            }
+            Message::Binary(bytes) => {
+                let (header, positions) = decode(&bytes).unwrap();
+                let (version, ids) = described.clone().expect("a frame before any scene description");
+                assert_eq!(u64::from(header.version), version, "frame of an undescribed scene version");
+                assert_eq!(ids.len(), positions.len());
+                if header.step == 1 {
+                    assert_eq!(ids, vec![1, 2]);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
 }
