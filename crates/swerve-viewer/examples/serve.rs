@@ -7,6 +7,7 @@
 //! Prints `swerve viewer listening on http://127.0.0.1:PORT/` once the port is open.
 
 use clap::Parser;
+use std::io::IsTerminal;
 use std::net::IpAddr;
 use swerve_viewer::{scenes, serve, ViewerConfig};
 
@@ -40,6 +41,7 @@ async fn main() {
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "swerve_viewer=info".into()),
         )
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
     let args = Args::parse();
     let config = ViewerConfig {

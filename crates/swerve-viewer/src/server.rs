@@ -14,7 +14,7 @@ use axum::Router;
 use std::future::Future;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::Sender;
+use std::sync::mpsc::{SyncSender, TrySendError};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::oneshot;
@@ -50,10 +50,15 @@ impl Default for ViewerConfig {
     }
 }
 
+/// Commands waiting for the simulation thread, at most.
+const COMMAND_QUEUE: usize = 256;
+
 /// State shared by every request handler.
 struct Shared {
-    /// `std::sync::mpsc::Sender` is `Sync`, so handlers send without a lock.
-    commands: Sender<Command>,
+    /// Bounded, so a page flooding commands (each `step` costs a simulation step) cannot
+    /// grow memory: when the queue is full, commands are dropped. `SyncSender` is `Sync`, so
+    /// handlers send without a lock.
+    commands: SyncSender<Command>,
     published: Published,
     next_connection: AtomicU64,
 }
@@ -62,7 +67,7 @@ impl Shared {
     /// Asks the simulation thread something and waits (bounded) for the answer.
     async fn ask<T>(&self, make: impl FnOnce(oneshot::Sender<T>) -> Command) -> Option<T> {
         let (reply, answer) = oneshot::channel();
-        self.commands.send(make(reply)).ok()?;
+        self.commands.try_send(make(reply)).ok()?;
         tokio::time::timeout(Duration::from_secs(5), answer).await.ok()?.ok()
     }
 }
@@ -124,7 +129,7 @@ impl Viewer {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> Result<(), ViewerError> {
         let (runner, published) = Runner::new(scene, self.config.steps_per_second, self.config.playing);
-        let (commands, receiver) = std::sync::mpsc::channel();
+        let (commands, receiver) = std::sync::mpsc::sync_channel(COMMAND_QUEUE);
         let stop = published.stop.clone();
         let thread = std::thread::Builder::new()
             .name("swerve-viewer-sim".into())
@@ -297,8 +302,14 @@ async fn connection(mut socket: WebSocket, shared: Arc<Shared>, id: u64) {
                             ClientMessage::BroadPhase { name } => name.parse().ok().map(Command::BroadPhase),
                         };
                         if let Some(command) = command {
-                            if shared.commands.send(command).is_err() {
-                                break Ending::Failed("the simulation thread has stopped".into());
+                            match shared.commands.try_send(command) {
+                                Ok(()) => {}
+                                Err(TrySendError::Full(_)) => {
+                                    tracing::debug!(connection = id, "command queue full: command dropped");
+                                }
+                                Err(TrySendError::Disconnected(_)) => {
+                                    break Ending::Failed("the simulation thread has stopped".into());
+                                }
                             }
                         }
                     }
@@ -327,9 +338,10 @@ async fn connection(mut socket: WebSocket, shared: Arc<Shared>, id: u64) {
     toggle(&mut wants_structure, false, &shared.published.structure_wanted);
     match ending {
         Ending::Closed => tracing::info!(connection = id, "page disconnected"),
-        Ending::Failed(reason) => tracing::warn!(connection = id, %reason, "connection dropped"),
+        // `?reason`: Debug-escaped, since the reason may quote what the page sent.
+        Ending::Failed(reason) => tracing::warn!(connection = id, ?reason, "connection dropped"),
         Ending::Refused(code, reason) => {
-            tracing::warn!(connection = id, %reason, "closing connection: invalid message from the page");
+            tracing::warn!(connection = id, ?reason, "closing connection: invalid message from the page");
             // The close frame's reason is limited to 123 bytes (RFC 6455 §5.5).
             let mut short = reason;
             if short.len() > 120 {
