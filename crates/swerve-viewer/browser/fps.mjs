@@ -59,7 +59,9 @@ try {
   await page.evaluate(() => window.swerve.setContinuousRedraw(false));
   const pausedDrawn = d.framesDrawn - c.framesDrawn;
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `viewer-crossing-${agents}.png`) });
+  const box = await page.evaluate(() => window.swerve.agentBox());
+  const clip = { x: Math.max(0, box.x - 10), y: Math.max(0, box.y - 10), width: box.width + 20, height: box.height + 20 };
+  await page.screenshot({ path: path.join(SCREENSHOTS, `viewer-crossing-${agents}.png`), clip });
   const result = {
     agents,
     target_steps_per_second: stepsPerSecond,

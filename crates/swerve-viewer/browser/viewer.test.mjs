@@ -119,7 +119,41 @@ test('clicking an agent opens the inspector with the library\'s half-planes', { 
   assert.equal(inspector.drawnObstacle, library.obstacle_half_planes);
   assert.equal(inspector.neighbors, library.neighbors.length);
   assert.ok((await page.textContent('#insp-lp')).startsWith(library.outcome.program));
+  assert.equal(await page.locator('#insp-table tbody tr').count(), library.half_planes.length);
+  assert.equal(await page.locator('#insp-table tbody tr.obstacle').count(), library.obstacle_half_planes);
   await page.screenshot({ path: path.join(SCREENSHOTS, 'viewer-inspector.png') });
+});
+
+test('zoom and pan move the view, speed reaches the server', { timeout: 30000 }, async () => {
+  const before = await page.evaluate(() => window.swerve.agentScreenPosition(0));
+  const canvas = await page.locator('#scene').boundingBox();
+  await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2);
+  await page.mouse.wheel(0, -400);
+  await page.waitForFunction((r) => window.swerve.agentScreenPosition(0).radius > 1.5 * r, before.radius, { timeout: 5000 });
+  const zoomed = await page.evaluate(() => window.swerve.agentScreenPosition(0));
+  await page.mouse.move(canvas.x + 100, canvas.y + 100);
+  await page.mouse.down();
+  await page.mouse.move(canvas.x + 160, canvas.y + 140, { steps: 5 });
+  await page.mouse.up();
+  const panned = await page.evaluate(() => window.swerve.agentScreenPosition(0));
+  assert.ok(Math.abs(panned.x - zoomed.x - 60) < 1 && Math.abs(panned.y - zoomed.y - 40) < 1, 'the drag did not pan by its length');
+  await page.click('#fit');
+  await page.check('#speed-max');
+  let state;
+  for (let k = 0; k < 50; k++) {
+    state = await getJson(`${serverUrl()}api/state`);
+    if (state.steps_per_second === 0) break;
+    await sleep(100);
+  }
+  assert.equal(state.steps_per_second, 0);
+  await page.uncheck('#speed-max');
+  await page.locator('#speed').fill('20');
+  for (let k = 0; k < 50; k++) {
+    state = await getJson(`${serverUrl()}api/state`);
+    if (state.steps_per_second === 20) break;
+    await sleep(100);
+  }
+  assert.equal(state.steps_per_second, 20);
 });
 
 test('neighbour links and trails can be shown', { timeout: 60000 }, async () => {
@@ -160,7 +194,8 @@ test('ball scene: live broad-phase switch, its structure, and the library\'s pai
       );
       assert.equal((await getJson(`${balls.url}api/state`)).broad_phase, kind);
     }
-    await ballPage.screenshot({ path: path.join(SCREENSHOTS, 'viewer-balls-uniform-grid.png') });
+    // The top-left corner of the box, with the toolbar and status bar cut away: small PNG.
+    await ballPage.screenshot({ path: path.join(SCREENSHOTS, 'viewer-balls-uniform-grid.png'), clip: { x: 0, y: 80, width: 560, height: 330 } });
     await ballPage.click('#play');
     await ballPage.waitForFunction(() => window.swerve.state.playing === false, null, { timeout: 10000 });
     await sleep(300);

@@ -461,15 +461,30 @@
     ctx.stroke();
     ctx.setLineDash([]);
 
-    arrow(ctx, X(0), Y(0), X(r.pref_velocity[0]), Y(r.pref_velocity[1]), '#38a169');
-    arrow(ctx, X(0), Y(0), X(r.velocity[0]), Y(r.velocity[1]), '#805ad5');
+    // The chosen velocity first and thicker, the preferred one over it: they often share a
+    // direction, and both must stay visible.
+    arrow(ctx, X(0), Y(0), X(r.velocity[0]), Y(r.velocity[1]), '#805ad5', 4);
     ctx.fillStyle = '#805ad5';
     ctx.beginPath();
-    ctx.arc(X(r.velocity[0]), Y(r.velocity[1]), 4, 0, 2 * Math.PI);
+    ctx.arc(X(r.velocity[0]), Y(r.velocity[1]), 4.5, 0, 2 * Math.PI);
     ctx.fill();
+    arrow(ctx, X(0), Y(0), X(r.pref_velocity[0]), Y(r.pref_velocity[1]), '#38a169', 1.5);
     ctx.fillStyle = '#4a5568';
     ctx.font = '11px system-ui, sans-serif';
     ctx.fillText(`velocity space, ±${extent.toFixed(2)} m/s`, 6, H - 6);
+
+    const rows = r.half_planes.map((h, k) => {
+      const row = document.createElement('tr');
+      row.className = h.kind;
+      for (const text of [k, h.kind, `(${h.point[0].toFixed(3)}, ${h.point[1].toFixed(3)})`,
+        `(${h.direction[0].toFixed(3)}, ${h.direction[1].toFixed(3)})`]) {
+        const cell = document.createElement('td');
+        cell.textContent = String(text);
+        row.appendChild(cell);
+      }
+      return row;
+    });
+    document.querySelector('#insp-table tbody').replaceChildren(...rows);
 
     const drawn = drawnObstacle + drawnAgent;
     const count = $('insp-half-planes');
@@ -484,11 +499,11 @@
     });
   }
 
-  function arrow(ctx, x0, y0, x1, y1, color) {
+  function arrow(ctx, x0, y0, x1, y1, color, width) {
     const len = Math.hypot(x1 - x0, y1 - y0);
     ctx.strokeStyle = color;
     ctx.fillStyle = color;
-    ctx.lineWidth = 2.5;
+    ctx.lineWidth = width;
     ctx.beginPath();
     ctx.moveTo(x0, y0);
     ctx.lineTo(x1, y1);
