@@ -601,6 +601,7 @@
   $('broad-phase').addEventListener('change', () => send({ cmd: 'broad_phase', name: $('broad-phase').value }));
   window.addEventListener('resize', () => { dirty = true; });
   window.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLSelectElement) return;
     if (e.target instanceof HTMLInputElement && e.target.type !== 'checkbox') return;
     if (e.key === ' ') { e.preventDefault(); $('play').click(); }
     else if (e.key === 's') $('step').click();
