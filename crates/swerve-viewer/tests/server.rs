@@ -299,3 +299,30 @@ async fn a_changed_population_gets_a_new_scene_description_before_its_frame() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_commands_is_bounded_and_the_server_keeps_answering() {
+    let (addr, _stop) = start().await;
+    let mut flooder = connect(addr).await;
+    const FLOOD: u32 = 5000;
+    for _ in 0..FLOOD {
+        send(&mut flooder, r#"{"cmd":"step"}"#).await;
+    }
+    // Another page still connects and gets the scene and a frame.
+    let mut other = connect(addr).await;
+    assert!(matches!(next(&mut other).await, Some(Message::Text(_))));
+    assert!(matches!(next(&mut other).await, Some(Message::Binary(_))));
+    // Once the queue drains, the API answers; at most every queued step ran.
+    let mut state = None;
+    for _ in 0..200 {
+        let (status, body) = raw_get(addr, "/api/state").await;
+        if status == 200 {
+            state = Some(serde_json::from_str::<serde_json::Value>(body.split("\r\n\r\n").nth(1).unwrap()).unwrap());
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let state = state.expect("the API never answered after the flood");
+    let steps = state["step"].as_u64().unwrap();
+    assert!(steps >= 1 && steps <= u64::from(FLOOD), "{steps} steps");
+}
