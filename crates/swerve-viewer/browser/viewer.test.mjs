@@ -1,0 +1,217 @@
+// The viewer in a real (Debian) Chromium: agents are drawn and move, pause stops them, one
+// step advances exactly one step, and the inspector shows as many half-planes as the library
+// computed for the clicked agent at that step. Screenshots go to docs/screenshots/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { SCREENSHOTS, getJson, launchBrowser, sleep, startServer, stopServer } from './common.mjs';
+
+let server;
+let browser;
+let page;
+
+before(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  server = await startServer(['--scene', 'obstacles', '--steps-per-second', '20']);
+  browser = await launchBrowser();
+  page = browser.page;
+  page.on('pageerror', (e) => console.error('page error:', e));
+  await page.goto(server.url);
+  await page.waitForFunction(() => window.swerve && window.swerve.state.step >= 3, null, { timeout: 20000 });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  stopServer(server);
+});
+
+const state = () => page.evaluate(() => window.swerve.state);
+
+// The screen box around the agents, padded, for screenshots of "the agent region".
+async function agentClip() {
+  const box = await page.evaluate(() => window.swerve.agentBox());
+  assert.ok(box, 'no agents on the page');
+  const pad = 20;
+  return { x: Math.max(0, box.x - pad), y: Math.max(0, box.y - pad), width: box.width + 2 * pad, height: box.height + 2 * pad };
+}
+
+// Pixels of the agent colour (#3182ce) on the scene canvas.
+const agentPixels = () => page.evaluate(() => {
+  const canvas = document.getElementById('scene');
+  const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+  let count = 0;
+  for (let k = 0; k < data.length; k += 4) {
+    if (Math.abs(data[k] - 49) < 8 && Math.abs(data[k + 1] - 130) < 8 && Math.abs(data[k + 2] - 206) < 8) count += 1;
+  }
+  return count;
+});
+
+test('the canvas shows the agents and they move', { timeout: 60000 }, async () => {
+  const first = await state();
+  assert.equal(first.agents, 100);
+  assert.equal(first.playing, true);
+  // 100 discs of radius 2 m; at the fitted zoom each covers well over 10 pixels.
+  assert.ok((await agentPixels()) > 100 * 10, 'the agents are not drawn');
+  const clip = await agentClip();
+  const before = await page.screenshot({ clip, path: path.join(SCREENSHOTS, 'viewer-scene.png') });
+  await page.waitForFunction((step) => window.swerve.state.step >= step + 10, first.step, { timeout: 20000 });
+  const later = await page.screenshot({ clip });
+  assert.ok(!before.equals(later), 'two screenshots of the agent region 10 steps apart are identical');
+});
+
+test('pause stops the motion', { timeout: 60000 }, async () => {
+  await page.click('#play');
+  await page.waitForFunction(() => window.swerve.state.playing === false, null, { timeout: 10000 });
+  assert.equal(await page.textContent('#play'), 'Play');
+  const paused = await state();
+  const clip = await agentClip();
+  const a = await page.screenshot({ clip });
+  await sleep(1000);
+  const b = await page.screenshot({ clip });
+  const still = await state();
+  assert.equal(still.step, paused.step, 'the step counter moved while paused');
+  assert.ok(a.equals(b), 'the picture changed while paused');
+  const server = await getJson(`${serverUrl()}api/state`);
+  assert.equal(server.playing, false);
+  assert.equal(server.step, paused.step);
+});
+
+test('step advances exactly one step and stays paused', { timeout: 30000 }, async () => {
+  const before = await state();
+  await page.click('#step');
+  await page.waitForFunction((step) => window.swerve.state.step === step + 1, before.step, { timeout: 10000 });
+  await sleep(300);
+  const after = await state();
+  assert.equal(after.step, before.step + 1);
+  assert.equal(after.playing, false);
+});
+
+test('clicking an agent opens the inspector with the library\'s half-planes', { timeout: 60000 }, async () => {
+  const { step } = await state();
+  // The library's per-agent counts at this step; pick the agent with the most obstacle
+  // half-planes that also has agent half-planes, so both kinds are shown.
+  const summary = await getJson(`${serverUrl()}api/agents`);
+  assert.equal(summary.step, step);
+  const candidates = summary.agents.filter(([, total, obstacle]) => obstacle > 0 && total > obstacle);
+  assert.ok(candidates.length > 0, 'no agent has both obstacle and agent half-planes');
+  candidates.sort((p, q) => q[2] - p[2]);
+  const [id] = candidates[0];
+  const index = summary.agents.findIndex(([a]) => a === id);
+  const at = await page.evaluate((i) => window.swerve.agentScreenPosition(i), index);
+  assert.ok(await page.isHidden('#inspector'));
+  await page.mouse.click(at.x, at.y);
+  await page.waitForFunction(
+    ([agent, step]) => window.swerve.inspector.agent === agent && window.swerve.inspector.step === step,
+    [id, step],
+    { timeout: 10000 },
+  );
+  assert.ok(await page.isVisible('#inspector'));
+  const library = await getJson(`${serverUrl()}api/inspect/${id}`);
+  assert.equal(library.step, step);
+  const shown = Number(await page.textContent('#insp-half-planes'));
+  const drawn = Number(await page.getAttribute('#insp-half-planes', 'data-drawn'));
+  const inspector = await page.evaluate(() => window.swerve.inspector);
+  assert.equal(shown, library.half_planes.length, 'half-planes shown ≠ the library\'s count');
+  assert.equal(drawn, library.half_planes.length, 'half-planes drawn ≠ the library\'s count');
+  assert.equal(Number(await page.textContent('#insp-obstacle-planes')), library.obstacle_half_planes);
+  assert.equal(Number(await page.textContent('#insp-agent-planes')), library.agent_half_planes);
+  assert.equal(inspector.drawnObstacle, library.obstacle_half_planes);
+  assert.equal(inspector.neighbors, library.neighbors.length);
+  assert.ok((await page.textContent('#insp-lp')).startsWith(library.outcome.program));
+  assert.equal(await page.locator('#insp-table tbody tr').count(), library.half_planes.length);
+  assert.equal(await page.locator('#insp-table tbody tr.obstacle').count(), library.obstacle_half_planes);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'viewer-inspector.png') });
+});
+
+test('zoom and pan move the view, speed reaches the server', { timeout: 30000 }, async () => {
+  const before = await page.evaluate(() => window.swerve.agentScreenPosition(0));
+  const canvas = await page.locator('#scene').boundingBox();
+  await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2);
+  await page.mouse.wheel(0, -400);
+  await page.waitForFunction((r) => window.swerve.agentScreenPosition(0).radius > 1.5 * r, before.radius, { timeout: 5000 });
+  const zoomed = await page.evaluate(() => window.swerve.agentScreenPosition(0));
+  await page.mouse.move(canvas.x + 100, canvas.y + 100);
+  await page.mouse.down();
+  await page.mouse.move(canvas.x + 160, canvas.y + 140, { steps: 5 });
+  await page.mouse.up();
+  const panned = await page.evaluate(() => window.swerve.agentScreenPosition(0));
+  assert.ok(Math.abs(panned.x - zoomed.x - 60) < 1 && Math.abs(panned.y - zoomed.y - 40) < 1, 'the drag did not pan by its length');
+  await page.click('#fit');
+  await page.check('#speed-max');
+  let state;
+  for (let k = 0; k < 50; k++) {
+    state = await getJson(`${serverUrl()}api/state`);
+    if (state.steps_per_second === 0) break;
+    await sleep(100);
+  }
+  assert.equal(state.steps_per_second, 0);
+  await page.uncheck('#speed-max');
+  await page.locator('#speed').fill('20');
+  for (let k = 0; k < 50; k++) {
+    state = await getJson(`${serverUrl()}api/state`);
+    if (state.steps_per_second === 20) break;
+    await sleep(100);
+  }
+  assert.equal(state.steps_per_second, 20);
+});
+
+test('neighbour links and trails can be shown', { timeout: 60000 }, async () => {
+  await page.check('#links');
+  await page.check('#trails');
+  await page.click('#play');
+  const { step } = await state();
+  await page.waitForFunction((s) => window.swerve.state.links > 0 && window.swerve.state.step >= s + 20, step, { timeout: 20000 });
+  await page.click('#play');
+  await page.waitForFunction(() => window.swerve.state.playing === false, null, { timeout: 10000 });
+  await sleep(200);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'viewer-links-trails.png') });
+});
+
+test('reset goes back to step 0 under a new scene version', { timeout: 30000 }, async () => {
+  const before = await state();
+  await page.click('#reset');
+  await page.waitForFunction((v) => window.swerve.state.version === v + 1 && window.swerve.state.step === 0, before.version, { timeout: 10000 });
+});
+
+test('ball scene: live broad-phase switch, its structure, and the library\'s pair counts', { timeout: 90000 }, async () => {
+  const balls = await startServer(['--scene', 'balls', '--count', '1800', '--steps-per-second', '30']);
+  const ballPage = await browser.context.newPage();
+  try {
+    ballPage.on('pageerror', (e) => console.error('page error:', e));
+    await ballPage.goto(balls.url);
+    await ballPage.waitForFunction(() => window.swerve && window.swerve.state.balls === 1800 && window.swerve.state.step > 2, null, { timeout: 20000 });
+    assert.ok(await ballPage.isVisible('#broad-phase'));
+    await ballPage.check('#structure');
+    for (const kind of ['quadtree', 'sort-and-sweep', 'aabb-tree', 'uniform-grid']) {
+      const { step } = await ballPage.evaluate(() => window.swerve.state);
+      await ballPage.selectOption('#broad-phase', kind);
+      // A frame stepped with the new broad phase, carrying its boxes.
+      await ballPage.waitForFunction(
+        ([k, s]) => window.swerve.state.broadPhase === k && window.swerve.state.boxes > 0 && window.swerve.state.step > s,
+        [kind, step],
+        { timeout: 20000 },
+      );
+      assert.equal((await getJson(`${balls.url}api/state`)).broad_phase, kind);
+    }
+    // The top-left corner of the box, with the toolbar and status bar cut away: small PNG.
+    await ballPage.screenshot({ path: path.join(SCREENSHOTS, 'viewer-balls-uniform-grid.png'), clip: { x: 0, y: 80, width: 560, height: 330 } });
+    await ballPage.click('#play');
+    await ballPage.waitForFunction(() => window.swerve.state.playing === false, null, { timeout: 10000 });
+    await sleep(300);
+    const shown = await ballPage.evaluate(() => window.swerve.state);
+    const library = await getJson(`${balls.url}api/state`);
+    assert.equal(shown.step, library.step);
+    assert.ok(library.candidate_pairs > 0, 'no candidate pairs in a box of 1800 balls');
+    assert.equal(shown.candidatePairs, library.candidate_pairs);
+    assert.equal(shown.contacts, library.contacts);
+    assert.equal(Number(await ballPage.textContent('#st-pairs')), library.candidate_pairs);
+  } finally {
+    await ballPage.close();
+    stopServer(balls);
+  }
+});
+
+function serverUrl() {
+  return server.url;
+}

@@ -1,0 +1,162 @@
+//! The inspector's data for one agent: what ORCA decided in the last step, read from the
+//! library's per-agent accessors and sent to the page as JSON. The page draws these values;
+//! it computes none of them.
+//!
+//! Velocities and half-planes live in velocity space (m/s). A half-plane is RVO2's `Line`:
+//! a point on its boundary and a unit direction; the permitted velocities are on the left.
+
+use serde::Serialize;
+use swerve::orca::linear_program::LpOutcome;
+use swerve::{AgentId, Simulator};
+
+/// One ORCA half-plane, tagged with where it comes from.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InspectedHalfPlane {
+    /// A point on the boundary line (m/s).
+    pub point: [f32; 2],
+    /// The unit direction of the boundary; permitted velocities are on its left.
+    pub direction: [f32; 2],
+    /// `"obstacle"` or `"agent"`.
+    pub kind: &'static str,
+}
+
+/// Which linear program produced the velocity.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "program")]
+pub enum InspectedOutcome {
+    /// All half-planes and the speed limit could be met (linear program 2).
+    #[serde(rename = "LP2")]
+    Feasible,
+    /// The half-planes conflict; the velocity minimises the worst violation of the agent
+    /// half-planes from `first_infeasible` on (linear program 3).
+    #[serde(rename = "LP3")]
+    Fallback {
+        /// Index of the first half-plane linear program 2 could not satisfy.
+        first_infeasible: usize,
+    },
+}
+
+/// Everything the inspector shows for one agent at one step.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InspectReport {
+    /// Always `"inspect"` (the message type for the page).
+    #[serde(rename = "type")]
+    pub message_type: &'static str,
+    /// Scene version (see [`crate::frame`]).
+    pub version: u32,
+    /// Steps since reset: the half-planes are those of this step.
+    pub step: u32,
+    /// The agent's id.
+    pub agent: u32,
+    /// The agent's index in the frame's position array.
+    pub index: u32,
+    /// Position now (m).
+    pub position: [f32; 2],
+    /// The velocity chosen in the last step (m/s).
+    pub velocity: [f32; 2],
+    /// The preferred velocity the last step started from (m/s).
+    pub pref_velocity: [f32; 2],
+    /// Radius (m).
+    pub radius: f32,
+    /// Maximum speed (m/s): the radius of the disc the velocity must lie in.
+    pub max_speed: f32,
+    /// Time horizon for agents (s).
+    pub time_horizon: f32,
+    /// Time horizon for obstacles (s).
+    pub time_horizon_obst: f32,
+    /// Neighbour search distance (m).
+    pub neighbor_dist: f32,
+    /// Maximum number of agent neighbours.
+    pub max_neighbors: usize,
+    /// The ORCA half-planes of the last step, obstacle ones first.
+    pub half_planes: Vec<InspectedHalfPlane>,
+    /// How many of `half_planes` come from obstacles.
+    pub obstacle_half_planes: usize,
+    /// How many of `half_planes` come from agents.
+    pub agent_half_planes: usize,
+    /// Ids of the agents taken into account, nearest first.
+    pub neighbors: Vec<u32>,
+    /// Their indices in the frame's position array.
+    pub neighbor_indices: Vec<u32>,
+    /// Which linear program decided.
+    pub outcome: InspectedOutcome,
+}
+
+fn xy(v: swerve::Vec2) -> [f32; 2] {
+    [v.x, v.y]
+}
+
+/// The report for agent `agent` of `sim`, or `None` if no such agent lives.
+pub fn inspect(sim: &Simulator, agent: u32, version: u32, step: u32) -> Option<InspectReport> {
+    let id = AgentId(agent);
+    let index = sim.agent_ids().iter().position(|a| *a == id)? as u32;
+    let params = sim.agent_params(id).ok()?;
+    let half_planes = sim.agent_half_planes(id).ok()?;
+    let obstacle_count = sim.agent_obstacle_half_plane_count(id).ok()?;
+    let neighbors: Vec<u32> = sim.agent_neighbors(id).ok()?.map(|n| n.0).collect();
+    let index_of = crate::frame::index_map(sim);
+    let outcome = match sim.agent_lp_outcome(id).ok()? {
+        LpOutcome::Feasible => InspectedOutcome::Feasible,
+        LpOutcome::Fallback { first_infeasible } => InspectedOutcome::Fallback { first_infeasible },
+    };
+    Some(InspectReport {
+        message_type: "inspect",
+        version,
+        step,
+        agent,
+        index,
+        position: xy(sim.agent_position(id).ok()?),
+        velocity: xy(sim.agent_velocity(id).ok()?),
+        pref_velocity: xy(sim.agent_pref_velocity(id).ok()?),
+        radius: params.radius,
+        max_speed: params.max_speed,
+        time_horizon: params.time_horizon,
+        time_horizon_obst: params.time_horizon_obst,
+        neighbor_dist: params.neighbor_dist,
+        max_neighbors: params.max_neighbors,
+        half_planes: half_planes
+            .iter()
+            .enumerate()
+            .map(|(k, h)| InspectedHalfPlane {
+                point: xy(h.point),
+                direction: xy(h.direction),
+                kind: if k < obstacle_count { "obstacle" } else { "agent" },
+            })
+            .collect(),
+        obstacle_half_planes: obstacle_count,
+        agent_half_planes: half_planes.len() - obstacle_count,
+        neighbor_indices: neighbors.iter().filter_map(|n| index_of.get(n).copied()).collect(),
+        neighbors,
+        outcome,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::LiveScene;
+
+    #[test]
+    fn report_holds_the_library_values_and_survives_json() {
+        let mut scene = crate::scenes::obstacles().unwrap();
+        for _ in 0..4 {
+            scene.step();
+        }
+        let sim = scene.simulator().unwrap();
+        let id = *sim.agent_ids().iter().find(|id| sim.agent_obstacle_half_plane_count(**id).unwrap() > 0).unwrap();
+        let report = inspect(sim, id.0, 1, 4).unwrap();
+        let planes = sim.agent_half_planes(id).unwrap();
+        assert_eq!(report.half_planes.len(), planes.len());
+        assert_eq!(report.obstacle_half_planes, sim.agent_obstacle_half_plane_count(id).unwrap());
+        assert!(report.obstacle_half_planes > 0);
+        assert_eq!(report.half_planes[0].kind, "obstacle");
+        assert_eq!(report.neighbors.len(), sim.agent_neighbors(id).unwrap().len());
+        // JSON keeps every f32 exactly (serde_json prints the shortest round-tripping form).
+        let json: serde_json::Value = serde_json::to_value(&report).unwrap();
+        for (k, plane) in planes.iter().enumerate() {
+            let px = json["half_planes"][k]["point"][0].as_f64().unwrap() as f32;
+            assert_eq!(px.to_bits(), plane.point.x.to_bits());
+        }
+        assert!(inspect(sim, 1_000_000, 1, 4).is_none());
+    }
+}

@@ -1,0 +1,336 @@
+//! The simulation thread: owns the scene, steps it at the asked rate, and publishes frames.
+//!
+//! Stepping a 10,000-agent crowd takes milliseconds of CPU, so it runs on its own OS thread
+//! (the simulator itself fans out over rayon), never on the async runtime that serves pages.
+//! Connections talk to it through a command channel and read what it publishes through
+//! `tokio::sync::watch`, which keeps only the latest value: a slow page skips frames instead of
+//! making the simulation or the other pages wait.
+
+use crate::frame::{FrameEncoder, FrameInfo};
+use crate::inspect::{inspect, InspectReport};
+use crate::LiveScene;
+use axum::body::Bytes;
+use serde::Serialize;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{oneshot, watch};
+
+/// A request to the simulation thread.
+pub(crate) enum Command {
+    Play,
+    Pause,
+    Step,
+    Reset,
+    Speed(f32),
+    BroadPhase(swerve::physics::BroadPhaseKind),
+    Inspect { agent: u32, reply: oneshot::Sender<Option<InspectReport>> },
+    State { reply: oneshot::Sender<StateReport> },
+    Summary { reply: oneshot::Sender<SummaryReport> },
+}
+
+/// The simulation's state, for `/api/state`.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct StateReport {
+    pub name: String,
+    pub version: u32,
+    pub step: u32,
+    pub time: f64,
+    pub playing: bool,
+    pub agents: usize,
+    pub steps_per_second: f32,
+    pub step_ms: f32,
+    pub balls: usize,
+    /// The balls' broad phase, if there are balls.
+    pub broad_phase: Option<String>,
+    /// Broad-phase candidate pairs and contacts of the last step.
+    pub candidate_pairs: usize,
+    pub contacts: usize,
+}
+
+/// Per-agent half-plane counts and LP outcomes at one step, for `/api/agents`.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct SummaryReport {
+    pub version: u32,
+    pub step: u32,
+    /// (agent id, half-planes, of which from obstacles, "LP2" or "LP3").
+    pub agents: Vec<(u32, usize, usize, &'static str)>,
+}
+
+/// What the connections share with the simulation thread.
+pub(crate) struct Published {
+    pub frames: watch::Receiver<Bytes>,
+    pub scene: watch::Receiver<Arc<str>>,
+    pub links_wanted: Arc<AtomicUsize>,
+    pub structure_wanted: Arc<AtomicUsize>,
+    pub stop: Arc<AtomicBool>,
+}
+
+/// The scene description sent as JSON on connect and after each reset.
+#[derive(Serialize)]
+struct SceneInfo<'a> {
+    #[serde(rename = "type")]
+    message_type: &'static str,
+    name: &'a str,
+    version: u32,
+    time_step: f32,
+    ids: Vec<u32>,
+    radii: Vec<f32>,
+    goals: Vec<[f32; 2]>,
+    obstacles: Vec<Vec<[f32; 2]>>,
+    /// min x, min y, max x, max y of everything in the scene (m).
+    bounds: [f32; 4],
+    steps_per_second: f32,
+    ball_radii: Vec<f32>,
+    /// The box the balls bounce in (min x, min y, max x, max y), if any.
+    walls: Option<[f32; 4]>,
+    /// The names of the broad phases, in the order of the frame's broad-phase index.
+    broad_phases: Vec<&'static str>,
+}
+
+pub(crate) struct Runner {
+    scene: Box<dyn LiveScene>,
+    encoder: FrameEncoder,
+    version: u32,
+    step: u32,
+    step_ms: f32,
+    playing: bool,
+    steps_per_second: f32,
+    links: bool,
+    structure: bool,
+    /// See [`Runner::population`].
+    population: (usize, u32, usize),
+    frames: watch::Sender<Bytes>,
+    scene_info: watch::Sender<Arc<str>>,
+    links_wanted: Arc<AtomicUsize>,
+    structure_wanted: Arc<AtomicUsize>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Runner {
+    pub(crate) fn new(scene: Box<dyn LiveScene>, steps_per_second: f32, playing: bool) -> (Runner, Published) {
+        let (frames, frames_rx) = watch::channel(Bytes::new());
+        let (scene_info, scene_rx) = watch::channel(Arc::<str>::from(""));
+        let links_wanted = Arc::new(AtomicUsize::new(0));
+        let structure_wanted = Arc::new(AtomicUsize::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut runner = Runner {
+            scene,
+            encoder: FrameEncoder::new(),
+            version: 1,
+            step: 0,
+            step_ms: 0.0,
+            playing,
+            steps_per_second,
+            links: false,
+            structure: false,
+            population: (0, u32::MAX, 0),
+            frames,
+            scene_info,
+            links_wanted: links_wanted.clone(),
+            structure_wanted: structure_wanted.clone(),
+            stop: stop.clone(),
+        };
+        runner.population = runner.population();
+        runner.publish_scene();
+        runner.publish_frame();
+        (runner, Published { frames: frames_rx, scene: scene_rx, links_wanted, structure_wanted, stop })
+    }
+
+    fn publish_scene(&mut self) {
+        let scene = &*self.scene;
+        let (mut ids, mut radii, mut positions) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut obstacles, mut time_step) = (Vec::new(), 0.0);
+        if let Some(sim) = scene.simulator() {
+            ids = sim.agent_ids().iter().map(|id| id.0).collect();
+            radii = sim.agent_ids().iter().map(|id| sim.agent_params(*id).map_or(0.0, |p| p.radius)).collect();
+            positions = sim.positions().to_vec();
+            obstacles = sim.obstacle_polygons().iter().map(|p| p.iter().map(|v| [v.x, v.y]).collect()).collect();
+            time_step = sim.time_step();
+        }
+        let world = scene.world();
+        let ball_radii: Vec<f32> = world.map_or(Vec::new(), |w| w.balls().iter().map(|b| b.radius).collect());
+        let walls = world.and_then(|w| w.bounds()).map(|b| [b.min.x, b.min.y, b.max.x, b.max.y]);
+        if let Some(w) = world {
+            obstacles.extend(w.segments().iter().map(|s| vec![[s.a.x, s.a.y], [s.b.x, s.b.y]]));
+        }
+        let goals: Vec<[f32; 2]> = scene.goals().iter().map(|g| [g.x, g.y]).collect();
+        let everything = positions
+            .iter()
+            .copied()
+            .chain(scene.goals().iter().copied())
+            .chain(scene.simulator().into_iter().flat_map(|s| s.obstacle_polygons().iter().flatten().copied()))
+            .chain(world.into_iter().flat_map(|w| w.balls().iter().map(|b| b.position)))
+            .chain(world.and_then(|w| w.bounds()).into_iter().flat_map(|b| [b.min, b.max]))
+            .filter(|p| p.is_finite());
+        let bounds = swerve::geom::Aabb::from_points(everything)
+            .map_or([-10.0, -10.0, 10.0, 10.0], |b| [b.min.x, b.min.y, b.max.x, b.max.y]);
+        let info = SceneInfo {
+            message_type: "scene",
+            name: scene.name(),
+            version: self.version,
+            time_step,
+            ids,
+            radii,
+            goals,
+            obstacles,
+            bounds,
+            steps_per_second: self.steps_per_second,
+            ball_radii,
+            walls,
+            broad_phases: swerve::physics::BroadPhaseKind::ALL.iter().map(|k| k.name()).collect(),
+        };
+        // Serialising plain numbers and strings cannot fail; an empty message would only make
+        // the page wait for the next one.
+        let json = serde_json::to_string(&info).unwrap_or_default();
+        self.scene_info.send_replace(Arc::from(json));
+    }
+
+    /// What the page's scene description depends on: agent and ball counts and the last
+    /// agent id. A scene that adds or removes agents (spawners, agents leaving at their goal)
+    /// changes it, and the page then needs a new description (ids, radii) to draw the frame.
+    fn population(&self) -> (usize, u32, usize) {
+        let sim = self.scene.simulator();
+        (
+            sim.map_or(0, |s| s.num_agents()),
+            sim.and_then(|s| s.agent_ids().last()).map_or(u32::MAX, |id| id.0),
+            self.scene.world().map_or(0, |w| w.balls().len()),
+        )
+    }
+
+    fn publish_frame(&mut self) {
+        let population = self.population();
+        if population != self.population {
+            self.population = population;
+            self.version = self.version.wrapping_add(1);
+            self.publish_scene();
+        }
+        let info = FrameInfo {
+            version: self.version,
+            step: self.step,
+            step_ms: self.step_ms,
+            playing: self.playing,
+            links: self.links,
+            structure: self.structure,
+        };
+        let bytes = self.encoder.encode(&*self.scene, info);
+        self.frames.send_replace(Bytes::from(bytes));
+    }
+
+    fn advance(&mut self) {
+        let start = Instant::now();
+        self.scene.step();
+        self.step_ms = start.elapsed().as_secs_f32() * 1000.0;
+        self.step = self.step.wrapping_add(1);
+    }
+
+    fn handle(&mut self, command: Command) {
+        match command {
+            Command::Play => {
+                self.playing = true;
+                self.publish_frame();
+            }
+            Command::Pause => {
+                self.playing = false;
+                self.publish_frame();
+            }
+            Command::Step => {
+                self.playing = false;
+                self.advance();
+                self.publish_frame();
+            }
+            Command::Reset => {
+                self.scene.reset();
+                self.version = self.version.wrapping_add(1);
+                self.step = 0;
+                self.step_ms = 0.0;
+                self.population = self.population();
+                self.publish_scene();
+                self.publish_frame();
+            }
+            Command::Speed(steps_per_second) => self.steps_per_second = steps_per_second,
+            Command::BroadPhase(kind) => {
+                if let Some(world) = self.scene.world_mut() {
+                    world.set_broad_phase(kind);
+                    self.publish_frame();
+                }
+            }
+            Command::Inspect { agent, reply } => {
+                let report = self.scene.simulator().and_then(|sim| inspect(sim, agent, self.version, self.step));
+                // The asker may have gone away meanwhile; nothing to do then.
+                let _ = reply.send(report);
+            }
+            Command::State { reply } => {
+                let _ = reply.send(StateReport {
+                    name: self.scene.name().to_string(),
+                    version: self.version,
+                    step: self.step,
+                    time: self.scene.time(),
+                    playing: self.playing,
+                    agents: self.scene.simulator().map_or(0, |s| s.num_agents()),
+                    steps_per_second: self.steps_per_second,
+                    step_ms: self.step_ms,
+                    balls: self.scene.world().map_or(0, |w| w.balls().len()),
+                    broad_phase: self.scene.world().map(|w| w.broad_phase().to_string()),
+                    candidate_pairs: self.scene.world().map_or(0, |w| w.last_step_stats().candidate_pairs),
+                    contacts: self.scene.world().map_or(0, |w| w.last_step_stats().contacts),
+                });
+            }
+            Command::Summary { reply } => {
+                let mut agents = Vec::new();
+                if let Some(sim) = self.scene.simulator() {
+                    for id in sim.agent_ids() {
+                        let total = sim.agent_half_planes(*id).map_or(0, |h| h.len());
+                        let obstacle = sim.agent_obstacle_half_plane_count(*id).unwrap_or(0);
+                        let lp = match sim.agent_lp_outcome(*id) {
+                            Ok(swerve::orca::linear_program::LpOutcome::Fallback { .. }) => "LP3",
+                            _ => "LP2",
+                        };
+                        agents.push((id.0, total, obstacle, lp));
+                    }
+                }
+                let _ = reply.send(SummaryReport { version: self.version, step: self.step, agents });
+            }
+        }
+    }
+
+    /// Runs until every command sender is gone or `stop` is set.
+    pub(crate) fn run(mut self, commands: Receiver<Command>) {
+        let mut next_step = Instant::now();
+        while !self.stop.load(Ordering::Relaxed) {
+            let wait = if self.playing {
+                next_step.saturating_duration_since(Instant::now())
+            } else {
+                Duration::from_millis(100)
+            };
+            match commands.recv_timeout(wait) {
+                Ok(command) => self.handle(command),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+            let links = self.links_wanted.load(Ordering::Relaxed) > 0;
+            let structure = self.structure_wanted.load(Ordering::Relaxed) > 0;
+            let now = Instant::now();
+            if self.playing && now >= next_step {
+                self.links = links;
+                self.structure = structure;
+                self.advance();
+                self.publish_frame();
+                let interval = if self.steps_per_second > 0.0 {
+                    Duration::from_secs_f32(1.0 / self.steps_per_second)
+                } else {
+                    Duration::ZERO
+                };
+                // Keep a steady rate, but do not try to catch up after slow steps.
+                next_step = (next_step + interval).max(Instant::now().checked_sub(interval).unwrap_or(now));
+            } else if links != self.links || structure != self.structure {
+                // A page turned links or the structure on or off while paused: resend the
+                // frame with (or without) them.
+                self.links = links;
+                self.structure = structure;
+                self.publish_frame();
+            }
+        }
+    }
+}

@@ -1,0 +1,190 @@
+//! What the viewer shows: a [`LiveScene`] it can step and reset.
+//!
+//! The viewer owns the scene on its simulation thread and reads the ORCA state through
+//! [`LiveScene::simulator`]; the per-agent inspector values come from that simulator's own
+//! accessors. [`OrcaScene`] is the common case: a [`Simulator`] whose agents walk to fixed
+//! goals with RVO2's examples' rule ([`preferred_velocity_toward`]); [`BallScene`] is a
+//! physics [`World`] of bouncing balls.
+
+use crate::ViewerError;
+use swerve::physics::scene::Scene as BallSetup;
+use swerve::physics::{BroadPhaseKind, World};
+use swerve::reference::preferred_velocity_toward;
+use swerve::{Simulator, Vec2};
+
+/// A scene the viewer can run: stepped, reset and read on the viewer's simulation thread.
+///
+/// Implement it to show a scene whose agents follow another rule than "straight to the goal"
+/// (the scenario runner of the CLI, a reinforcement-learning policy, ...).
+pub trait LiveScene: Send + 'static {
+    /// A short name shown in the page's title bar.
+    fn name(&self) -> &str;
+
+    /// Advances the scene by one time step (sets preferred velocities, then steps).
+    /// Must not panic.
+    fn step(&mut self);
+
+    /// Puts the scene back in its initial state.
+    fn reset(&mut self);
+
+    /// Simulated time since the last reset (s).
+    fn time(&self) -> f64;
+
+    /// The crowd, if the scene has one. Agents are drawn in the order of
+    /// [`Simulator::agent_ids`].
+    fn simulator(&self) -> Option<&Simulator>;
+
+    /// The agents' goals (m), in the order of [`Simulator::agent_ids`]; empty when the agents
+    /// have none. Used for the "at goal" count and drawn for the inspected agent.
+    fn goals(&self) -> &[Vec2];
+
+    /// The balls, if the scene has any (drawn with their broad phase's structure on request).
+    fn world(&self) -> Option<&World> {
+        None
+    }
+
+    /// Mutable access to the balls, used only to switch the broad phase.
+    fn world_mut(&mut self) -> Option<&mut World> {
+        None
+    }
+}
+
+/// A [`Simulator`] whose agents walk straight to fixed goals (RVO2 examples' rule:
+/// [`preferred_velocity_toward`], unit speed until 1 m from the goal).
+///
+/// Reset restores a copy of the simulator as it was given.
+#[derive(Clone, Debug)]
+pub struct OrcaScene {
+    name: String,
+    initial: Simulator,
+    simulator: Simulator,
+    goals: Vec<Vec2>,
+    preferred: Vec<Vec2>,
+    start_time: f32,
+}
+
+impl OrcaScene {
+    /// A scene from a simulator (obstacles added; [`Simulator::process_obstacles`] is called
+    /// here) and one goal per agent, in the order of [`Simulator::agent_ids`].
+    ///
+    /// Errors: the number of goals differs from the number of agents, or a goal is not finite.
+    pub fn new(name: impl Into<String>, mut simulator: Simulator, goals: Vec<Vec2>) -> Result<OrcaScene, ViewerError> {
+        if goals.len() != simulator.num_agents() {
+            return Err(ViewerError::InvalidScene(format!(
+                "{} goals for {} agents (one goal per agent is required)",
+                goals.len(),
+                simulator.num_agents()
+            )));
+        }
+        if let Some(i) = goals.iter().position(|g| !g.is_finite()) {
+            return Err(ViewerError::InvalidScene(format!("goal {i} is not finite: {}", goals[i])));
+        }
+        simulator.process_obstacles();
+        let preferred = vec![Vec2::ZERO; goals.len()];
+        Ok(OrcaScene {
+            name: name.into(),
+            start_time: simulator.global_time(),
+            initial: simulator.clone(),
+            simulator,
+            goals,
+            preferred,
+        })
+    }
+}
+
+impl LiveScene for OrcaScene {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn step(&mut self) {
+        for ((pref, goal), position) in self.preferred.iter_mut().zip(&self.goals).zip(self.simulator.positions()) {
+            *pref = preferred_velocity_toward(*goal, *position);
+        }
+        // Cannot fail: one value per agent (checked in `new`, agents are never added or
+        // removed here) and finite (goals and positions are finite).
+        if self.simulator.set_pref_velocities(&self.preferred).is_ok() {
+            self.simulator.step();
+        }
+    }
+
+    fn reset(&mut self) {
+        self.simulator.clone_from(&self.initial);
+    }
+
+    fn time(&self) -> f64 {
+        f64::from(self.simulator.global_time() - self.start_time)
+    }
+
+    fn simulator(&self) -> Option<&Simulator> {
+        Some(&self.simulator)
+    }
+
+    fn goals(&self) -> &[Vec2] {
+        &self.goals
+    }
+}
+
+/// A physics [`World`] of balls built from a [`swerve::physics::scene::Scene`], stepped by
+/// the scene's `dt`. Reset rebuilds the world from that setup, keeping the broad phase
+/// currently chosen.
+pub struct BallScene {
+    name: String,
+    setup: BallSetup,
+    world: World,
+    steps: u64,
+}
+
+impl BallScene {
+    /// A scene of the balls of `setup`, with broad phase `broad_phase`.
+    ///
+    /// Errors: a ball the world refuses (non-finite, outside the bounds, ...).
+    pub fn new(
+        name: impl Into<String>,
+        setup: BallSetup,
+        broad_phase: BroadPhaseKind,
+    ) -> Result<BallScene, ViewerError> {
+        let world = setup.world(broad_phase)?;
+        Ok(BallScene { name: name.into(), setup, world, steps: 0 })
+    }
+}
+
+impl LiveScene for BallScene {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn step(&mut self) {
+        self.world.step(self.setup.dt);
+        self.steps += 1;
+    }
+
+    fn reset(&mut self) {
+        // Building from the same balls cannot fail a second time (checked in `new`); should it
+        // anyway, keeping the current world is the harmless choice.
+        if let Ok(world) = self.setup.world(self.world.broad_phase()) {
+            self.world = world;
+            self.steps = 0;
+        }
+    }
+
+    fn time(&self) -> f64 {
+        self.steps as f64 * f64::from(self.setup.dt)
+    }
+
+    fn simulator(&self) -> Option<&Simulator> {
+        None
+    }
+
+    fn goals(&self) -> &[Vec2] {
+        &[]
+    }
+
+    fn world(&self) -> Option<&World> {
+        Some(&self.world)
+    }
+
+    fn world_mut(&mut self) -> Option<&mut World> {
+        Some(&mut self.world)
+    }
+}

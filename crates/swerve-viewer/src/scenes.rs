@@ -1,0 +1,175 @@
+//! Built-in scenes: small, self-contained, for trying the viewer and for its tests.
+//!
+//! They follow RVO2's example programs (Circle, Blocks) so that what the viewer shows can be
+//! compared with what RVO2's examples do; the CLI's scenarios replace them for real use.
+
+use crate::{BallScene, LiveScene, OrcaScene, ViewerError};
+use swerve::physics::scene::{ball_pit, seed_scene};
+use swerve::physics::BroadPhaseKind;
+use swerve::{AgentParams, Simulator, Vec2};
+
+/// The names [`by_name`] knows.
+pub const NAMES: [&str; 5] = ["circle", "crossing", "obstacles", "balls", "ball-pit"];
+
+/// The seed of the ball scenes' random placement.
+pub const BALL_SEED: u64 = 2003;
+
+/// A built-in scene by name (one of [`NAMES`]), with `count` agents or balls where the scene
+/// lets the count vary (`None`: its usual size).
+pub fn by_name(name: &str, count: Option<usize>) -> Result<Box<dyn LiveScene>, ViewerError> {
+    Ok(match name {
+        "circle" => Box::new(circle(count.unwrap_or(250))?),
+        "crossing" => Box::new(crossing(count.unwrap_or(1000))?),
+        "obstacles" => match count {
+            None => Box::new(obstacles()?),
+            Some(_) => {
+                return Err(ViewerError::InvalidScene("the obstacles scene has a fixed number of agents".into()))
+            }
+        },
+        "balls" => Box::new(balls(count.unwrap_or(400))?),
+        "ball-pit" => Box::new(pit(count.unwrap_or(2000))?),
+        other => {
+            return Err(ViewerError::InvalidScene(format!("unknown scene {other:?}; known: {}", NAMES.join(", "))))
+        }
+    })
+}
+
+/// Seed 003's experiment: `n` balls (at most 1,800) of radius 10–15 bouncing in an 1800 × 900
+/// box (one step = one time unit, as in the seed), with a uniform grid broad phase.
+pub fn balls(n: usize) -> Result<BallScene, ViewerError> {
+    if n > 1800 {
+        return Err(ViewerError::InvalidScene(format!("the balls scene holds at most 1800 balls, asked for {n}")));
+    }
+    BallScene::new(format!("balls (seed 003, {n} balls)"), seed_scene(n, BALL_SEED), BroadPhaseKind::UniformGrid)
+}
+
+/// The ball pit: `n` unit balls covering 10% of a square box, 60 steps per simulated second,
+/// with a sort-and-sweep broad phase.
+pub fn pit(n: usize) -> Result<BallScene, ViewerError> {
+    BallScene::new(format!("ball pit ({n} balls)"), ball_pit(n, BALL_SEED), BroadPhaseKind::SortAndSweep)
+}
+
+/// RVO2's Circle example: `n` agents evenly on a ring walk to the antipodal point. The ring's
+/// radius grows with `n` (200 m for RVO2's 250 agents) so that the start spacing stays 5 m.
+pub fn circle(n: usize) -> Result<OrcaScene, ViewerError> {
+    let mut sim = Simulator::new(0.25, AgentParams::default())?;
+    let ring = (200.0 * n as f32 / 250.0).max(20.0);
+    let mut goals = Vec::with_capacity(n);
+    for i in 0..n {
+        let angle = i as f32 * std::f32::consts::TAU / n as f32;
+        let position = ring * Vec2::new(angle.cos(), angle.sin());
+        sim.add_agent(position)?;
+        goals.push(-position);
+    }
+    OrcaScene::new(format!("circle ({n} agents)"), sim, goals)
+}
+
+/// Four square blocks of agents, one per quadrant, each moving as a block to the opposite
+/// quadrant (goal = start − 2 × block centre): the four blocks meet and pass through each
+/// other in the middle. `n` agents in all (5 m spacing, RVO2 Circle parameters); this is the
+/// scene of the 10,000-agent frame-rate measurement.
+pub fn crossing(n: usize) -> Result<OrcaScene, ViewerError> {
+    let mut sim = Simulator::new(0.25, AgentParams::default())?;
+    let per_block = n.div_ceil(4);
+    let side = (per_block as f64).sqrt().ceil() as usize;
+    let centre = 20.0 + 2.5 * (side as f32 - 1.0);
+    let quadrants = [Vec2::new(1.0, 1.0), Vec2::new(-1.0, 1.0), Vec2::new(-1.0, -1.0), Vec2::new(1.0, -1.0)];
+    let mut goals = Vec::with_capacity(n);
+    'fill: for k in 0..per_block {
+        let (i, j) = (k % side, k / side);
+        for q in quadrants {
+            if goals.len() == n {
+                break 'fill;
+            }
+            let position = q * Vec2::new(20.0 + 5.0 * i as f32, 20.0 + 5.0 * j as f32);
+            sim.add_agent(position)?;
+            goals.push(position - 2.0 * centre * q);
+        }
+    }
+    OrcaScene::new(format!("crossing ({n} agents)"), sim, goals)
+}
+
+/// A four-way crossing between RVO2's Blocks obstacles: four squads of 5 × 5 agents start in
+/// the corridors between the four square obstacles and walk to their mirror images through
+/// the origin, so they meet in the middle. They start within the obstacle range (obstacle
+/// time horizon × max speed + radius = 12 m), so agents have obstacle half-planes from the
+/// first step on.
+pub fn obstacles() -> Result<OrcaScene, ViewerError> {
+    // RVO2 Blocks: setAgentDefaults(15, 10, 5, 5, 2, 2) with time step 0.25.
+    let params = AgentParams {
+        neighbor_dist: 15.0,
+        max_neighbors: 10,
+        time_horizon: 5.0,
+        time_horizon_obst: 5.0,
+        radius: 2.0,
+        max_speed: 2.0,
+    };
+    let mut sim = Simulator::new(0.25, params)?;
+    let mut goals = Vec::new();
+    for i in 0..5 {
+        for j in 0..5 {
+            // Along the corridor: 45 m to 69 m out; across it: -9 m to 9 m (4.5 m > 2 radii).
+            let (along, across) = (45.0 + 6.0 * i as f32, -9.0 + 4.5 * j as f32);
+            for position in [
+                Vec2::new(along, across),
+                Vec2::new(-across, along),
+                Vec2::new(-along, -across),
+                Vec2::new(across, -along),
+            ] {
+                sim.add_agent(position)?;
+                goals.push(-position);
+            }
+        }
+    }
+    // RVO2 Blocks' obstacles, counter-clockwise (solid).
+    let square = [Vec2::new(-10.0, 40.0), Vec2::new(-40.0, 40.0), Vec2::new(-40.0, 10.0), Vec2::new(-10.0, 10.0)];
+    for mirror in [Vec2::new(1.0, 1.0), Vec2::new(-1.0, 1.0), Vec2::new(-1.0, -1.0), Vec2::new(1.0, -1.0)] {
+        let mut polygon: Vec<Vec2> = square.iter().map(|v| *v * mirror).collect();
+        // Mirroring in one axis reverses the winding; restore counter-clockwise order.
+        if mirror.x * mirror.y < 0.0 {
+            polygon.reverse();
+        }
+        sim.add_obstacle(&polygon)?;
+    }
+    OrcaScene::new("obstacles (crossing between RVO2 Blocks obstacles, 100 agents)", sim, goals)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::LiveScene;
+    use swerve::geom::Winding;
+
+    #[test]
+    fn sizes_are_as_asked() {
+        for n in [1, 3, 4, 5, 250, 1001] {
+            assert_eq!(crossing(n).unwrap().simulator().unwrap().num_agents(), n);
+            assert_eq!(circle(n).unwrap().goals().len(), n);
+        }
+    }
+
+    #[test]
+    fn obstacles_are_solid_and_agents_start_within_obstacle_range() {
+        let mut scene = obstacles().unwrap();
+        let sim = scene.simulator().unwrap();
+        assert_eq!(sim.obstacle_polygons().len(), 4);
+        for polygon in sim.obstacle_polygons() {
+            assert_eq!(Winding::of(polygon), Winding::CounterClockwise);
+        }
+        scene.step();
+        let sim = scene.simulator().unwrap();
+        let with_obstacle_planes =
+            sim.agent_ids().iter().filter(|id| sim.agent_obstacle_half_plane_count(**id).unwrap() > 0).count();
+        assert!(with_obstacle_planes > 0, "no agent sees an obstacle after one step");
+    }
+
+    #[test]
+    fn unknown_names_are_refused_with_the_known_ones_listed() {
+        let Err(error) = by_name("nope", None) else { panic!("an unknown scene was built") };
+        let message = error.to_string();
+        assert!(message.contains("circle") && message.contains("obstacles"), "{message}");
+        assert!(by_name("obstacles", Some(3)).is_err());
+        assert!(by_name("balls", Some(5000)).is_err());
+        assert_eq!(by_name("ball-pit", Some(30)).unwrap().world().unwrap().balls().len(), 30);
+    }
+}

@@ -1,0 +1,328 @@
+//! The server without a browser: only the embedded files are served, the stream carries the
+//! library's own numbers, and bad WebSocket input closes only the connection that sent it.
+
+use futures_util::{SinkExt, StreamExt};
+use std::net::SocketAddr;
+use std::time::Duration;
+use swerve_viewer::frame::decode;
+use swerve_viewer::{scenes, LiveScene, Viewer, ViewerConfig};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// Starts a paused viewer of the obstacles scene on a free port; it stops when the returned
+/// sender is dropped.
+async fn start() -> (SocketAddr, tokio::sync::oneshot::Sender<()>) {
+    start_with(Box::new(scenes::obstacles().unwrap())).await
+}
+
+async fn start_with(scene: Box<dyn LiveScene>) -> (SocketAddr, tokio::sync::oneshot::Sender<()>) {
+    let config = ViewerConfig { port: 0, playing: false, ..ViewerConfig::default() };
+    let viewer = Viewer::bind(config).await.unwrap();
+    let addr = viewer.local_addr();
+    assert!(addr.ip().is_loopback(), "the default must be loopback, got {addr}");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(viewer.run_until(scene, async {
+        let _ = stopped.await;
+    }));
+    (addr, stop)
+}
+
+/// Sends a raw HTTP/1.1 GET (no client-side path normalisation) and returns status and body.
+async fn raw_get(addr: SocketAddr, path: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut response)).await.unwrap().unwrap();
+    let text = String::from_utf8_lossy(&response).to_string();
+    let status = text.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    (status, text)
+}
+
+async fn connect(addr: SocketAddr) -> Socket {
+    tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.unwrap().0
+}
+
+async fn next(socket: &mut Socket) -> Option<Message> {
+    match tokio::time::timeout(Duration::from_secs(10), socket.next()).await {
+        Ok(Some(Ok(message))) => Some(message),
+        Ok(_) => None,
+        Err(_) => panic!("no message within 10 s"),
+    }
+}
+
+/// Reads until a frame of step `step` arrives; returns its bytes.
+async fn frame_of_step(socket: &mut Socket, step: u32) -> Vec<u8> {
+    loop {
+        match next(socket).await.expect("connection closed while waiting for a frame") {
+            Message::Binary(bytes) if decode(&bytes).unwrap().0.step == step => return bytes.to_vec(),
+            _ => {}
+        }
+    }
+}
+
+async fn send(socket: &mut Socket, text: &str) {
+    socket.send(Message::Text(text.into())).await.unwrap();
+}
+
+/// Reads until the server closes; returns the close code if it sent a close frame.
+async fn closed_with(socket: &mut Socket) -> Option<CloseCode> {
+    loop {
+        match next(socket).await {
+            Some(Message::Close(frame)) => return frame.map(|f| f.code),
+            Some(_) => {}
+            None => return None,
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_embedded_files_are_served() {
+    let (addr, _stop) = start().await;
+    let (status, page) = raw_get(addr, "/").await;
+    assert_eq!(status, 200);
+    assert!(page.contains("<canvas id=\"scene\""));
+    let (status, script) = raw_get(addr, "/viewer.js").await;
+    assert_eq!(status, 200);
+    assert!(script.contains("text/javascript") && script.contains("new WebSocket"));
+    for path in [
+        "/nope",
+        "/index.html",
+        "/web/viewer.js",
+        "/src/lib.rs",
+        "/Cargo.toml",
+        "/../Cargo.toml",
+        "/../../../../etc/passwd",
+        "/..%2fCargo.toml",
+        "/%2e%2e/%2e%2e/Cargo.toml",
+        "/viewer.js/../../Cargo.toml",
+        "/./viewer.css/..",
+        "//etc/passwd",
+        "/..\\Cargo.toml",
+        "/api/inspect/999999",
+    ] {
+        let (status, body) = raw_get(addr, path).await;
+        assert_eq!(status, 404, "{path} gave {status}");
+        assert!(!body.contains("[package]") && !body.contains("root:"), "{path} leaked a file");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stream_and_inspector_carry_the_library_values() {
+    let (addr, _stop) = start().await;
+    let mut socket = connect(addr).await;
+    let Some(Message::Text(scene)) = next(&mut socket).await else { panic!("first message is not the scene") };
+    let scene: serde_json::Value = serde_json::from_str(&scene).unwrap();
+    assert_eq!(scene["type"], "scene");
+    assert_eq!(scene["ids"].as_array().unwrap().len(), 100);
+    const STEPS: u32 = 5;
+    for _ in 0..STEPS {
+        send(&mut socket, r#"{"cmd":"step"}"#).await;
+    }
+    let bytes = frame_of_step(&mut socket, STEPS).await;
+    let (header, positions) = decode(&bytes).unwrap();
+    assert!(!header.playing);
+
+    // The oracle: the same scene stepped here, in this process.
+    let mut oracle = scenes::obstacles().unwrap();
+    for _ in 0..STEPS {
+        oracle.step();
+    }
+    let sim = oracle.simulator().unwrap();
+    assert_eq!(positions.len(), sim.num_agents());
+    for (got, want) in positions.iter().zip(sim.positions()) {
+        assert_eq!((got.x.to_bits(), got.y.to_bits()), (want.x.to_bits(), want.y.to_bits()));
+    }
+
+    // The agent with the most obstacle half-planes, so both kinds are checked.
+    let id = *sim.agent_ids().iter().max_by_key(|id| sim.agent_obstacle_half_plane_count(**id).unwrap()).unwrap();
+    assert!(sim.agent_obstacle_half_plane_count(id).unwrap() > 0);
+    send(&mut socket, &format!(r#"{{"cmd":"inspect","agent":{}}}"#, id.0)).await;
+    let report = loop {
+        if let Some(Message::Text(text)) = next(&mut socket).await {
+            let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+            if value["type"] == "inspect" {
+                break value;
+            }
+        }
+    };
+    assert_eq!(report["step"], STEPS);
+    let planes = sim.agent_half_planes(id).unwrap();
+    let sent = report["half_planes"].as_array().unwrap();
+    assert_eq!(sent.len(), planes.len());
+    assert_eq!(report["obstacle_half_planes"], sim.agent_obstacle_half_plane_count(id).unwrap());
+    for (k, (json, plane)) in sent.iter().zip(planes).enumerate() {
+        let f = |v: &serde_json::Value| v.as_f64().unwrap() as f32;
+        assert_eq!(f(&json["point"][0]).to_bits(), plane.point.x.to_bits(), "half-plane {k}");
+        assert_eq!(f(&json["direction"][1]).to_bits(), plane.direction.y.to_bits(), "half-plane {k}");
+        let kind = if k < sim.agent_obstacle_half_plane_count(id).unwrap() { "obstacle" } else { "agent" };
+        assert_eq!(json["kind"], kind);
+    }
+    let velocity = sim.agent_velocity(id).unwrap();
+    assert_eq!((report["velocity"][0].as_f64().unwrap() as f32).to_bits(), velocity.x.to_bits());
+    let lp = match sim.agent_lp_outcome(id).unwrap() {
+        swerve::orca::linear_program::LpOutcome::Feasible => "LP2",
+        _ => "LP3",
+    };
+    assert_eq!(report["outcome"]["program"], lp);
+
+    // The JSON API answers the same.
+    let (status, body) = raw_get(addr, &format!("/api/inspect/{}", id.0)).await;
+    assert_eq!(status, 200);
+    let api: serde_json::Value = serde_json::from_str(body.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+    assert_eq!(api["half_planes"], report["half_planes"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_messages_close_only_their_connection() {
+    let (addr, _stop) = start().await;
+    let mut observer = connect(addr).await;
+    let bad: [(Message, Option<CloseCode>); 6] = [
+        (Message::Text("garbage".into()), Some(CloseCode::Policy)),
+        (Message::Text(r#"{"cmd":"shutdown"}"#.into()), Some(CloseCode::Policy)),
+        (Message::Text(r#"{"cmd":"speed","steps_per_second":-5}"#.into()), Some(CloseCode::Policy)),
+        (Message::Text(r#"{"cmd":"inspect","agent":1,"path":"../x"}"#.into()), Some(CloseCode::Policy)),
+        (Message::Binary(vec![0u8; 16].into()), Some(CloseCode::Unsupported)),
+        // Over the 1 KiB limit: the server drops the connection (tungstenite may or may not
+        // get a close frame out first).
+        (Message::Text("x".repeat(64 * 1024).into()), None),
+    ];
+    for (step, (message, expected)) in bad.into_iter().enumerate() {
+        let mut attacker = connect(addr).await;
+        // Sending may fail if the server already dropped us; that is fine.
+        let _ = attacker.send(message).await;
+        let code = closed_with(&mut attacker).await;
+        if expected.is_some() {
+            assert_eq!(code, expected, "case {step}");
+        }
+        // The other connection still works: it can step and sees the new frame.
+        send(&mut observer, r#"{"cmd":"step"}"#).await;
+        let bytes = frame_of_step(&mut observer, step as u32 + 1).await;
+        assert_eq!(decode(&bytes).unwrap().1.len(), 100);
+    }
+    // And new connections are still served.
+    let mut late = connect(addr).await;
+    assert!(matches!(next(&mut late).await, Some(Message::Text(_))));
+    assert!(matches!(next(&mut late).await, Some(Message::Binary(_))));
+    assert_eq!(raw_get(addr, "/").await.0, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cross_origin_websockets_are_refused() {
+    let (addr, _stop) = start().await;
+    let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
+    request.headers_mut().insert("origin", "http://evil.example".parse().unwrap());
+    let refused = tokio_tungstenite::connect_async(request).await;
+    assert!(refused.is_err(), "a cross-origin WebSocket was accepted");
+    let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
+    request.headers_mut().insert("origin", format!("http://{addr}").parse().unwrap());
+    let (mut socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    assert!(matches!(next(&mut socket).await, Some(Message::Text(_))));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reset_returns_to_the_initial_state_under_a_new_version() {
+    let (addr, _stop) = start().await;
+    let mut socket = connect(addr).await;
+    let initial = frame_of_step(&mut socket, 0).await;
+    send(&mut socket, r#"{"cmd":"step"}"#).await;
+    let _ = frame_of_step(&mut socket, 1).await;
+    send(&mut socket, r#"{"cmd":"reset"}"#).await;
+    let after = frame_of_step(&mut socket, 0).await;
+    let (h0, p0) = decode(&initial).unwrap();
+    let (h1, p1) = decode(&after).unwrap();
+    assert_eq!(h1.version, h0.version + 1);
+    assert_eq!(p0, p1);
+}
+
+/// A crowd that loses its first agent at every step (as agents leaving at their goal do).
+struct Shrinking {
+    sim: swerve::Simulator,
+}
+
+impl LiveScene for Shrinking {
+    fn name(&self) -> &str {
+        "shrinking"
+    }
+    fn step(&mut self) {
+        if let Some(first) = self.sim.agent_ids().first().copied() {
+            self.sim.remove_agent(first).unwrap();
+        }
+        self.sim.step();
+    }
+    fn reset(&mut self) {}
+    fn time(&self) -> f64 {
+        f64::from(self.sim.global_time())
+    }
+    fn simulator(&self) -> Option<&swerve::Simulator> {
+        Some(&self.sim)
+    }
+    fn goals(&self) -> &[swerve::Vec2] {
+        &[]
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_changed_population_gets_a_new_scene_description_before_its_frame() {
+    let mut sim = swerve::Simulator::new(0.25, swerve::AgentParams::default()).unwrap();
+    for i in 0..3 {
+        sim.add_agent(swerve::Vec2::new(10.0 * i as f32, 0.0)).unwrap();
+    }
+    let (addr, _stop) = start_with(Box::new(Shrinking { sim })).await;
+    let mut socket = connect(addr).await;
+    send(&mut socket, r#"{"cmd":"step"}"#).await;
+    let mut described: Option<(u64, Vec<u64>)> = None;
+    loop {
+        match next(&mut socket).await.expect("closed") {
+            Message::Text(text) => {
+                let scene: serde_json::Value = serde_json::from_str(&text).unwrap();
+                let ids = scene["ids"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+                described = Some((scene["version"].as_u64().unwrap(), ids));
+            }
+            Message::Binary(bytes) => {
+                let (header, positions) = decode(&bytes).unwrap();
+                let (version, ids) = described.clone().expect("a frame before any scene description");
+                assert_eq!(u64::from(header.version), version, "frame of an undescribed scene version");
+                assert_eq!(ids.len(), positions.len());
+                if header.step == 1 {
+                    assert_eq!(ids, vec![1, 2]);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_commands_is_bounded_and_the_server_keeps_answering() {
+    let (addr, _stop) = start().await;
+    let mut flooder = connect(addr).await;
+    const FLOOD: u32 = 5000;
+    for _ in 0..FLOOD {
+        send(&mut flooder, r#"{"cmd":"step"}"#).await;
+    }
+    // Another page still connects and gets the scene and a frame.
+    let mut other = connect(addr).await;
+    assert!(matches!(next(&mut other).await, Some(Message::Text(_))));
+    assert!(matches!(next(&mut other).await, Some(Message::Binary(_))));
+    // Once the queue drains, the API answers; at most every queued step ran.
+    let mut state = None;
+    for _ in 0..200 {
+        let (status, body) = raw_get(addr, "/api/state").await;
+        if status == 200 {
+            state = Some(serde_json::from_str::<serde_json::Value>(body.split("\r\n\r\n").nth(1).unwrap()).unwrap());
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let state = state.expect("the API never answered after the flood");
+    let steps = state["step"].as_u64().unwrap();
+    assert!(steps >= 1 && steps <= u64::from(FLOOD), "{steps} steps");
+}
