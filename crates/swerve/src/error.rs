@@ -55,6 +55,19 @@ pub enum Error {
     /// An obstacle id that does not name an obstacle.
     #[error("unknown obstacle id {0}")]
     UnknownObstacle(u32),
+    /// A broad-phase name that is not one of `BroadPhaseKind::ALL`'s names.
+    #[error("unknown broad phase {0:?} (expected one of brute-force, sort-and-sweep, uniform-grid, hierarchical-grid, grid-sort-and-sweep, quadtree, aabb-tree)")]
+    UnknownBroadPhase(String),
+    /// A ball that does not lie inside the world's bounds.
+    #[error("ball at ({x}, {y}) with radius {radius} does not fit inside the world's bounds")]
+    BallOutsideBounds {
+        /// Centre x.
+        x: f32,
+        /// Centre y.
+        y: f32,
+        /// Radius.
+        radius: f32,
+    },
     /// Reading a file failed.
     #[error("cannot read {path}: {source}")]
     Io {

@@ -6,6 +6,8 @@
 //!   (same `f32` results), with parallel deterministic stepping and stable agent ids.
 //! * [`geom`] — the small amount of planar geometry both halves share.
 //! * [`spatial`] — the spatial indexes: RVO2's agent k-d tree and obstacle BSP tree.
+//! * [`physics`] — rigid-ball physics: elastic response, continuous collision and seven
+//!   interchangeable broad phases (seed 003).
 //! * [`reference`] — loading and replaying RVO2 recordings (the conformance check).
 //! * [`scenario`] — scenario files, built-in scenes, the [`scenario::Runner`] and trajectory
 //!   formats; [`navigation`] — the visibility roadmap; [`metrics`] — run metrics.
@@ -18,6 +20,7 @@ pub mod geom;
 pub mod metrics;
 pub mod navigation;
 pub mod orca;
+pub mod physics;
 pub mod reference;
 pub mod scenario;
 pub mod spatial;

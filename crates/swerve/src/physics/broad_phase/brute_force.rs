@@ -1,0 +1,31 @@
+//! Brute force: every pair (seed 003 §3.1, O(n²)). The oracle the others are tested against.
+
+use super::{overlap, BroadPhase, BroadPhaseDebug, BroadPhaseKind, Pair};
+use crate::geom::Aabb;
+
+/// Tests all `n(n−1)/2` pairs of boxes.
+#[derive(Debug, Default)]
+pub struct BruteForce;
+
+impl BroadPhase for BruteForce {
+    fn kind(&self) -> BroadPhaseKind {
+        BroadPhaseKind::BruteForce
+    }
+
+    fn find_pairs(&mut self, boxes: &[Aabb], pairs: &mut Vec<Pair>) {
+        for (i, a) in boxes.iter().enumerate() {
+            for (j, b) in boxes.iter().enumerate().skip(i + 1) {
+                if overlap(a, b) {
+                    // Indices fit in u32: the world refuses more than u32::MAX / 2 balls.
+                    pairs.push((i as u32, j as u32));
+                }
+            }
+        }
+    }
+
+    fn assert_well_formed(&self, _boxes: &[Aabb]) {
+        // No state: nothing can be malformed.
+    }
+
+    fn debug_boxes(&self, _out: &mut BroadPhaseDebug) {}
+}
