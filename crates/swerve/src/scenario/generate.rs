@@ -140,11 +140,11 @@ impl Scenario {
             let params = c.params.apply(defaults);
             let center = Vec2::from(c.center);
             for i in 0..c.count {
-                // RVO2's Circle: `i * 2.0f * M_PI / n` promotes to double, cos/sin in double,
-                // then each component rounds to float before the float multiply.
-                let angle = (i as f32 * 2.0) as f64 * std::f64::consts::PI / c.count as f64;
-                let unit = Vec2::new(angle.cos() as f32, angle.sin() as f32);
-                let offset = c.radius * unit;
+                // RVO2 2.0.3's Circle computes the angle, cos and sin in float; matching its
+                // order of operations gives the recorded start positions bit for bit.
+                let angle = i as f32 * 2.0 * std::f32::consts::PI / c.count as f32;
+                let unit = Vec2::new(angle.cos(), angle.sin());
+                let offset = c.ring_radius * unit;
                 let position = if center == Vec2::ZERO { offset } else { center + offset };
                 agents.push(InitialAgent { position, goal: goal_of(c.goal, position, center), params, group });
             }

@@ -77,7 +77,12 @@ impl Scenario {
         let scenario = reader.scenario(&root);
         let scenario = match scenario {
             Some(s) if reader.problems.is_empty() => s,
-            _ => return Err(reader.problems),
+            _ => {
+                // File order; problems without a line (JSON) keep their reading order.
+                let mut problems = reader.problems;
+                problems.sort_by_key(|p| p.line.unwrap_or(usize::MAX));
+                return Err(problems);
+            }
         };
         // Generators can fail only when expanded (a region too small for its agents): expand
         // once now so that such a file is reported here, located through the key path.

@@ -195,7 +195,8 @@ pub struct AgentSpec {
 }
 
 /// `count` agents evenly spaced on a circle, the first at angle 0 (RVO2's Circle: agent `i`
-/// at `radius * (cos, sin)(i * 2π / count)`, computed in double precision as RVO2 does).
+/// at `ring_radius * (cos, sin)(i * 2π / count)`, computed in `f32` as RVO2 2.0.3 does).
+/// (`radius`, as everywhere, is the agents' radius.)
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CircleGenerator {
     /// Number of agents (≥ 1).
@@ -203,8 +204,8 @@ pub struct CircleGenerator {
     /// Centre.
     #[serde(default)]
     pub center: Point,
-    /// Radius (m, > 0).
-    pub radius: f32,
+    /// Radius of the ring (m, > 0).
+    pub ring_radius: f32,
     /// Goal rule; default `"opposite"`.
     #[serde(default = "opposite")]
     pub goal: GoalRule,

@@ -335,14 +335,14 @@ impl Reader {
             Some(AgentSpec { position: position?, goal, group, params })
         });
         let circle = self.tables(t, "circle", |r, c| {
-            r.check_keys(c, &with_params(&["count", "center", "radius", "goal", "group"]));
+            r.check_keys(c, &with_params(&["count", "center", "ring_radius", "goal", "group"]));
             let count = r.req_count(c, "count", 1);
             let center = r.opt_point(c, "center").unwrap_or([0.0, 0.0]);
-            let radius = r.req_number(c, "radius", Range::Positive);
+            let ring_radius = r.req_number(c, "ring_radius", Range::Positive);
             let goal = r.goal(c, false, true).unwrap_or(GoalRule::Keyword(GoalKeyword::Opposite));
             let group = r.opt_string(c, "group");
             let params = r.params(c);
-            Some(CircleGenerator { count: count?, center, radius: radius?, goal, group, params })
+            Some(CircleGenerator { count: count?, center, ring_radius: ring_radius?, goal, group, params })
         });
         let grid = self.tables(t, "grid", |r, g| {
             r.check_keys(g, &with_params(&["origin", "columns", "rows", "spacing", "goal", "group"]));

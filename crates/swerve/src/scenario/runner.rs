@@ -6,7 +6,9 @@ use super::generate::{clear_of_obstacles, goal_of, sample, SpawnerPlan};
 use super::model::{Navigation, Scenario, StopRule};
 use super::{InitialBall, Population};
 use crate::metrics::{Metrics, MetricsRecorder};
+use crate::geom::Aabb;
 use crate::navigation::Roadmap;
+use crate::physics::{Ball, BroadPhaseKind, World};
 use crate::reference::preferred_velocity_toward;
 use crate::{AgentId, AgentParams, Error, Simulator, Vec2};
 use rand::{Rng, SeedableRng};
@@ -46,7 +48,6 @@ struct AgentInfo {
 /// assert_eq!(metrics.never_arrived, 0);
 /// # Ok::<(), swerve::Error>(())
 /// ```
-#[derive(Clone, Debug)]
 pub struct Runner {
     scenario: Scenario,
     groups: Vec<String>,
@@ -57,6 +58,9 @@ pub struct Runner {
     spawners: Vec<Spawner>,
     perturbation: Option<(ChaCha8Rng, f32)>,
     balls: Vec<InitialBall>,
+    world: Option<World>,
+    ball_radii: Vec<f32>,
+    ball_positions: Vec<Vec2>,
     max_steps: usize,
     steps: usize,
     recorder: MetricsRecorder,
@@ -111,6 +115,27 @@ impl Runner {
             Roadmap::build(&sim, &roadmap_goals, &extra, max_radius + scenario.roadmap.margin)
         });
 
+        let world = match &scenario.balls {
+            Some(spec) => {
+                let kind: BroadPhaseKind = spec.broad_phase.parse()?;
+                let bounds = spec.bounds.map(|b| Aabb { min: Vec2::from(b.min), max: Vec2::from(b.max) });
+                let mut world = World::new(bounds, kind);
+                for polygon in &obstacles {
+                    world.add_polygon(polygon)?;
+                }
+                for b in &balls {
+                    world.add_ball(Ball {
+                        position: b.position,
+                        velocity: b.velocity,
+                        radius: b.radius,
+                        mass: b.mass,
+                        restitution: b.restitution,
+                    })?;
+                }
+                Some(world)
+            }
+            None => None,
+        };
         let mut runner = Runner {
             scenario: scenario.clone(),
             groups,
@@ -123,6 +148,9 @@ impl Runner {
                 .map(|plan| Spawner { rng: ChaCha8Rng::seed_from_u64(plan.spec.seed), plan, added: 0 })
                 .collect(),
             perturbation: scenario.perturbation.map(|p| (ChaCha8Rng::seed_from_u64(p.seed), p.magnitude)),
+            world,
+            ball_radii: balls.iter().map(|b| b.radius).collect(),
+            ball_positions: Vec::new(),
             balls,
             max_steps: scenario.steps,
             steps: 0,
@@ -203,6 +231,11 @@ impl Runner {
     }
 
     fn observe(&mut self, stepped: bool) {
+        if let Some(world) = &self.world {
+            self.ball_positions.clear();
+            self.ball_positions.extend(world.balls().iter().map(|b| b.position));
+            self.recorder.observe_balls(&self.ball_positions, &self.ball_radii, world.kinetic_energy());
+        }
         self.recorder.observe_agents(
             self.sim.global_time(),
             stepped,
@@ -238,6 +271,9 @@ impl Runner {
         // cannot fail; ignoring the Result keeps the step panic-free either way.
         let _ = self.sim.set_pref_velocities(&self.prefs);
         self.sim.step();
+        if let Some(world) = &mut self.world {
+            world.step(self.scenario.time_step);
+        }
         self.steps += 1;
         self.observe(true);
         let leaving: Vec<AgentId> = self
@@ -319,9 +355,14 @@ impl Runner {
         self.roadmap.as_ref()
     }
 
-    /// The balls at time 0 (the physics world is wired in when the scene has balls).
+    /// The balls at time 0.
     pub fn initial_balls(&self) -> &[InitialBall] {
         &self.balls
+    }
+
+    /// The physics world, when the scene has balls.
+    pub fn world(&self) -> Option<&World> {
+        self.world.as_ref()
     }
 
     /// The metrics so far.
