@@ -253,7 +253,7 @@ fn roadmap_navigation_gets_everyone_through_the_door_where_straight_lines_fail()
     let mut straight = roadmap.clone();
     straight.navigation = Navigation::Straight;
     straight.steps = 1500;
-    let mut run = |s: &Scenario| {
+    let run = |s: &Scenario| {
         let mut r = Runner::new(s).unwrap();
         while !r.is_finished() {
             r.step();

@@ -205,8 +205,9 @@ mod tests {
     #[test]
     fn csv_round_trips_exact_bits() {
         let mut t = Trajectory::default();
-        let p = [Vec2::new(0.1, -1.0 / 3.0), Vec2::new(199.936844, 5.02601957)];
-        let v = [Vec2::new(1e-7, 2.5), Vec2::new(-0.999684095, -0.025130095)];
+        // Values whose shortest decimal form needs all of f32's digits.
+        let p = [Vec2::new(0.1, -1.0 / 3.0), Vec2::new(f32::from_bits(1128787925), f32::from_bits(1084282151))];
+        let v = [Vec2::new(1e-7, 2.5), Vec2::new(-f32::MIN_POSITIVE, f32::EPSILON * 3.0)];
         t.record(0, [3, 7], &p, &v);
         t.record(1, [3, 7], &v, &p);
         let mut text = Vec::new();
