@@ -175,7 +175,7 @@ impl<'a> Drawer<'a> {
     fn new(scene: &'a SceneInfo, view: View) -> Result<Drawer<'a>> {
         let mut background = Pixmap::new(view.width, view.height).context("image size")?;
         background.fill(Color::from_rgba8(BACKGROUND[0], BACKGROUND[1], BACKGROUND[2], 255));
-        let radius = scene.agents.iter().map(|a| (a.id, (a.radius, a.group))).collect();
+        let radius = scene.agents.iter().map(|a| (a.id, (a.radius, colour_index(scene, a.id, a.group)))).collect();
         let mut drawer = Drawer { scene, view, radius, background };
         drawer.draw_static();
         Ok(drawer)
@@ -239,7 +239,7 @@ impl<'a> Drawer<'a> {
             pb.move_to(x - arm, y + arm);
             pb.line_to(x + arm, y - arm);
             if let Some(path) = pb.finish() {
-                let color = lighten(group_color(a.group), 0.45);
+                let color = lighten(group_color(colour_index(self.scene, a.id, a.group)), 0.45);
                 pixmap.stroke_path(&path, &paint(color), &stroke, Transform::identity(), None);
             }
         }
@@ -268,6 +268,18 @@ impl<'a> Drawer<'a> {
             pixmap.fill_rect(rect, &paint(BAR), Transform::identity(), None);
         }
         pixmap
+    }
+}
+
+/// The colour of an agent: its group's, or — when the whole crowd is one group, as in RVO2's
+/// Circle — one of the palette's colours for each consecutive block of ids, so that the
+/// crowd's parts can be told apart.
+fn colour_index(scene: &SceneInfo, id: u32, group: u32) -> u32 {
+    let agent_groups = scene.groups.iter().filter(|g| g.as_str() != "balls").count();
+    if agent_groups == 1 && scene.agents.len() > 1 {
+        (id as usize * GROUP_COLORS.len() / scene.agents.len()) as u32
+    } else {
+        group
     }
 }
 
@@ -406,7 +418,8 @@ fn svg(scene: &SceneInfo, agents: &Trajectory, balls: &Trajectory, size: u32) ->
     }
     let mut ids: Vec<u32> = paths.keys().copied().collect();
     ids.sort_unstable();
-    let info: HashMap<u32, (f32, u32)> = scene.agents.iter().map(|a| (a.id, (a.radius, a.group))).collect();
+    let info: HashMap<u32, (f32, u32)> =
+        scene.agents.iter().map(|a| (a.id, (a.radius, colour_index(scene, a.id, a.group)))).collect();
     for id in ids {
         let path = &paths[&id];
         let (radius, group) = info.get(&id).copied().unwrap_or((0.5, 0));
