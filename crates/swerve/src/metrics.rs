@@ -22,9 +22,10 @@ pub struct AgentMetrics {
     pub time_to_goal: Option<f32>,
     /// Distance travelled until arrival (or the end of the run) (m).
     pub path_length: f32,
-    /// Straight-line distance from start to goal (m).
+    /// The shortest way to arrive: straight-line distance from the start to the goal minus the
+    /// goal tolerance (m; arrival counts once within the tolerance).
     pub straight_line: f32,
-    /// `path_length / straight_line` for agents that arrived and had somewhere to go.
+    /// `path_length / straight_line` (≥ 1) for agents that arrived and had somewhere to go.
     pub path_length_ratio: Option<f32>,
 }
 
@@ -120,6 +121,7 @@ pub struct MetricsRecorder {
     speed_samples: u64,
     balls: Option<BallMetrics>,
     order: Vec<u32>,
+    radii: Vec<f32>,
 }
 
 impl MetricsRecorder {
@@ -146,6 +148,7 @@ impl MetricsRecorder {
             speed_samples: 0,
             balls: None,
             order: Vec::new(),
+            radii: Vec::new(),
         }
     }
 
@@ -189,7 +192,9 @@ impl MetricsRecorder {
             self.steps += 1;
         }
         self.time = time;
-        let radii: Vec<f32> = ids.iter().map(|id| radius_by_id.get(id.0 as usize).copied().unwrap_or(0.0)).collect();
+        let mut radii = std::mem::take(&mut self.radii);
+        radii.clear();
+        radii.extend(ids.iter().map(|id| radius_by_id.get(id.0 as usize).copied().unwrap_or(0.0)));
         for ((id, p), v) in ids.iter().zip(positions).zip(velocities) {
             let Some(Some(track)) = self.tracks.get_mut(id.0 as usize) else { continue };
             if track.arrival.is_none() {
@@ -222,6 +227,7 @@ impl MetricsRecorder {
                 }
             }
         }
+        self.radii = radii;
     }
 
     /// Observes the balls (positions, radii, total kinetic energy in J).
@@ -252,7 +258,7 @@ impl MetricsRecorder {
             .enumerate()
             .filter_map(|(id, t)| t.as_ref().map(|t| (id, t)))
             .map(|(id, t)| {
-                let straight_line = t.start.distance(t.goal);
+                let straight_line = (t.start.distance(t.goal) - t.tolerance).max(0.0);
                 let path_length = t.path_length as f32;
                 AgentMetrics {
                     id: id as u32,
@@ -260,8 +266,7 @@ impl MetricsRecorder {
                     time_to_goal: t.arrival,
                     path_length,
                     straight_line,
-                    path_length_ratio: (t.arrival.is_some() && straight_line > t.tolerance)
-                        .then(|| path_length / straight_line),
+                    path_length_ratio: (t.arrival.is_some() && straight_line > 0.0).then(|| path_length / straight_line),
                 }
             })
             .collect();
@@ -372,7 +377,8 @@ mod tests {
         assert_eq!(m.arrived, 2);
         assert_eq!(m.per_agent[0].time_to_goal, Some(2.0));
         assert_eq!(m.per_agent[0].path_length, 4.0);
-        assert_eq!(m.per_agent[0].path_length_ratio, Some(1.0));
+        // 4 m from the goal with a 0.1 m tolerance: 3.9 m is the shortest way to arrive.
+        assert!((m.per_agent[0].path_length_ratio.unwrap() - 4.0 / 3.9).abs() < 1e-6);
         assert_eq!(m.per_agent[1].time_to_goal, Some(0.0));
         assert_eq!(m.agent_overlaps, 1);
         assert!((m.max_agent_penetration - 1.0).abs() < 1e-6);

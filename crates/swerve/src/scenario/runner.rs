@@ -66,6 +66,7 @@ pub struct Runner {
     recorder: MetricsRecorder,
     prefs: Vec<Vec2>,
     obstacles: Vec<Vec<Vec2>>,
+    has_sinks: bool,
 }
 
 impl Runner {
@@ -157,6 +158,7 @@ impl Runner {
             recorder: MetricsRecorder::new(&obstacles),
             prefs: Vec::new(),
             obstacles,
+            has_sinks: scenario.spawn.iter().any(|s| s.remove_at_goal),
         };
         for (a, goal_index) in runner_agents {
             runner.add_agent(a.position, a.goal, goal_index, a.params, a.group, false)?;
@@ -211,11 +213,10 @@ impl Runner {
                 let spawner = &mut self.spawners[k];
                 let (min, max) = (Vec2::from(spawner.plan.spec.min), Vec2::from(spawner.plan.spec.max));
                 let radius = spawner.plan.params.radius;
-                let positions = self.sim.positions();
-                let radii: Vec<f32> = self.sim.agent_ids().iter().map(|id| self.info.radius[id.0 as usize]).collect();
+                let (ids, positions, info) = (self.sim.agent_ids(), self.sim.positions(), &self.info);
                 let spot = (0..SPAWN_ATTEMPTS).map(|_| sample(&mut spawner.rng, min, max)).find(|&p| {
                     clear_of_obstacles(p, radius, &self.obstacles)
-                        && positions.iter().zip(&radii).all(|(q, r)| q.distance(p) >= r + radius)
+                        && ids.iter().zip(positions).all(|(id, q)| q.distance(p) >= info.radius[id.0 as usize] + radius)
                 });
                 let Some(position) = spot else { break };
                 spawner.added += 1;
@@ -276,15 +277,18 @@ impl Runner {
         }
         self.steps += 1;
         self.observe(true);
-        let leaving: Vec<AgentId> = self
-            .sim
-            .agent_ids()
-            .iter()
-            .copied()
-            .filter(|id| self.info.remove_at_goal[id.0 as usize] && self.recorder.has_arrived(*id))
-            .collect();
-        for id in leaving {
-            let _ = self.sim.remove_agent(id);
+        if self.has_sinks {
+            let leaving: Vec<AgentId> = self
+                .sim
+                .agent_ids()
+                .iter()
+                .copied()
+                .filter(|id| self.info.remove_at_goal[id.0 as usize] && self.recorder.has_arrived(*id))
+                .collect();
+            for id in leaving {
+                // The id is live (just read from the simulator), so removal cannot fail.
+                let _ = self.sim.remove_agent(id);
+            }
         }
         self.spawn_due();
     }
