@@ -317,7 +317,8 @@ fn pair_sweep(positions: &[Vec2], radii: &[f32], order: &mut Vec<u32>) -> (u64, 
             if pj.x - pi.x - ri - r_max > closest.max(0.0) {
                 break;
             }
-            let gap = pi.distance(pj) - ri - radii[j as usize];
+            // `d - (ri + rj)` is symmetric in i and j, bit for bit.
+            let gap = pi.distance(pj) - (ri + radii[j as usize]);
             closest = closest.min(gap);
             if -gap > OVERLAP_TOLERANCE {
                 overlaps += 1;
@@ -337,7 +338,7 @@ mod tests {
         let (mut overlaps, mut deepest, mut closest) = (0u64, 0.0f32, f32::INFINITY);
         for i in 0..positions.len() {
             for j in i + 1..positions.len() {
-                let gap = positions[i].distance(positions[j]) - radii[i] - radii[j];
+                let gap = positions[i].distance(positions[j]) - (radii[i] + radii[j]);
                 closest = closest.min(gap);
                 if -gap > OVERLAP_TOLERANCE {
                     overlaps += 1;
