@@ -25,6 +25,7 @@ pub mod ball;
 pub mod broad_phase;
 pub mod narrow_phase;
 pub mod response;
+pub mod scene;
 pub mod time_of_impact;
 pub mod world;
 

@@ -35,6 +35,9 @@ pub struct StepStats {
     pub contacts: usize,
     /// Of those, collisions found by continuous detection at their time of impact.
     pub time_of_impact_events: usize,
+    /// Balls that ended the step outside their swept box (deflected); when non-zero the broad
+    /// phase ran a second time.
+    pub escaped_swept_boxes: usize,
 }
 
 /// Balls in a box and/or around static segments.
@@ -46,8 +49,8 @@ pub struct StepStats {
 ///    the time of impact within the step is computed; the impacts are processed in time order
 ///    from a heap, each one re-checked against the balls' current paths (an earlier impact may
 ///    have deflected them), and a ball that was deflected gets new impacts against its
-///    candidate partners. A ball's path is kept as `anchor + velocity · t`, so deflecting it
-///    at time `t` only moves its anchor.
+///    candidate partners. During the step a ball's `position` field holds the *anchor* of its
+///    path `position + velocity · t`, so deflecting it at time `t` only moves its anchor.
 /// 3. Every ball moves to the end of its path; box walls reflect it (mirror image of the
 ///    overshoot, exact for `e = 1`).
 /// 4. Discrete pass: pairs (and segments) still overlapping get the approach-only impulse and
@@ -72,16 +75,21 @@ pub struct World {
     segment_boxes: Vec<Aabb>,
     broad_phase: Box<dyn BroadPhase>,
     compensated: bool,
+    continuous: bool,
     stats: StepStats,
     swept: Vec<Aabb>,
     pairs: Vec<Pair>,
-    anchor: Vec<Vec2>,
+    /// `max m |v|²` over the balls (bounds the speed an impact can give; see `sweep_and_find_pairs`).
+    k_max: f32,
     adjacency_start: Vec<u32>,
     adjacency: Vec<u32>,
     events: BinaryHeap<Reverse<(u32, u32, u32)>>,
 }
 
 impl World {
+    /// Maximum position-correction passes per step (see [`World::step`], step 4).
+    pub const CORRECTION_PASSES: usize = 4;
+
     /// An empty world. `bounds`, if given, is a box whose walls the balls bounce off.
     pub fn new(bounds: Option<Aabb>, broad_phase: BroadPhaseKind) -> World {
         World {
@@ -92,10 +100,11 @@ impl World {
             segment_boxes: Vec::new(),
             broad_phase: broad_phase.create(),
             compensated: true,
+            continuous: true,
             stats: StepStats::default(),
             swept: Vec::new(),
             pairs: Vec::new(),
-            anchor: Vec::new(),
+            k_max: 0.0,
             adjacency_start: Vec::new(),
             adjacency: Vec::new(),
             events: BinaryHeap::new(),
@@ -132,6 +141,7 @@ impl World {
             });
         }
         let id = BallId(self.balls.len() as u32);
+        self.k_max = self.k_max.max(ball.mass * ball.velocity.length_squared());
         self.balls.push(ball);
         self.residual.push(Vec2::ZERO);
         Ok(id)
@@ -197,6 +207,13 @@ impl World {
         }
     }
 
+    /// Whether collisions are found at their time of impact (default `true`). Off, the step is
+    /// the seed's discrete method (move, then resolve overlaps), which lets fast balls tunnel;
+    /// kept to demonstrate exactly that.
+    pub fn set_continuous_collision(&mut self, on: bool) {
+        self.continuous = on;
+    }
+
     /// What the last step did.
     pub fn last_step_stats(&self) -> StepStats {
         self.stats
@@ -234,19 +251,28 @@ impl World {
             return;
         }
         self.sweep_and_find_pairs(dt);
-        self.anchor.clear();
-        self.anchor.extend(self.balls.iter().map(|b| b.position));
-        self.process_impacts(dt);
+        if self.continuous {
+            self.process_impacts(dt);
+        }
         self.integrate(dt);
         self.resolve_overlaps();
     }
 
     /// Step 1: swept boxes and the broad phase.
+    ///
+    /// The box covers the disc at the start and at the end of its undisturbed path, grown by
+    /// how far the ball could travel if an impact sped it up: with restitution ≤ 1 a collision
+    /// does not create energy, so a ball of mass `m` leaves it with `|v'|² ≤ |v|² + K/m`, where
+    /// `K = max m_b |v_b|²` over all balls. A single impact therefore never carries a ball out
+    /// of its box; chains of impacts within one step rarely do, and are caught in `integrate`.
     fn sweep_and_find_pairs(&mut self, dt: f32) {
+        let k_max = self.k_max;
         self.swept.clear();
         self.swept.extend(self.balls.iter().map(|b| {
             let end = b.position + b.velocity * dt;
-            let r = Vec2::splat(b.radius);
+            // After an impact the ball may head anywhere (even back past its start).
+            let reach = (b.velocity.length_squared() + k_max / b.mass).sqrt() * dt;
+            let r = Vec2::splat(b.radius + reach);
             Aabb { min: b.position.min(end) - r, max: b.position.max(end) + r }
         }));
         self.pairs.clear();
@@ -257,7 +283,7 @@ impl World {
     /// Where ball `i` is at time `t` on its current path.
     #[inline]
     fn position_at(&self, i: usize, t: f32) -> Vec2 {
-        self.anchor[i] + self.balls[i].velocity * t
+        self.balls[i].position + self.balls[i].velocity * t
     }
 
     /// Time of impact of event partners `i` and `j` (ball or flagged segment) from time `now`.
@@ -416,40 +442,77 @@ impl World {
         };
         self.set_velocity64(iu, va);
         self.set_velocity64(ju, vb);
-        self.anchor[iu] = pa - self.balls[iu].velocity * t;
-        self.anchor[ju] = pb - self.balls[ju].velocity * t;
+        self.balls[iu].position = pa - self.balls[iu].velocity * t;
+        self.balls[ju].position = pb - self.balls[ju].velocity * t;
         true
     }
 
     /// Ball `i` bounces off segment `s` at time `t`; re-anchors its path.
     fn bounce_off_segment(&mut self, i: u32, s: u32, t: f32) -> bool {
         let iu = i as usize;
-        let p = self.position_at(iu, t);
+        // In f64: the ball is only a radius away from the segment, so an f32 normal would tilt
+        // the bounce by ~ulp / radius.
+        let p = self.balls[iu].position.as_dvec2() + self.balls[iu].velocity.as_dvec2() * f64::from(t);
         let seg = self.segments[s as usize];
-        let q = closest_point_on_segment(p, seg.a, seg.b);
-        let normal = (p.as_dvec2() - q.as_dvec2()).normalize_or_zero();
+        let (a, b) = (seg.a.as_dvec2(), seg.b.as_dvec2());
+        let ab = b - a;
+        let q = a + ab * ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
+        let normal = (p - q).normalize_or_zero();
         if normal == DVec2::ZERO {
             return false;
         }
         let e = f64::from(self.balls[iu].restitution);
         let Some(v) = wall_impulse(self.velocity64(iu), normal, e) else { return false };
         self.set_velocity64(iu, v);
-        self.anchor[iu] = p - self.balls[iu].velocity * t;
+        self.balls[iu].position = p.as_vec2() - self.balls[iu].velocity * t;
         true
     }
 
     /// Step 3: move every ball to the end of its path and reflect it off the box walls.
+    ///
+    /// A ball deflected by an impact (or a wall) can end outside the swept box the broad phase
+    /// saw, and meet a ball that was not its candidate. Such boxes are grown to cover the end
+    /// position and, if any grew, the broad phase runs again so the discrete pass sees every
+    /// overlapping pair.
     fn integrate(&mut self, dt: f32) {
-        for ((ball, anchor), residual) in self.balls.iter_mut().zip(&self.anchor).zip(&mut self.residual) {
-            ball.position = *anchor + ball.velocity * dt;
+        let mut escaped = 0;
+        let mut k_max = 0.0f32;
+        for ((ball, residual), swept) in self.balls.iter_mut().zip(&mut self.residual).zip(&mut self.swept) {
+            ball.position += ball.velocity * dt;
             if let Some(bounds) = self.bounds {
                 reflect_off_walls(ball, residual, bounds);
+            }
+            k_max = k_max.max(ball.mass * ball.velocity.length_squared());
+            let end = Aabb::around_disc(ball.position, ball.radius);
+            if !(swept.min.cmple(end.min).all() & end.max.cmple(swept.max).all()) {
+                swept.min = swept.min.min(end.min);
+                swept.max = swept.max.max(end.max);
+                escaped += 1;
+            }
+        }
+        self.k_max = k_max;
+        self.stats.escaped_swept_boxes = escaped;
+        if escaped > 0 {
+            self.pairs.clear();
+            self.broad_phase.find_pairs(&self.swept, &mut self.pairs);
+            self.stats.candidate_pairs = self.pairs.len();
+        }
+    }
+
+    /// Step 4: impulses and position corrections for whatever still overlaps. Correcting one
+    /// pair can push a ball into a third, so dense packings get up to
+    /// [`World::CORRECTION_PASSES`] passes (each stops the loop if it corrected nothing).
+    fn resolve_overlaps(&mut self) {
+        for _ in 0..Self::CORRECTION_PASSES {
+            if self.resolve_overlaps_once() == 0 {
+                break;
             }
         }
     }
 
-    /// Step 4: impulses and position corrections for whatever still overlaps.
-    fn resolve_overlaps(&mut self) {
+    /// One pass of [`World::resolve_overlaps`]; returns the number of corrections.
+    fn resolve_overlaps_once(&mut self) -> usize {
+        let mut corrected = 0;
         for k in 0..self.pairs.len() {
             let (i, j) = self.pairs[k];
             let (iu, ju) = (i as usize, j as usize);
@@ -465,40 +528,55 @@ impl World {
             let normal = if dist > 0.0 { d / dist } else { Vec2::X };
             let e = f64::from(a.restitution.max(b.restitution));
             let (inv_a, inv_b) = (1.0 / f64::from(a.mass), 1.0 / f64::from(b.mass));
+            // The impulse conserves energy only for a unit normal: normalise in f64 (an f32
+            // unit vector is off by ~1e-7 in length, which leaks 1e-7 of the pair's energy).
+            let normal64 = if dist > 0.0 { d.as_dvec2().normalize() } else { DVec2::X };
             if let Some((va, vb)) =
-                ball_ball_impulse(self.velocity64(iu), self.velocity64(ju), inv_a, inv_b, normal.as_dvec2(), e)
+                ball_ball_impulse(self.velocity64(iu), self.velocity64(ju), inv_a, inv_b, normal64, e)
             {
                 self.set_velocity64(iu, va);
                 self.set_velocity64(ju, vb);
+                for k in [iu, ju] {
+                    let b = &self.balls[k];
+                    self.k_max = self.k_max.max(b.mass * b.velocity.length_squared());
+                }
             }
             let (pa, pb) = separate(a.position, a.mass, b.position, b.mass, normal, r - dist);
             self.balls[iu].position = pa;
             self.balls[ju].position = pb;
+            self.clamp_into_bounds(iu);
+            self.clamp_into_bounds(ju);
             self.stats.contacts += 1;
+            corrected += 1;
         }
         if !self.segments.is_empty() {
             for i in 0..self.balls.len() {
-                self.resolve_segment_overlaps(i);
+                corrected += self.resolve_segment_overlaps(i);
             }
         }
+        corrected
+    }
+
+    /// Keeps ball `i` inside the bounds after a correction (position only).
+    #[inline]
+    fn clamp_into_bounds(&mut self, i: usize) {
         if let Some(bounds) = self.bounds {
-            // Corrections may have pushed a ball through a wall: clamp, keeping velocities.
-            for ball in &mut self.balls {
-                let r = Vec2::splat(ball.radius);
-                let (lo, hi) = (bounds.min + r, bounds.max - r);
-                ball.position = ball.position.max(lo).min(hi);
-                if lo.x > hi.x {
-                    ball.position.x = 0.5 * (bounds.min.x + bounds.max.x);
-                }
-                if lo.y > hi.y {
-                    ball.position.y = 0.5 * (bounds.min.y + bounds.max.y);
-                }
+            let ball = &mut self.balls[i];
+            let r = Vec2::splat(ball.radius);
+            let (lo, hi) = (bounds.min + r, bounds.max - r);
+            ball.position = ball.position.max(lo).min(hi);
+            if lo.x > hi.x {
+                ball.position.x = 0.5 * (bounds.min.x + bounds.max.x);
+            }
+            if lo.y > hi.y {
+                ball.position.y = 0.5 * (bounds.min.y + bounds.max.y);
             }
         }
     }
 
     /// Pushes ball `i` out of every segment it overlaps, reflecting it if it moves inwards.
-    fn resolve_segment_overlaps(&mut self, i: usize) {
+    fn resolve_segment_overlaps(&mut self, i: usize) -> usize {
+        let mut corrected = 0;
         for s in 0..self.segments.len() {
             let ball = self.balls[i];
             let seg = self.segments[s];
@@ -515,11 +593,15 @@ impl World {
             let dist = dist2.sqrt();
             let normal = if dist > 0.0 { d / dist } else { (seg.b - seg.a).perp().normalize_or(Vec2::Y) };
             self.balls[i].position = q + normal * ball.radius;
-            if let Some(v) = wall_impulse(self.velocity64(i), normal.as_dvec2(), f64::from(ball.restitution)) {
+            let normal64 = if dist > 0.0 { d.as_dvec2().normalize() } else { normal.as_dvec2() };
+            if let Some(v) = wall_impulse(self.velocity64(i), normal64, f64::from(ball.restitution)) {
                 self.set_velocity64(i, v);
             }
+            self.clamp_into_bounds(i);
             self.stats.contacts += 1;
+            corrected += 1;
         }
+        corrected
     }
 }
 

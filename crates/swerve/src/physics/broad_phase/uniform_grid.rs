@@ -1,19 +1,50 @@
-//! Placeholder: delegates to brute force until implemented.
+//! Uniform grid (seed 003 §3.2.2, 网格划分).
+//!
+//! The seed notes that the cell size is the whole game: "合适的格子大小应该是跟碰撞体大小接近".
+//! The side here is the larger of (a) the largest box side, which the half-stencil needs
+//! (see `cell_grid`), and (b) the side that gives about one box per cell over the scene's
+//! area (`√(area / n)`), so sparse scenes do not pay for scanning millions of empty cells.
+//! The grid is rebuilt by counting sort every step: O(n + cells), no comparisons.
 
-use super::{BroadPhase, BroadPhaseDebug, BroadPhaseKind, BruteForce, Pair};
+use super::cell_grid::CellGrid;
+use super::{
+    largest_extent, union_and_largest_extent, BroadPhase, BroadPhaseDebug, BroadPhaseKind, DebugBoxKind, Pair,
+};
 use crate::geom::Aabb;
 
-/// Placeholder.
+/// Uniform grid rebuilt by counting sort every step.
 #[derive(Debug, Default)]
-pub struct UniformGrid;
+pub struct UniformGrid {
+    grid: CellGrid,
+}
+
+impl UniformGrid {
+    /// Cell side relative to `√(area / n)` when that exceeds the largest box. On the 100,000-
+    /// ball pit factors 0.4 and 0.7 measured 5.4 and 5.2 ms of CPU per step, 1.0 and 1.4 measured
+    /// 6.3 and 6.6 (a loaded 2-core machine, so ±15%).
+    pub const DENSITY_FACTOR: f32 = 0.7;
+}
 
 impl BroadPhase for UniformGrid {
     fn kind(&self) -> BroadPhaseKind {
         BroadPhaseKind::UniformGrid
     }
+
     fn find_pairs(&mut self, boxes: &[Aabb], pairs: &mut Vec<Pair>) {
-        BruteForce.find_pairs(boxes, pairs)
+        let (region, largest) = union_and_largest_extent(boxes);
+        let size = region.max - region.min;
+        let n = boxes.len().max(1) as f32;
+        let cell = largest.max((size.x * size.y / n).sqrt() * Self::DENSITY_FACTOR);
+        self.grid.configure(region, cell, 4 * boxes.len() + 64);
+        self.grid.fill(boxes.iter().enumerate().map(|(i, b)| (i as u32, *b)));
+        self.grid.same_level_pairs(pairs);
     }
-    fn assert_well_formed(&self, _boxes: &[Aabb]) {}
-    fn debug_boxes(&self, _out: &mut BroadPhaseDebug) {}
+
+    fn assert_well_formed(&self, boxes: &[Aabb]) {
+        self.grid.assert_well_formed(boxes.len(), largest_extent(boxes));
+    }
+
+    fn debug_boxes(&self, out: &mut BroadPhaseDebug) {
+        self.grid.occupied_cells(out.layer(DebugBoxKind::GridCell, 0));
+    }
 }

@@ -1,0 +1,271 @@
+//! The rigid-ball benchmark: ms per step for every broad phase on (a) seed 003's scene and
+//! (b) the scaled ball pit.
+//!
+//! Seed 003 timed its pygame loop by frame rate, so drawing dominated its numbers; here only
+//! `World::step` is timed, single-threaded, after a few warm-up steps, for at least
+//! [`Config::min_seconds`] per cell of the table.
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+pub use swerve::physics::scene::{ball_pit, seed_scene, Scene};
+use swerve::physics::{BroadPhaseKind, World};
+
+/// Seed of every scene of the benchmark.
+pub const SCENE_SEED: u64 = 0x5EED_0003;
+
+/// Which scene a row measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SceneKind {
+    /// Seed 003's scene: 1800 × 900 box, radii in [10, 15], velocities in [−4, 4] per step.
+    Seed,
+    /// The scaled ball pit: radius 1, 10% area fraction, speeds up to 10, dt = 1/60.
+    Pit,
+}
+
+impl SceneKind {
+    /// The scene with `n` balls.
+    pub fn scene(self, n: usize) -> Scene {
+        match self {
+            SceneKind::Seed => seed_scene(n, SCENE_SEED),
+            SceneKind::Pit => ball_pit(n, SCENE_SEED),
+        }
+    }
+
+    /// Title used in tables and plots.
+    pub fn title(self) -> &'static str {
+        match self {
+            SceneKind::Seed => "seed 003 scene (1800×900, r ∈ [10, 15])",
+            SceneKind::Pit => "ball pit (r = 1, 10% area, dt = 1/60)",
+        }
+    }
+}
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Ball counts of the seed scene (the seed's own: 100, 400, 800, 1600).
+    pub seed_sizes: Vec<usize>,
+    /// Ball counts of the pit.
+    pub pit_sizes: Vec<usize>,
+    /// Broad phases to run.
+    pub algorithms: Vec<BroadPhaseKind>,
+    /// Minimum measured time per cell (seconds).
+    pub min_seconds: f64,
+    /// Minimum measured steps per cell.
+    pub min_steps: usize,
+    /// Unmeasured steps first (caches, incremental structures, buffer growth).
+    pub warmup_steps: usize,
+    /// An algorithm whose step exceeds this (seconds), measured or predicted, is skipped at
+    /// larger sizes.
+    pub max_step_seconds: f64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            seed_sizes: vec![100, 400, 800, 1600],
+            pit_sizes: vec![1_600, 10_000, 100_000, 1_000_000],
+            algorithms: BroadPhaseKind::ALL.to_vec(),
+            min_seconds: 1.0,
+            min_steps: 5,
+            warmup_steps: 3,
+            max_step_seconds: 2.0,
+        }
+    }
+}
+
+impl Config {
+    /// A quick configuration for tests and smoke runs: tiny sizes, a few steps.
+    pub fn smoke() -> Self {
+        Config {
+            seed_sizes: vec![100, 200],
+            pit_sizes: vec![400, 1_600],
+            min_seconds: 0.0,
+            min_steps: 2,
+            warmup_steps: 1,
+            ..Config::default()
+        }
+    }
+}
+
+/// One cell of the table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// The scene.
+    pub scene: SceneKind,
+    /// Algorithm name: a [`BroadPhaseKind`] name, or a peer such as `"rapier2d"`.
+    pub algorithm: String,
+    /// Number of balls.
+    pub n: usize,
+    /// Mean milliseconds per step; `None` when skipped.
+    pub ms_per_step: Option<f64>,
+    /// Steps measured.
+    pub steps: usize,
+    /// Why it was skipped, or other remarks.
+    pub note: String,
+}
+
+impl Row {
+    /// Steps per second (`1000 / ms_per_step`).
+    pub fn steps_per_second(&self) -> Option<f64> {
+        self.ms_per_step.map(|ms| 1000.0 / ms)
+    }
+}
+
+/// Steps `step` after `warmup` unmeasured calls until `min_seconds` and `min_steps` are both
+/// reached; returns (mean duration, steps). Stops after one measured step if that step alone
+/// exceeds `max_step` (the caller records it and skips larger sizes).
+pub fn time_steps(
+    mut step: impl FnMut(),
+    warmup: usize,
+    min_steps: usize,
+    min_seconds: f64,
+    max_step: f64,
+) -> (Duration, usize) {
+    for _ in 0..warmup {
+        let t = Instant::now();
+        step();
+        if t.elapsed().as_secs_f64() > max_step {
+            return (t.elapsed(), 1);
+        }
+    }
+    let start = Instant::now();
+    let mut steps = 0;
+    loop {
+        step();
+        steps += 1;
+        let elapsed = start.elapsed();
+        if steps == 1 && elapsed.as_secs_f64() > max_step {
+            return (elapsed, 1);
+        }
+        if steps >= min_steps && elapsed.as_secs_f64() >= min_seconds {
+            return (elapsed / steps as u32, steps);
+        }
+    }
+}
+
+/// Measures one world.
+fn measure_world(world: &mut World, dt: f32, config: &Config) -> (f64, usize) {
+    let (d, steps) = time_steps(
+        || world.step(dt),
+        config.warmup_steps,
+        config.min_steps,
+        config.min_seconds,
+        config.max_step_seconds,
+    );
+    (d.as_secs_f64() * 1e3, steps)
+}
+
+/// Runs the configured table; progress goes to `progress` (e.g. stderr) one line per cell.
+pub fn run_with_progress(config: &Config, mut progress: impl FnMut(&Row)) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for (scene_kind, sizes) in [(SceneKind::Seed, &config.seed_sizes), (SceneKind::Pit, &config.pit_sizes)] {
+        for &kind in &config.algorithms {
+            let mut last: Option<(usize, f64)> = None;
+            for &n in sizes {
+                // Brute force is O(n²): predict from the previous size before building the world.
+                let exponent = if kind == BroadPhaseKind::BruteForce { 2.0 } else { 1.0 };
+                let predicted = last.map(|(m, ms)| ms * (n as f64 / m as f64).powf(exponent));
+                let too_slow = predicted.is_some_and(|ms| ms > config.max_step_seconds * 1e3);
+                let row = if too_slow {
+                    Row {
+                        scene: scene_kind,
+                        algorithm: kind.to_string(),
+                        n,
+                        ms_per_step: None,
+                        steps: 0,
+                        note: format!("skipped: predicted {:.1} s per step", predicted.unwrap_or(0.0) / 1e3),
+                    }
+                } else {
+                    let scene = scene_kind.scene(n);
+                    let mut world = scene.world(kind).expect("benchmark scenes are valid");
+                    let (ms, steps) = measure_world(&mut world, scene.dt, config);
+                    last = Some((n, ms));
+                    Row {
+                        scene: scene_kind,
+                        algorithm: kind.to_string(),
+                        n,
+                        ms_per_step: Some(ms),
+                        steps,
+                        note: String::new(),
+                    }
+                };
+                progress(&row);
+                rows.push(row);
+            }
+        }
+    }
+    rows
+}
+
+/// Runs the configured table.
+pub fn run(config: &Config) -> Vec<Row> {
+    run_with_progress(config, |_| {})
+}
+
+fn format_ms(ms: f64) -> String {
+    if ms >= 100.0 {
+        format!("{ms:.0}")
+    } else if ms >= 1.0 {
+        format!("{ms:.2}")
+    } else {
+        format!("{ms:.4}")
+    }
+}
+
+/// Markdown tables (one per scene): rows are algorithms, columns are ball counts, cells are
+/// "ms per step (steps per second)". Skipped cells say so.
+pub fn render_markdown(rows: &[Row]) -> String {
+    let mut out = String::new();
+    for scene in [SceneKind::Seed, SceneKind::Pit] {
+        let mine: Vec<&Row> = rows.iter().filter(|r| r.scene == scene).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let mut sizes: Vec<usize> = mine.iter().map(|r| r.n).collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        let mut algorithms: Vec<&str> = Vec::new();
+        for r in &mine {
+            if !algorithms.contains(&r.algorithm.as_str()) {
+                algorithms.push(&r.algorithm);
+            }
+        }
+        let _ = writeln!(out, "**{}** — ms per step (steps per second)\n", scene.title());
+        let _ = write!(out, "| algorithm |");
+        for n in &sizes {
+            let _ = write!(out, " N = {n} |");
+        }
+        let _ = write!(out, "\n|---|");
+        for _ in &sizes {
+            let _ = write!(out, "---:|");
+        }
+        out.push('\n');
+        for alg in algorithms {
+            let _ = write!(out, "| {alg} |");
+            for &n in &sizes {
+                let cell = match mine.iter().find(|r| r.algorithm == alg && r.n == n) {
+                    Some(Row { ms_per_step: Some(ms), steps, .. }) => {
+                        let one = if *steps == 1 { ", 1 step" } else { "" };
+                        format!("{} ({:.0}{one})", format_ms(*ms), 1000.0 / ms)
+                    }
+                    Some(Row { note, .. }) => note.clone(),
+                    None => "—".to_string(),
+                };
+                let _ = write!(out, " {cell} |");
+            }
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The fastest measured row of `scene` at `n` among swerve's broad phases.
+pub fn best(rows: &[Row], scene: SceneKind, n: usize) -> Option<&Row> {
+    rows.iter()
+        .filter(|r| r.scene == scene && r.n == n && r.algorithm.parse::<BroadPhaseKind>().is_ok())
+        .filter(|r| r.ms_per_step.is_some())
+        .min_by(|a, b| a.ms_per_step.partial_cmp(&b.ms_per_step).unwrap_or(std::cmp::Ordering::Equal))
+}

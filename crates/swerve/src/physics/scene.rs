@@ -1,0 +1,103 @@
+//! Reproducible scenes: seed 003's benchmark scene and the scaled ball pit.
+//!
+//! Shared by the tests, the benchmark crate, the CLI and the bindings so that every figure is
+//! measured on the same balls. Randomness is SplitMix64 from a named seed (no dependency, same
+//! numbers on every platform).
+
+use glam::Vec2;
+
+use super::{Ball, BroadPhaseKind, World};
+use crate::error::Error;
+use crate::geom::Aabb;
+
+/// SplitMix64 (Steele, Lea & Flood 2014): tiny, fast, and good enough to place balls.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[0, 1)` with 24 random bits (exact in `f32`).
+    pub fn unit(&mut self) -> f32 {
+        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    /// Uniform in `[lo, hi)`.
+    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.unit()
+    }
+}
+
+/// A set of balls in a box, and the time step to run them with.
+#[derive(Clone, Debug)]
+pub struct Scene {
+    /// The box.
+    pub bounds: Aabb,
+    /// The balls, in row-major order of their starting cells (neighbours are near in memory).
+    pub balls: Vec<Ball>,
+    /// Time step (seconds; the seed scene's velocities are per step, so its `dt` is 1).
+    pub dt: f32,
+}
+
+impl Scene {
+    /// A world holding this scene.
+    pub fn world(&self, broad_phase: BroadPhaseKind) -> Result<World, Error> {
+        let mut world = World::new(Some(self.bounds), broad_phase);
+        for b in &self.balls {
+            world.add_ball(*b)?;
+        }
+        Ok(world)
+    }
+}
+
+/// Seed 003's experiment (§4): an 1800 × 900 box, radii uniform in `[10, 15]`, velocity
+/// components uniform in `[−4, 4]` per step (so `dt = 1`), no overlap at the start. Masses are
+/// real (`π r²`, unit density), not the seed's `m = r`; restitution 1. At most 1,800 balls
+/// (one per 30 × 30 cell, which is what makes the start overlap-free).
+pub fn seed_scene(n: usize, seed: u64) -> Scene {
+    let (cols, rows, cell) = (60usize, 30usize, 30.0f32);
+    let n = n.min(cols * rows);
+    let mut rng = SplitMix64(seed);
+    let balls = (0..n)
+        .map(|i| {
+            // Spread the balls evenly over the cells, in row-major order.
+            let c = i * cols * rows / n.max(1);
+            let centre = Vec2::new((c % cols) as f32 + 0.5, (c / cols) as f32 + 0.5) * cell;
+            let r = rng.range(10.0, 15.0);
+            let slack = cell * 0.5 - r;
+            let p = centre + Vec2::new(rng.range(-slack, slack), rng.range(-slack, slack));
+            let v = Vec2::new(rng.range(-4.0, 4.0), rng.range(-4.0, 4.0));
+            Ball::new(p, v, r)
+        })
+        .collect();
+    Scene { bounds: Aabb { min: Vec2::ZERO, max: Vec2::new(1800.0, 900.0) }, balls, dt: 1.0 }
+}
+
+/// The scaled ball pit: `n` balls of radius 1 covering 10% of a square box, speeds uniform in
+/// `[0, 10]` in uniformly random directions, `dt = 1/60`. Balls start on a jittered lattice
+/// (one per cell, no overlap), row by row.
+pub fn ball_pit(n: usize, seed: u64) -> Scene {
+    let radius = 1.0f32;
+    let side = (n.max(1) as f32 * std::f32::consts::PI * radius * radius / 0.1).sqrt();
+    let per_row = (n.max(1) as f32).sqrt().ceil() as usize;
+    let cell = side / per_row as f32;
+    let mut rng = SplitMix64(seed);
+    let slack = (cell * 0.5 - radius).max(0.0);
+    let balls = (0..n)
+        .map(|i| {
+            let centre = Vec2::new((i % per_row) as f32 + 0.5, (i / per_row) as f32 + 0.5) * cell;
+            let p = centre + Vec2::new(rng.range(-slack, slack), rng.range(-slack, slack));
+            let angle = rng.range(0.0, std::f32::consts::TAU);
+            let speed = rng.range(0.0, 10.0);
+            Ball::new(p, Vec2::from_angle(angle) * speed, radius)
+        })
+        .collect();
+    Scene { bounds: Aabb { min: Vec2::ZERO, max: Vec2::splat(side) }, balls, dt: 1.0 / 60.0 }
+}

@@ -1,0 +1,58 @@
+//! `World::step` does not allocate once warmed up (the world owns its scratch buffers), for
+//! every broad phase. A counting global allocator sees every allocation of this test binary,
+//! so the binary holds this one test only.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use glam::Vec2;
+use swerve::physics::scene::ball_pit;
+use swerve::physics::BroadPhaseKind;
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+const SCENE_SEED: u64 = 0xA110C;
+
+#[test]
+fn step_does_not_allocate_once_warm() {
+    let scene = ball_pit(2_000, SCENE_SEED);
+    for kind in BroadPhaseKind::ALL {
+        let mut world = scene.world(kind).unwrap();
+        world.add_segment(Vec2::new(10.0, 10.0), Vec2::new(60.0, 30.0)).unwrap();
+        // Warm-up: buffers grow to the scene's high-water marks (pairs, events, tree nodes).
+        for _ in 0..300 {
+            world.step(scene.dt);
+        }
+        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        let mut contacts = 0;
+        for _ in 0..100 {
+            world.step(scene.dt);
+            contacts += world.last_step_stats().contacts;
+        }
+        let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
+        assert!(contacts > 0, "{kind}: nothing collided, the test would prove little");
+        assert_eq!(allocations, 0, "{kind}: step allocated {allocations} times after warm-up");
+    }
+}
