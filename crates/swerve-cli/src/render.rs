@@ -3,6 +3,7 @@
 //! cross, balls drawn in their own colour, and a bar at the bottom shows elapsed time.
 
 use anyhow::{bail, Context, Result};
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::fs::File;
@@ -340,7 +341,7 @@ pub fn write_gif(path: &Path, scene: &SceneInfo, agents: &Trajectory, balls: &Tr
     let (width, height) = (view.width, view.height);
     anyhow::ensure!(width <= u16::MAX as u32 && height <= u16::MAX as u32, "image too large for GIF");
     let drawer = Drawer::new(scene, view)?;
-    let mut quantizer = Quantizer { palette: palette(), cache: HashMap::new() };
+    let quantizer = Quantizer { palette: palette(), cache: HashMap::new() };
     let flat: Vec<u8> = quantizer.palette.iter().flatten().copied().collect();
     let file = BufWriter::new(File::create(path).with_context(|| format!("cannot create {}", path.display()))?);
     let mut encoder = gif::Encoder::new(file, width as u16, height as u16, &flat).context("GIF header")?;
@@ -350,9 +351,21 @@ pub fn write_gif(path: &Path, scene: &SceneInfo, agents: &Trajectory, balls: &Tr
     // About ten seconds per loop, between 2 and 10 hundredths of a second per frame.
     let delay = (1000 / frames.len().max(1)).clamp(2, 10) as u16;
     let last = total.saturating_sub(1).max(1) as f32;
-    for &k in &frames {
-        let pixmap = drawer.frame(a.get(k).copied().unwrap_or(&[]), b.get(k).copied().unwrap_or(&[]), k as f32 / last);
-        let indices = quantizer.indices(&pixmap);
+    // Frames are independent: draw and quantise them in parallel (one colour cache per
+    // worker), then encode in order.
+    let palette_colors = quantizer.palette.clone();
+    let indexed: Vec<Vec<u8>> = frames
+        .par_iter()
+        .map_init(
+            || Quantizer { palette: palette_colors.clone(), cache: HashMap::new() },
+            |q, &k| {
+                let pixmap =
+                    drawer.frame(a.get(k).copied().unwrap_or(&[]), b.get(k).copied().unwrap_or(&[]), k as f32 / last);
+                q.indices(&pixmap)
+            },
+        )
+        .collect();
+    for indices in indexed {
         let frame = gif::Frame {
             width: width as u16,
             height: height as u16,
