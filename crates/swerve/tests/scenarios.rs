@@ -142,6 +142,23 @@ fn generator_and_goal_rule_errors() {
     assert_eq!(problems[0].key, "spawn[0].goal");
     assert_eq!(problems[0].line, Some(9));
 
+    let buried = "name = \"b\"\ntime_step = 0.1\nsteps = 1\n[[agents]]\nposition = [0.5, 0.5]\n[[grid]]\norigin = [-3, 0]\ncolumns = 3\nrows = 1\nspacing = [2, 0]\ngoal = [0.2, 0.2]\n[[obstacles]]\nvertices = [[0, 0], [1, 0], [1, 1], [0, 1]]\n";
+    let problems = Scenario::parse(buried, Format::Toml).unwrap_err();
+    let listing: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    assert_eq!(
+        listing,
+        [
+            "line 4: agents[0]: starts inside obstacles[0] at (0.5, 0.5)",
+            "line 6: grid[0]: agent 0 has its goal inside obstacles[0] at (0.2, 0.2)",
+            "line 6: grid[0]: agent 1 has its goal inside obstacles[0] at (0.2, 0.2)",
+            "line 6: grid[0]: agent 2 has its goal inside obstacles[0] at (0.2, 0.2)",
+        ]
+    );
+
+    let balls_only = "name = \"b\"\ntime_step = 0.1\nsteps = 1\nstop = \"all-at-goal\"\n[[balls.ball]]\nposition = [0, 0]\nradius = 1\n";
+    let problems = Scenario::parse(balls_only, Format::Toml).unwrap_err();
+    assert_eq!((problems[0].line, problems[0].key.as_str()), (Some(4), "stop"));
+
     let empty = "name = \"e\"\ntime_step = 0.1\nsteps = 1\n";
     let problems = Scenario::parse(empty, Format::Toml).unwrap_err();
     assert!(problems[0].message.contains("no agents"), "{}", problems[0]);

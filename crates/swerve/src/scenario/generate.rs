@@ -207,6 +207,51 @@ impl Scenario {
     }
 }
 
+impl Scenario {
+    /// Agents that start or have their goal inside a solid obstacle, each named by the entry
+    /// that made it (`grid[1]`, agent 3 of that grid).
+    pub(crate) fn placement_problems(&self, population: &Population) -> Vec<Problem> {
+        let obstacles = self.obstacle_polygons();
+        let solid: Vec<(usize, &Vec<Vec2>)> = obstacles
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.len() > 2 && crate::geom::Winding::of(p) == crate::geom::Winding::CounterClockwise)
+            .collect();
+        if solid.is_empty() {
+            return Vec::new();
+        }
+        let mut sources: Vec<(String, usize)> = Vec::new();
+        sources.extend((0..self.agents.len()).map(|k| (format!("agents[{k}]"), 1)));
+        sources.extend(self.circle.iter().enumerate().map(|(k, c)| (format!("circle[{k}]"), c.count)));
+        sources.extend(self.grid.iter().enumerate().map(|(k, g)| (format!("grid[{k}]"), g.columns * g.rows)));
+        sources.extend(self.random.iter().enumerate().map(|(k, r)| (format!("random[{k}]"), r.count)));
+        let mut problems = Vec::new();
+        let mut agents = population.agents.iter();
+        for (key, count) in sources {
+            for i in 0..count {
+                let Some(agent) = agents.next() else { return problems };
+                // An agent without a goal has its start as goal: report it once.
+                let checks: &[(&str, Vec2)] = if agent.goal == agent.position {
+                    &[("starts", agent.position)]
+                } else {
+                    &[("starts", agent.position), ("has its goal", agent.goal)]
+                };
+                for &(what, point) in checks {
+                    if let Some((o, _)) = solid.iter().find(|(_, poly)| inside_polygon(point, poly)) {
+                        let who = if count == 1 { String::new() } else { format!("agent {i} ") };
+                        problems.push(Problem {
+                            line: None,
+                            key: key.clone(),
+                            message: format!("{who}{what} inside obstacles[{o}] at ({}, {})", point.x, point.y),
+                        });
+                    }
+                }
+            }
+        }
+        problems
+    }
+}
+
 /// A ball at time 0 (the physics world's `Ball` fields).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct InitialBall {

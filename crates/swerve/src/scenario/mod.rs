@@ -86,11 +86,18 @@ impl Scenario {
         };
         // Generators can fail only when expanded (a region too small for its agents): expand
         // once now so that such a file is reported here, located through the key path.
-        if let Err(mut problem) = scenario.population().and_then(|_| scenario.initial_balls()) {
-            problem.line = line_of(&root, &problem.key);
-            return Err(vec![problem]);
+        let population = scenario.population().and_then(|p| scenario.initial_balls().map(|_| p));
+        let mut problems = match population {
+            Ok(population) => scenario.placement_problems(&population),
+            Err(problem) => vec![problem],
+        };
+        if problems.is_empty() {
+            return Ok(scenario);
         }
-        Ok(scenario)
+        for problem in &mut problems {
+            problem.line = line_of(&root, &problem.key);
+        }
+        Err(problems)
     }
 
     /// [`Scenario::parse`] of TOML text, with the problems joined into one [`Error`] named

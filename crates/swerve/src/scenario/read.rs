@@ -450,6 +450,10 @@ impl Reader {
         if total == 0 {
             self.problem(None, String::new(), "the scenario has no agents and no balls");
         }
+        if scenario.stop == StopRule::AllAtGoal && total == scenario.balls.as_ref().map_or(0, |b| b.ball.len() + b.random.len()) {
+            let line = t.node.get("stop").and_then(|n| n.line);
+            self.problem(line, "stop".into(), "\"all-at-goal\" needs agents (a scene of balls only would stop at once)");
+        }
         if scenario.navigation == Navigation::Roadmap {
             for (k, s) in scenario.spawn.iter().enumerate() {
                 if !matches!(s.goal, GoalRule::Point(_)) {
