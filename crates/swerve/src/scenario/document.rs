@@ -1,6 +1,6 @@
 //! A parsed scenario file as a tree of values that remember their line, so that every problem
-//! found later can name where it is. TOML keeps spans (toml_edit); JSON (serde_json) does not,
-//! so JSON problems name the key only.
+//! found later can name where it is. TOML keeps spans (toml_edit). serde_json keeps none, so
+//! JSON is checked by serde_json and then walked by a small scanner that notes lines.
 
 use super::Problem;
 
@@ -145,28 +145,121 @@ fn toml_value(v: &toml_edit::Value, lines: &LineIndex) -> Node {
 
 /// Parses JSON text; a syntax error is returned as the one problem.
 pub(crate) fn parse_json(text: &str) -> Result<Node, Problem> {
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| Problem {
+    // serde_json decides validity (and its message and line); the scanner below then only
+    // ever sees valid JSON.
+    serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(|e| Problem {
         line: Some(e.line()),
         key: String::new(),
         message: format!("JSON syntax: {e}"),
     })?;
-    Ok(json_node(&value))
+    let mut scanner = JsonScanner { text, pos: 0, line: 1 };
+    Ok(scanner.value())
 }
 
-fn json_node(v: &serde_json::Value) -> Node {
-    use serde_json::Value as J;
-    let value = match v {
-        J::Null => Value::Other("null"),
-        J::Bool(b) => Value::Boolean(*b),
-        J::Number(n) => match n.as_i64() {
-            Some(i) => Value::Integer(i),
-            None => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
-        },
-        J::String(s) => Value::String(s.clone()),
-        J::Array(a) => Value::Array(a.iter().map(json_node).collect()),
-        J::Object(o) => Value::Table(o.iter().map(|(k, v)| (k.clone(), json_node(v))).collect()),
-    };
-    Node { value, line: None }
+/// Walks valid JSON, building nodes with the line each value (or its key) starts on.
+struct JsonScanner<'a> {
+    text: &'a str,
+    pos: usize,
+    line: usize,
+}
+
+impl JsonScanner<'_> {
+    fn peek(&self) -> u8 {
+        self.text.as_bytes().get(self.pos).copied().unwrap_or(b' ')
+    }
+
+    fn skip_whitespace(&mut self) {
+        while let Some(&b) = self.text.as_bytes().get(self.pos) {
+            match b {
+                b'\n' => self.line += 1,
+                b' ' | b'\t' | b'\r' => {}
+                _ => break,
+            }
+            self.pos += 1;
+        }
+    }
+
+    /// A string token, decoded by serde_json (escapes included).
+    fn string(&mut self) -> String {
+        let start = self.pos;
+        self.pos += 1;
+        while self.pos < self.text.len() {
+            match self.text.as_bytes()[self.pos] {
+                b'\\' => self.pos += 2,
+                b'"' => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => self.pos += 1,
+            }
+        }
+        serde_json::from_str(&self.text[start..self.pos]).unwrap_or_default()
+    }
+
+    fn value(&mut self) -> Node {
+        self.skip_whitespace();
+        let line = Some(self.line);
+        let value = match self.peek() {
+            b'{' => {
+                self.pos += 1;
+                let mut entries = Vec::new();
+                loop {
+                    self.skip_whitespace();
+                    match self.peek() {
+                        b'}' => {
+                            self.pos += 1;
+                            break;
+                        }
+                        b',' => self.pos += 1,
+                        _ => {
+                            let key_line = self.line;
+                            let key = self.string();
+                            self.skip_whitespace();
+                            self.pos += 1; // the ':'
+                            let mut node = self.value();
+                            // Like TOML, a key-value pair is located at its key.
+                            node.line = Some(key_line);
+                            entries.push((key, node));
+                        }
+                    }
+                }
+                Value::Table(entries)
+            }
+            b'[' => {
+                self.pos += 1;
+                let mut items = Vec::new();
+                loop {
+                    self.skip_whitespace();
+                    match self.peek() {
+                        b']' => {
+                            self.pos += 1;
+                            break;
+                        }
+                        b',' => self.pos += 1,
+                        _ => items.push(self.value()),
+                    }
+                }
+                Value::Array(items)
+            }
+            b'"' => Value::String(self.string()),
+            _ => {
+                let start = self.pos;
+                while self.pos < self.text.len() && !matches!(self.peek(), b',' | b']' | b'}' | b' ' | b'\n' | b'\t' | b'\r') {
+                    self.pos += 1;
+                }
+                match &self.text[start..self.pos] {
+                    "true" => Value::Boolean(true),
+                    "false" => Value::Boolean(false),
+                    "null" => Value::Other("null"),
+                    number => match number.parse::<i64>() {
+                        Ok(i) => Value::Integer(i),
+                        Err(_) => Value::Float(number.parse::<f64>().unwrap_or(f64::NAN)),
+                    },
+                }
+            }
+        };
+        Node { value, line }
+    }
 }
 
 #[cfg(test)]
@@ -191,5 +284,25 @@ mod tests {
         assert_eq!(problem.line, Some(2));
         let problem = parse_json("{\n\"a\": 1,\n\"b\": }").unwrap_err();
         assert_eq!(problem.line, Some(3));
+    }
+
+    #[test]
+    fn json_values_carry_their_lines_and_decode_like_serde_json() {
+        let text = "{\n  \"a\": 1,\n  \"t\": {\"b\": [1.5, -2e3, true, null],\n  \"s\\\"q\": \"x\\u00e9\\n\"},\n  \"list\": [\n {\"c\": 9007199254740993}\n ]\n}";
+        let root = parse_json(text).unwrap();
+        assert_eq!(root.get("a").unwrap().line, Some(2));
+        let t = root.get("t").unwrap();
+        assert_eq!(t.line, Some(3));
+        let Value::Array(b) = &t.get("b").unwrap().value else { panic!("b is an array") };
+        assert!(matches!(b[0].value, Value::Float(x) if x == 1.5));
+        assert!(matches!(b[1].value, Value::Float(x) if x == -2000.0));
+        assert!(matches!(b[2].value, Value::Boolean(true)));
+        assert!(matches!(b[3].value, Value::Other("null")));
+        let s = t.get("s\"q").unwrap();
+        assert_eq!(s.line, Some(4));
+        assert!(matches!(&s.value, Value::String(v) if v == "x\u{e9}\n"));
+        let Value::Array(list) = &root.get("list").unwrap().value else { panic!("list is an array") };
+        assert_eq!(list[0].line, Some(6));
+        assert!(matches!(list[0].get("c").unwrap().value, Value::Integer(9007199254740993)));
     }
 }

@@ -25,7 +25,7 @@ use std::path::Path;
 /// One problem found in a scenario file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
-    /// 1-based line, when known (TOML always; JSON only for syntax errors).
+    /// 1-based line, when known (a missing key is located at its table).
     pub line: Option<usize>,
     /// The key path, e.g. `circle[0].radius` (empty for the whole file).
     pub key: String,
