@@ -336,7 +336,13 @@ fn frame_lists<'t>(agents: &'t Trajectory, balls: &'t Trajectory) -> (Vec<&'t [S
 }
 
 /// Writes an animated GIF of the run.
-pub fn write_gif(path: &Path, scene: &SceneInfo, agents: &Trajectory, balls: &Trajectory, options: &RenderOptions) -> Result<()> {
+pub fn write_gif(
+    path: &Path,
+    scene: &SceneInfo,
+    agents: &Trajectory,
+    balls: &Trajectory,
+    options: &RenderOptions,
+) -> Result<()> {
     let view = View::new(scene, agents, balls, options.size);
     let (width, height) = (view.width, view.height);
     anyhow::ensure!(width <= u16::MAX as u32 && height <= u16::MAX as u32, "image too large for GIF");
@@ -378,7 +384,13 @@ pub fn write_gif(path: &Path, scene: &SceneInfo, agents: &Trajectory, balls: &Tr
     Ok(())
 }
 
-fn write_png_frames(dir: &Path, scene: &SceneInfo, agents: &Trajectory, balls: &Trajectory, options: &RenderOptions) -> Result<usize> {
+fn write_png_frames(
+    dir: &Path,
+    scene: &SceneInfo,
+    agents: &Trajectory,
+    balls: &Trajectory,
+    options: &RenderOptions,
+) -> Result<usize> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let drawer = Drawer::new(scene, View::new(scene, agents, balls, options.size))?;
     let (a, b, total) = frame_lists(agents, balls);
@@ -450,14 +462,23 @@ fn svg(scene: &SceneInfo, agents: &Trajectory, balls: &Trajectory, size: u32) ->
         );
         if let Some(last) = path.last() {
             let (x, y) = view.px(*last);
-            let _ = writeln!(out, r#"<circle cx="{x:.1}" cy="{y:.1}" r="{:.2}" fill="{color}"/>"#, (radius * view.scale).max(1.2));
+            let _ = writeln!(
+                out,
+                r#"<circle cx="{x:.1}" cy="{y:.1}" r="{:.2}" fill="{color}"/>"#,
+                (radius * view.scale).max(1.2)
+            );
         }
     }
     if let Some(frame) = balls.frames().last() {
         for s in frame {
             let r = scene.balls.get(s.id as usize).map_or(0.5, |b| b.radius);
             let (x, y) = view.px(s.position);
-            let _ = writeln!(out, r#"<circle cx="{x:.1}" cy="{y:.1}" r="{:.2}" fill="{}"/>"#, (r * view.scale).max(1.2), hex(BALL));
+            let _ = writeln!(
+                out,
+                r#"<circle cx="{x:.1}" cy="{y:.1}" r="{:.2}" fill="{}"/>"#,
+                (r * view.scale).max(1.2),
+                hex(BALL)
+            );
         }
     }
     out.push_str("</svg>\n");
@@ -473,9 +494,13 @@ pub fn render_command(args: &RenderArgs) -> Result<()> {
     };
     let scene_path = dir.join("scene.json");
     if !scene_path.exists() {
-        bail!("{}: not found (render needs the scene.json that `swerve run` writes beside the trajectory)", scene_path.display());
+        bail!(
+            "{}: not found (render needs the scene.json that `swerve run` writes beside the trajectory)",
+            scene_path.display()
+        );
     }
-    let scene_text = std::fs::read_to_string(&scene_path).with_context(|| format!("cannot read {}", scene_path.display()))?;
+    let scene_text =
+        std::fs::read_to_string(&scene_path).with_context(|| format!("cannot read {}", scene_path.display()))?;
     let scene: SceneInfo = serde_json::from_str(&scene_text).with_context(|| format!("{}", scene_path.display()))?;
     let read = |path: &Path| -> Result<Trajectory> {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -493,7 +518,8 @@ pub fn render_command(args: &RenderArgs) -> Result<()> {
         }
         RenderFormat::Svg => {
             let out = args.out.clone().unwrap_or_else(|| dir.join("render.svg"));
-            std::fs::write(&out, svg(&scene, &agents, &balls, args.size)).with_context(|| format!("cannot write {}", out.display()))?;
+            std::fs::write(&out, svg(&scene, &agents, &balls, args.size))
+                .with_context(|| format!("cannot write {}", out.display()))?;
             println!("wrote {}", out.display());
         }
         RenderFormat::Png => {

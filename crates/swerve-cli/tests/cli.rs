@@ -47,7 +47,8 @@ fn run_writes_trajectories_metrics_scene_and_a_moving_gif() {
     assert_eq!(first.len(), 6);
     assert_eq!((first[0], first[1]), ("0", "0"));
 
-    let metrics: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("metrics.json")).unwrap()).unwrap();
+    let metrics: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("metrics.json")).unwrap()).unwrap();
     assert_eq!(metrics["agents"], 72);
     assert_eq!(metrics["never_arrived"], 0);
     let steps = metrics["steps"].as_u64().unwrap();
@@ -60,7 +61,8 @@ fn run_writes_trajectories_metrics_scene_and_a_moving_gif() {
     assert_eq!(row.len(), 5, "ID frame X Y Z");
     assert_eq!(row[4], "0");
 
-    let scene: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("scene.json")).unwrap()).unwrap();
+    let scene: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("scene.json")).unwrap()).unwrap();
     assert_eq!(scene["agents"].as_array().unwrap().len(), 72);
     assert_eq!(scene["groups"], serde_json::json!(["eastbound", "northbound"]));
 
@@ -91,7 +93,16 @@ fn render_makes_svg_png_frames_and_gif_from_a_run_folder() {
     assert_eq!(svg.matches("<polyline").count(), 2, "one path per agent");
 
     let frames_dir = dir.path().join("frames");
-    let r = swerve(&["render", out.join("trajectory.csv").to_str().unwrap(), "--format", "png", "--max-frames", "5", "--out", frames_dir.to_str().unwrap()]);
+    let r = swerve(&[
+        "render",
+        out.join("trajectory.csv").to_str().unwrap(),
+        "--format",
+        "png",
+        "--max-frames",
+        "5",
+        "--out",
+        frames_dir.to_str().unwrap(),
+    ]);
     assert!(r.status.success(), "{}", text(&r.stderr));
     let mut pngs: Vec<_> = std::fs::read_dir(&frames_dir).unwrap().map(|e| e.unwrap().path()).collect();
     pngs.sort();
@@ -115,7 +126,8 @@ fn ball_scenes_write_ball_trajectories() {
     assert!(r.status.success(), "{}", text(&r.stderr));
     let balls = std::fs::read_to_string(out.join("balls.csv")).unwrap();
     assert_eq!(balls.lines().count(), 1 + 400 * 31);
-    let metrics: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("metrics.json")).unwrap()).unwrap();
+    let metrics: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("metrics.json")).unwrap()).unwrap();
     assert_eq!(metrics["balls"]["count"], 400);
     assert!(metrics["balls"]["kinetic_energy_initial"].as_f64().unwrap() > 0.0);
     let (_, _, frames) = gif_frames(&out.join("run.gif"));
@@ -181,7 +193,11 @@ fn errors_are_one_line_naming_file_and_key() {
     assert!(stderr.contains("scene.json"), "{stderr}");
 
     let json = dir.path().join("bad.json");
-    std::fs::write(&json, "{\"name\": \"j\", \"time_step\": 0.1, \"steps\": 5, \"agents\": [{\"position\": [0, \"a\"]}]}").unwrap();
+    std::fs::write(
+        &json,
+        "{\"name\": \"j\", \"time_step\": 0.1, \"steps\": 5, \"agents\": [{\"position\": [0, \"a\"]}]}",
+    )
+    .unwrap();
     let r = swerve(&["run", json.to_str().unwrap()]);
     let stderr = text(&r.stderr);
     assert!(!r.status.success());
@@ -192,7 +208,8 @@ fn errors_are_one_line_naming_file_and_key() {
 fn list_names_every_builtin() {
     let r = swerve(&["list"]);
     assert!(r.status.success());
-    let names: Vec<String> = text(&r.stdout).lines().map(|l| l.split_whitespace().next().unwrap().to_string()).collect();
+    let names: Vec<String> =
+        text(&r.stdout).lines().map(|l| l.split_whitespace().next().unwrap().to_string()).collect();
     assert_eq!(names, ["circle", "blocks", "roadmap", "bottleneck", "crossing", "head-on", "ball-pit", "seed-003"]);
 }
 

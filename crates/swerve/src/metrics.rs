@@ -216,7 +216,8 @@ impl MetricsRecorder {
         for (p, r) in positions.iter().zip(&radii) {
             for &(a, b) in &self.edges {
                 // Only edges whose box, grown by the radius, holds the centre can touch.
-                if p.x < a.x.min(b.x) - r || p.x > a.x.max(b.x) + r || p.y < a.y.min(b.y) - r || p.y > a.y.max(b.y) + r {
+                if p.x < a.x.min(b.x) - r || p.x > a.x.max(b.x) + r || p.y < a.y.min(b.y) - r || p.y > a.y.max(b.y) + r
+                {
                     continue;
                 }
                 let gap = crate::scenario::distance_to_segment(*p, a, b) - r;
@@ -266,7 +267,8 @@ impl MetricsRecorder {
                     time_to_goal: t.arrival,
                     path_length,
                     straight_line,
-                    path_length_ratio: (t.arrival.is_some() && straight_line > 0.0).then(|| path_length / straight_line),
+                    path_length_ratio: (t.arrival.is_some() && straight_line > 0.0)
+                        .then(|| path_length / straight_line),
                 }
             })
             .collect();

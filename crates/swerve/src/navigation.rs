@@ -156,8 +156,12 @@ mod tests {
         for (x, y) in [(-1.0f32, 1.0f32), (1.0, 1.0), (1.0, -1.0), (-1.0, -1.0)] {
             let (a, b) = (10.0 * x, 40.0 * x);
             let (c, d) = (10.0 * y, 40.0 * y);
-            let mut square =
-                vec![Vec2::new(a.min(b), c.min(d)), Vec2::new(a.max(b), c.min(d)), Vec2::new(a.max(b), c.max(d)), Vec2::new(a.min(b), c.max(d))];
+            let mut square = vec![
+                Vec2::new(a.min(b), c.min(d)),
+                Vec2::new(a.max(b), c.min(d)),
+                Vec2::new(a.max(b), c.max(d)),
+                Vec2::new(a.min(b), c.max(d)),
+            ];
             // Counter-clockwise already (min,min → max,min → max,max → min,max).
             square.dedup();
             sim.add_obstacle(&square).unwrap();
@@ -169,8 +173,10 @@ mod tests {
     #[test]
     fn corners_match_rvo2_roadmap_vertices() {
         let sim = blocks();
-        let mut corners: Vec<(i32, i32)> =
-            corner_vertices(sim.obstacle_polygons(), 2.0).iter().map(|v| (v.x.round() as i32, v.y.round() as i32)).collect();
+        let mut corners: Vec<(i32, i32)> = corner_vertices(sim.obstacle_polygons(), 2.0)
+            .iter()
+            .map(|v| (v.x.round() as i32, v.y.round() as i32))
+            .collect();
         corners.sort();
         // RVO2's Roadmap example places its 16 vertices at (±42 | ±8, ±42 | ±8).
         let mut expected = Vec::new();

@@ -119,7 +119,8 @@ fn syntax_errors_and_json_problems_are_located() {
     assert_eq!(problems[0].line, Some(3));
     assert!(problems[0].message.starts_with("TOML syntax"), "{}", problems[0]);
 
-    let json = "{\"name\": \"j\", \"time_step\": 0.1, \"steps\": 0,\n\"agents\": [\n{\"position\": [0, 0],\n\"radius\": -1}]}";
+    let json =
+        "{\"name\": \"j\", \"time_step\": 0.1, \"steps\": 0,\n\"agents\": [\n{\"position\": [0, 0],\n\"radius\": -1}]}";
     let problems = Scenario::parse(json, Format::Json).unwrap_err();
     let located: Vec<(Option<usize>, &str)> = problems.iter().map(|p| (p.line, p.key.as_str())).collect();
     assert_eq!(located, [(Some(1), "steps"), (Some(4), "agents[0].radius")]);

@@ -71,7 +71,10 @@ pub(crate) fn parse_toml(text: &str) -> Result<Node, Problem> {
         message: format!("TOML syntax: {}", e.message().trim()),
     })?;
     let root = doc.as_table();
-    Ok(Node { value: Value::Table(toml_table(root.iter(), |k| root.key(k).and_then(|k| k.span()), &lines)), line: Some(1) })
+    Ok(Node {
+        value: Value::Table(toml_table(root.iter(), |k| root.key(k).and_then(|k| k.span()), &lines)),
+        line: Some(1),
+    })
 }
 
 fn toml_table<'a>(
@@ -84,7 +87,8 @@ fn toml_table<'a>(
             let mut node = toml_item(item, lines);
             // A key-value pair is best located by its key's line; a [table] by its header.
             if let Some(span) = key_span(k) {
-                if !matches!(item, toml_edit::Item::Table(_) | toml_edit::Item::ArrayOfTables(_)) || node.line.is_none() {
+                if !matches!(item, toml_edit::Item::Table(_) | toml_edit::Item::ArrayOfTables(_)) || node.line.is_none()
+                {
                     node.line = Some(lines.line(span.start));
                 }
             }
@@ -244,7 +248,9 @@ impl JsonScanner<'_> {
             b'"' => Value::String(self.string()),
             _ => {
                 let start = self.pos;
-                while self.pos < self.text.len() && !matches!(self.peek(), b',' | b']' | b'}' | b' ' | b'\n' | b'\t' | b'\r') {
+                while self.pos < self.text.len()
+                    && !matches!(self.peek(), b',' | b']' | b'}' | b' ' | b'\n' | b'\t' | b'\r')
+                {
                     self.pos += 1;
                 }
                 match &self.text[start..self.pos] {

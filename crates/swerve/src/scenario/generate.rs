@@ -154,8 +154,7 @@ impl Scenario {
             let params = g.params.apply(defaults);
             let origin = Vec2::from(g.origin);
             let spacing = Vec2::from(g.spacing);
-            let center =
-                origin + Vec2::new((g.columns - 1) as f32 * spacing.x, (g.rows - 1) as f32 * spacing.y) * 0.5;
+            let center = origin + Vec2::new((g.columns - 1) as f32 * spacing.x, (g.rows - 1) as f32 * spacing.y) * 0.5;
             for i in 0..g.columns {
                 for j in 0..g.rows {
                     let position = origin + Vec2::new(i as f32 * spacing.x, j as f32 * spacing.y);
@@ -173,7 +172,9 @@ impl Scenario {
             for placed in 0..r.count {
                 let spot = (0..PLACEMENT_ATTEMPTS).map(|_| sample(&mut rng, min, max)).find(|&p| {
                     clear_of_obstacles(p, params.radius, &obstacles)
-                        && agents.iter().all(|a: &InitialAgent| a.position.distance(p) >= a.params.radius + params.radius)
+                        && agents
+                            .iter()
+                            .all(|a: &InitialAgent| a.position.distance(p) >= a.params.radius + params.radius)
                 });
                 let Some(position) = spot else {
                     return Err(Problem {
@@ -288,7 +289,8 @@ impl Scenario {
             let mut rng = ChaCha8Rng::seed_from_u64(r.seed);
             let (min, max) = (Vec2::from(r.min), Vec2::from(r.max));
             for placed in 0..r.count {
-                let radius = if r.radius[1] > r.radius[0] { rng.random_range(r.radius[0]..r.radius[1]) } else { r.radius[0] };
+                let radius =
+                    if r.radius[1] > r.radius[0] { rng.random_range(r.radius[0]..r.radius[1]) } else { r.radius[0] };
                 let speed = if r.speed[1] > r.speed[0] { rng.random_range(r.speed[0]..r.speed[1]) } else { r.speed[0] };
                 let angle = rng.random_range(0.0..std::f32::consts::TAU);
                 // Keep the whole disc inside the region (and so inside bounds drawn around it).

@@ -379,5 +379,12 @@ fn default_broad_phase() -> String {
 }
 
 /// The broad-phase names a scenario may use (the physics module's `BroadPhaseKind` names).
-pub const BROAD_PHASE_NAMES: [&str; 7] =
-    ["brute-force", "sort-and-sweep", "uniform-grid", "hierarchical-grid", "grid-sort-and-sweep", "quadtree", "aabb-tree"];
+pub const BROAD_PHASE_NAMES: [&str; 7] = [
+    "brute-force",
+    "sort-and-sweep",
+    "uniform-grid",
+    "hierarchical-grid",
+    "grid-sort-and-sweep",
+    "quadtree",
+    "aabb-tree",
+];

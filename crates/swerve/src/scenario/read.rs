@@ -19,7 +19,8 @@ struct Table<'a> {
     path: &'a str,
 }
 
-const PARAM_KEYS: [&str; 6] = ["neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst", "radius", "max_speed"];
+const PARAM_KEYS: [&str; 6] =
+    ["neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst", "radius", "max_speed"];
 
 impl Reader {
     fn problem(&mut self, line: Option<usize>, key: String, message: impl Into<String>) {
@@ -39,7 +40,11 @@ impl Reader {
         if let Value::Table(entries) = &t.node.value {
             for (k, v) in entries {
                 if !known.contains(&k.as_str()) {
-                    self.problem(v.line, Self::join(t.path, k), format!("unknown key (expected one of: {})", known.join(", ")));
+                    self.problem(
+                        v.line,
+                        Self::join(t.path, k),
+                        format!("unknown key (expected one of: {})", known.join(", ")),
+                    );
                 }
             }
         }
@@ -139,7 +144,11 @@ impl Reader {
         match node.value {
             Value::Boolean(b) => Some(b),
             ref other => {
-                self.problem(node.line, Self::join(t.path, key), format!("expected true or false, found {}", other.kind()));
+                self.problem(
+                    node.line,
+                    Self::join(t.path, key),
+                    format!("expected true or false, found {}", other.kind()),
+                );
                 None
             }
         }
@@ -297,7 +306,11 @@ impl Reader {
             Some("roadmap") => Navigation::Roadmap,
             Some(other) => {
                 let line = t.node.get("navigation").and_then(|n| n.line);
-                self.problem(line, "navigation".into(), format!("expected \"straight\" or \"roadmap\", got \"{other}\""));
+                self.problem(
+                    line,
+                    "navigation".into(),
+                    format!("expected \"straight\" or \"roadmap\", got \"{other}\""),
+                );
                 Navigation::Straight
             }
         };
@@ -310,15 +323,16 @@ impl Reader {
             }
             None => RoadmapSpec::default(),
         };
-        let perturbation = t.node.get("perturbation").and_then(|n| self.expect_table(n, "perturbation")).and_then(|p| {
-            self.check_keys(p, &["magnitude", "seed"]);
-            let magnitude = self.req_number(p, "magnitude", Range::NonNegative);
-            if p.node.get("seed").is_none() {
-                self.missing(p, "seed");
-            }
-            let seed = self.opt_seed(p, "seed");
-            Some(Perturbation { magnitude: magnitude?, seed: seed? })
-        });
+        let perturbation =
+            t.node.get("perturbation").and_then(|n| self.expect_table(n, "perturbation")).and_then(|p| {
+                self.check_keys(p, &["magnitude", "seed"]);
+                let magnitude = self.req_number(p, "magnitude", Range::NonNegative);
+                if p.node.get("seed").is_none() {
+                    self.missing(p, "seed");
+                }
+                let seed = self.opt_seed(p, "seed");
+                Some(Perturbation { magnitude: magnitude?, seed: seed? })
+            });
         let agent_defaults = match t.node.get("agent_defaults").and_then(|n| self.expect_table(n, "agent_defaults")) {
             Some(d) => {
                 self.check_keys(d, &PARAM_KEYS);
@@ -450,9 +464,15 @@ impl Reader {
         if total == 0 {
             self.problem(None, String::new(), "the scenario has no agents and no balls");
         }
-        if scenario.stop == StopRule::AllAtGoal && total == scenario.balls.as_ref().map_or(0, |b| b.ball.len() + b.random.len()) {
+        if scenario.stop == StopRule::AllAtGoal
+            && total == scenario.balls.as_ref().map_or(0, |b| b.ball.len() + b.random.len())
+        {
             let line = t.node.get("stop").and_then(|n| n.line);
-            self.problem(line, "stop".into(), "\"all-at-goal\" needs agents (a scene of balls only would stop at once)");
+            self.problem(
+                line,
+                "stop".into(),
+                "\"all-at-goal\" needs agents (a scene of balls only would stop at once)",
+            );
         }
         if scenario.navigation == Navigation::Roadmap {
             for (k, s) in scenario.spawn.iter().enumerate() {
@@ -478,7 +498,11 @@ impl Reader {
         };
         let path = Self::join(t.path, key);
         let Value::Array(items) = &node.value else {
-            self.problem(node.line, path, format!("expected a list of points [[x, y], ...], found {}", node.value.kind()));
+            self.problem(
+                node.line,
+                path,
+                format!("expected a list of points [[x, y], ...], found {}", node.value.kind()),
+            );
             return None;
         };
         if items.len() < min_len {
@@ -546,15 +570,7 @@ impl Reader {
                 }
             }
             let (min, max) = region?;
-            Some(RandomBalls {
-                count: count?,
-                min,
-                max,
-                radius: radius?,
-                speed: speed?,
-                restitution,
-                seed: seed?,
-            })
+            Some(RandomBalls { count: count?, min, max, radius: radius?, speed: speed?, restitution, seed: seed? })
         });
         Some(BallsSpec { broad_phase, bounds, ball, random })
     }

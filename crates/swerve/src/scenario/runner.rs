@@ -5,8 +5,8 @@
 use super::generate::{clear_of_obstacles, goal_of, sample, SpawnerPlan};
 use super::model::{Navigation, Scenario, StopRule};
 use super::{InitialBall, Population};
-use crate::metrics::{Metrics, MetricsRecorder};
 use crate::geom::Aabb;
+use crate::metrics::{Metrics, MetricsRecorder};
 use crate::navigation::Roadmap;
 use crate::physics::{Ball, BroadPhaseKind, World};
 use crate::reference::preferred_velocity_toward;
@@ -224,7 +224,10 @@ impl Runner {
                 let goal = goal_of(plan.spec.goal, position, (min + max) * 0.5);
                 let goal_index = self.roadmap_goals.iter().position(|g| *g == goal).unwrap_or(0) as u32;
                 // Parameters were validated when the scenario was read, so adding cannot fail.
-                if self.add_agent(position, goal, goal_index, plan.params, plan.group, plan.spec.remove_at_goal).is_err() {
+                if self
+                    .add_agent(position, goal, goal_index, plan.params, plan.group, plan.spec.remove_at_goal)
+                    .is_err()
+                {
                     break;
                 }
             }
@@ -256,9 +259,12 @@ impl Runner {
             let position = self.sim.positions()[k];
             let mut pref = match &self.roadmap {
                 None => preferred_velocity_toward(self.info.goal[i], position),
-                Some(roadmap) => {
-                    roadmap.preferred_velocity(&self.sim, position, self.info.radius[i], self.info.goal_index[i] as usize)
-                }
+                Some(roadmap) => roadmap.preferred_velocity(
+                    &self.sim,
+                    position,
+                    self.info.radius[i],
+                    self.info.goal_index[i] as usize,
+                ),
             };
             if let Some((rng, magnitude)) = &mut self.perturbation {
                 // RVO2's Blocks/Roadmap: a random direction and a length up to `magnitude`.

@@ -76,8 +76,7 @@ impl Trajectory {
 
     /// Reads the CSV written by [`Trajectory::write_csv`]; `path` names the file in errors.
     pub fn read_csv(text: &str, path: &Path) -> Result<Trajectory, Error> {
-        let parse_error =
-            |line: usize, message: String| Error::Parse { path: path.to_path_buf(), line, message };
+        let parse_error = |line: usize, message: String| Error::Parse { path: path.to_path_buf(), line, message };
         let mut lines = text.lines().enumerate();
         match lines.next() {
             Some((_, header)) if header.trim() == CSV_HEADER => {}
@@ -93,7 +92,9 @@ impl Trajectory {
                 return Err(parse_error(index + 1, format!("expected 6 fields, found {}", fields.len())));
             }
             let int = |k: usize, name: &str| {
-                fields[k].parse::<u32>().map_err(|_| parse_error(index + 1, format!("{name} `{}` is not an integer", fields[k])))
+                fields[k]
+                    .parse::<u32>()
+                    .map_err(|_| parse_error(index + 1, format!("{name} `{}` is not an integer", fields[k])))
             };
             let num = |k: usize, name: &str| {
                 fields[k]
@@ -172,16 +173,17 @@ impl SceneInfo {
         let scenario = runner.scenario();
         let mut agents = Vec::new();
         let mut id = 0u32;
-        while let (Some(goal), Some(group), Some(radius)) = (
-            runner.goal(crate::AgentId(id)),
-            runner.group(crate::AgentId(id)),
-            runner.radius(crate::AgentId(id)),
-        ) {
+        while let (Some(goal), Some(group), Some(radius)) =
+            (runner.goal(crate::AgentId(id)), runner.group(crate::AgentId(id)), runner.radius(crate::AgentId(id)))
+        {
             agents.push(SceneAgent { id, group, radius, goal: goal.to_array() });
             id += 1;
         }
         let (roadmap_vertices, roadmap_edges) = match runner.roadmap() {
-            Some(r) => (r.vertices().iter().map(|v| v.to_array()).collect(), r.edges().map(|(a, b)| [a as u32, b as u32]).collect()),
+            Some(r) => (
+                r.vertices().iter().map(|v| v.to_array()).collect(),
+                r.edges().map(|(a, b)| [a as u32, b as u32]).collect(),
+            ),
             None => (Vec::new(), Vec::new()),
         };
         SceneInfo {
@@ -190,7 +192,12 @@ impl SceneInfo {
             obstacles: scenario.obstacles.iter().map(|o| o.vertices.clone()).collect(),
             groups: runner.groups().to_vec(),
             agents,
-            balls: runner.initial_balls().iter().enumerate().map(|(i, b)| SceneBall { id: i as u32, radius: b.radius }).collect(),
+            balls: runner
+                .initial_balls()
+                .iter()
+                .enumerate()
+                .map(|(i, b)| SceneBall { id: i as u32, radius: b.radius })
+                .collect(),
             bounds: scenario.balls.as_ref().and_then(|b| b.bounds).map(|b| [b.min, b.max]),
             roadmap_vertices,
             roadmap_edges,
@@ -219,7 +226,8 @@ mod tests {
 
     #[test]
     fn malformed_csv_names_the_line() {
-        let err = Trajectory::read_csv("frame,id,x,y,vx,vy\n0,1,2,3,4,5\n0,1,x,3,4,5\n", Path::new("t.csv")).unwrap_err();
+        let err =
+            Trajectory::read_csv("frame,id,x,y,vx,vy\n0,1,2,3,4,5\n0,1,x,3,4,5\n", Path::new("t.csv")).unwrap_err();
         assert!(err.to_string().starts_with("t.csv:3: x `x`"), "{err}");
         let err = Trajectory::read_csv("a,b\n", Path::new("t.csv")).unwrap_err();
         assert!(err.to_string().contains("header"), "{err}");
