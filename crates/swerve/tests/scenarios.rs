@@ -365,3 +365,58 @@ fn head_on_agents_pass_without_touching() {
         assert!(a.path_length > a.straight_line && a.path_length < 1.2 * a.straight_line, "{a:?}");
     }
 }
+
+#[test]
+fn runners_can_move_between_threads() {
+    // Python and the viewer hold a runner in another thread than the one that made it.
+    fn assert_send<T: Send>() {}
+    assert_send::<Runner>();
+}
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Lines drawn from a scenario vocabulary, so that mutated files get past the syntax check
+    /// and reach the reader's checks.
+    fn line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("name = \"f\"".to_string()),
+            Just("time_step = 0.1".to_string()),
+            Just("steps = 5".to_string()),
+            Just("[[agents]]".to_string()),
+            Just("[[circle]]".to_string()),
+            Just("[[obstacles]]".to_string()),
+            Just("[balls]".to_string()),
+            Just("[[balls.ball]]".to_string()),
+            Just("[agent_defaults]".to_string()),
+            (prop::sample::select(vec!["position", "goal", "radius", "count", "ring_radius", "vertices", "seed", "stop"]),
+             prop::sample::select(vec!["[0, 1]", "-1", "2.5", "\"opposite\"", "[[0, 0], [1, 0], [0, 1]]", "{ offset = [1, 1] }", "true", "1e40"]))
+                .prop_map(|(k, v)| format!("{k} = {v}")),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn reading_never_panics_and_every_rejection_says_why(lines in prop::collection::vec(line(), 0..14)) {
+            let text = lines.join("\n");
+            match Scenario::parse(&text, Format::Toml) {
+                Ok(s) => {
+                    // An accepted scenario can be run.
+                    let mut runner = Runner::new(&s).unwrap();
+                    runner.step();
+                }
+                Err(problems) => {
+                    prop_assert!(!problems.is_empty());
+                    for p in &problems {
+                        prop_assert!(!p.message.is_empty());
+                        if let Some(line) = p.line {
+                            prop_assert!(line >= 1 && line <= lines.len().max(1));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
