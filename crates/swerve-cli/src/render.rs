@@ -202,7 +202,17 @@ impl<'a> Drawer<'a> {
     fn draw_static(&mut self) {
         let mut pixmap = self.background.clone();
         let stroke = Stroke { width: 1.0, ..Stroke::default() };
-        for (a, b) in &self.scene.roadmap_edges.iter().map(|e| (e[0] as usize, e[1] as usize)).collect::<Vec<_>>() {
+        // With one goal per agent, edges to goals would hide the scene: draw them only for a
+        // few shared goals (RVO2's Roadmap has four).
+        let goals = self.scene.roadmap_goal_count as usize;
+        let edges: Vec<(usize, usize)> = self
+            .scene
+            .roadmap_edges
+            .iter()
+            .map(|e| (e[0] as usize, e[1] as usize))
+            .filter(|&(a, b)| goals <= 8 || (a >= goals && b >= goals))
+            .collect();
+        for (a, b) in &edges {
             if let (Some(p), Some(q)) = (self.scene.roadmap_vertices.get(*a), self.scene.roadmap_vertices.get(*b)) {
                 if let Some(path) = self.polygon_path(&[*p, *q], false) {
                     pixmap.stroke_path(&path, &paint(FAINT), &stroke, Transform::identity(), None);

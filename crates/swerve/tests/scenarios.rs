@@ -18,7 +18,7 @@ fn every_builtin_parses_validates_and_round_trips_through_json() {
         ("circle", 250, 0, 0),
         ("blocks", 100, 4, 0),
         ("roadmap", 100, 4, 0),
-        ("bottleneck", 80, 2, 0),
+        ("bottleneck", 80, 5, 0),
         ("crossing", 72, 4, 0),
         ("head-on", 2, 0, 0),
         ("ball-pit", 12, 3, 300),
@@ -390,8 +390,28 @@ mod fuzz {
             Just("[balls]".to_string()),
             Just("[[balls.ball]]".to_string()),
             Just("[agent_defaults]".to_string()),
-            (prop::sample::select(vec!["position", "goal", "radius", "count", "ring_radius", "vertices", "seed", "stop"]),
-             prop::sample::select(vec!["[0, 1]", "-1", "2.5", "\"opposite\"", "[[0, 0], [1, 0], [0, 1]]", "{ offset = [1, 1] }", "true", "1e40"]))
+            (
+                prop::sample::select(vec![
+                    "position",
+                    "goal",
+                    "radius",
+                    "count",
+                    "ring_radius",
+                    "vertices",
+                    "seed",
+                    "stop"
+                ]),
+                prop::sample::select(vec![
+                    "[0, 1]",
+                    "-1",
+                    "2.5",
+                    "\"opposite\"",
+                    "[[0, 0], [1, 0], [0, 1]]",
+                    "{ offset = [1, 1] }",
+                    "true",
+                    "1e40"
+                ])
+            )
                 .prop_map(|(k, v)| format!("{k} = {v}")),
         ]
     }

@@ -165,6 +165,9 @@ pub struct SceneInfo {
     /// Roadmap edges as vertex index pairs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub roadmap_edges: Vec<[u32; 2]>,
+    /// The first this many roadmap vertices are goals.
+    #[serde(default)]
+    pub roadmap_goal_count: u32,
 }
 
 impl SceneInfo {
@@ -201,6 +204,7 @@ impl SceneInfo {
             bounds: scenario.balls.as_ref().and_then(|b| b.bounds).map(|b| [b.min, b.max]),
             roadmap_vertices,
             roadmap_edges,
+            roadmap_goal_count: runner.roadmap().map_or(0, |r| r.goal_count() as u32),
         }
     }
 }
