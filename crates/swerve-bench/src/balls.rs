@@ -3,7 +3,9 @@
 //!
 //! Seed 003 timed its pygame loop by frame rate, so drawing dominated its numbers; here only
 //! `World::step` is timed, single-threaded, after a few warm-up steps, for at least
-//! [`Config::min_seconds`] per cell of the table.
+//! [`Config::min_seconds`] per cell of the table. Each cell records wall-clock time and the
+//! CPU time of the stepping thread: on a machine shared with other jobs the wall clock also
+//! counts time the thread waited for a core, the CPU time does not.
 
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
@@ -98,8 +100,11 @@ pub struct Row {
     pub algorithm: String,
     /// Number of balls.
     pub n: usize,
-    /// Mean milliseconds per step; `None` when skipped.
+    /// Mean wall-clock milliseconds per step; `None` when skipped.
     pub ms_per_step: Option<f64>,
+    /// Mean CPU milliseconds of the stepping thread per step (`None` when skipped or where
+    /// thread CPU time is not available).
+    pub cpu_ms_per_step: Option<f64>,
     /// Steps measured.
     pub steps: usize,
     /// Why it was skipped, or other remarks.
@@ -113,48 +118,69 @@ impl Row {
     }
 }
 
+/// CPU time consumed so far by the calling thread (`CLOCK_THREAD_CPUTIME_ID`); `None` where
+/// unavailable.
+pub fn thread_cpu_time() -> Option<Duration> {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // SAFETY: `ts` is a valid, writable timespec; the call only writes to it.
+        let r = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+        if r == 0 {
+            // The kernel returns non-negative fields with tv_nsec < 1e9.
+            return Some(Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32));
+        }
+        None
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+/// A measurement: mean wall-clock and thread-CPU time per step, and the number of steps.
+#[derive(Clone, Copy, Debug)]
+pub struct Timing {
+    /// Mean wall-clock time per step.
+    pub wall: Duration,
+    /// Mean CPU time of the stepping thread per step.
+    pub cpu: Option<Duration>,
+    /// Steps measured.
+    pub steps: usize,
+}
+
 /// Steps `step` after `warmup` unmeasured calls until `min_seconds` and `min_steps` are both
-/// reached; returns (mean duration, steps). Stops after one measured step if that step alone
-/// exceeds `max_step` (the caller records it and skips larger sizes).
-pub fn time_steps(
-    mut step: impl FnMut(),
-    warmup: usize,
-    min_steps: usize,
-    min_seconds: f64,
-    max_step: f64,
-) -> (Duration, usize) {
+/// reached. Stops after one measured step if that step alone exceeds `max_step` seconds (the
+/// caller records it and skips larger sizes).
+pub fn time_steps(mut step: impl FnMut(), warmup: usize, min_steps: usize, min_seconds: f64, max_step: f64) -> Timing {
     for _ in 0..warmup {
         let t = Instant::now();
+        let c = thread_cpu_time();
         step();
         if t.elapsed().as_secs_f64() > max_step {
-            return (t.elapsed(), 1);
+            let cpu = thread_cpu_time().zip(c).map(|(b, a)| b.saturating_sub(a));
+            return Timing { wall: t.elapsed(), cpu, steps: 1 };
         }
     }
     let start = Instant::now();
-    let mut steps = 0;
+    let cpu_start = thread_cpu_time();
+    let mut steps = 0u32;
     loop {
         step();
         steps += 1;
         let elapsed = start.elapsed();
-        if steps == 1 && elapsed.as_secs_f64() > max_step {
-            return (elapsed, 1);
-        }
-        if steps >= min_steps && elapsed.as_secs_f64() >= min_seconds {
-            return (elapsed / steps as u32, steps);
+        let done = (steps == 1 && elapsed.as_secs_f64() > max_step)
+            || (steps as usize >= min_steps && elapsed.as_secs_f64() >= min_seconds);
+        if done {
+            let cpu = thread_cpu_time().zip(cpu_start).map(|(b, a)| b.saturating_sub(a) / steps);
+            return Timing { wall: elapsed / steps, cpu, steps: steps as usize };
         }
     }
 }
 
 /// Measures one world.
-fn measure_world(world: &mut World, dt: f32, config: &Config) -> (f64, usize) {
-    let (d, steps) = time_steps(
-        || world.step(dt),
-        config.warmup_steps,
-        config.min_steps,
-        config.min_seconds,
-        config.max_step_seconds,
-    );
-    (d.as_secs_f64() * 1e3, steps)
+fn measure_world(world: &mut World, dt: f32, config: &Config) -> Timing {
+    time_steps(|| world.step(dt), config.warmup_steps, config.min_steps, config.min_seconds, config.max_step_seconds)
 }
 
 /// Runs the configured table; progress goes to `progress` (e.g. stderr) one line per cell.
@@ -174,20 +200,25 @@ pub fn run_with_progress(config: &Config, mut progress: impl FnMut(&Row)) -> Vec
                         algorithm: kind.to_string(),
                         n,
                         ms_per_step: None,
+                        cpu_ms_per_step: None,
                         steps: 0,
                         note: format!("skipped: predicted {:.1} s per step", predicted.unwrap_or(0.0) / 1e3),
                     }
                 } else {
                     let scene = scene_kind.scene(n);
                     let mut world = scene.world(kind).expect("benchmark scenes are valid");
-                    let (ms, steps) = measure_world(&mut world, scene.dt, config);
-                    last = Some((n, ms));
+                    let timing = measure_world(&mut world, scene.dt, config);
+                    let ms = timing.wall.as_secs_f64() * 1e3;
+                    // Predict from CPU time when known: the wall clock includes waiting for a core.
+                    let cpu_ms = timing.cpu.map(|c| c.as_secs_f64() * 1e3);
+                    last = Some((n, cpu_ms.unwrap_or(ms)));
                     Row {
                         scene: scene_kind,
                         algorithm: kind.to_string(),
                         n,
                         ms_per_step: Some(ms),
-                        steps,
+                        cpu_ms_per_step: cpu_ms,
+                        steps: timing.steps,
                         note: String::new(),
                     }
                 };
@@ -215,7 +246,7 @@ fn format_ms(ms: f64) -> String {
 }
 
 /// Markdown tables (one per scene): rows are algorithms, columns are ball counts, cells are
-/// "ms per step (steps per second)". Skipped cells say so.
+/// "wall ms per step (steps per second) · CPU ms per step". Skipped cells say so.
 pub fn render_markdown(rows: &[Row]) -> String {
     let mut out = String::new();
     for scene in [SceneKind::Seed, SceneKind::Pit] {
@@ -232,7 +263,11 @@ pub fn render_markdown(rows: &[Row]) -> String {
                 algorithms.push(&r.algorithm);
             }
         }
-        let _ = writeln!(out, "**{}** — ms per step (steps per second)\n", scene.title());
+        let _ = writeln!(
+            out,
+            "**{}** — wall-clock ms per step (steps per second) · CPU ms per step of the stepping thread\n",
+            scene.title()
+        );
         let _ = write!(out, "| algorithm |");
         for n in &sizes {
             let _ = write!(out, " N = {n} |");
@@ -246,9 +281,10 @@ pub fn render_markdown(rows: &[Row]) -> String {
             let _ = write!(out, "| {alg} |");
             for &n in &sizes {
                 let cell = match mine.iter().find(|r| r.algorithm == alg && r.n == n) {
-                    Some(Row { ms_per_step: Some(ms), steps, .. }) => {
+                    Some(Row { ms_per_step: Some(ms), cpu_ms_per_step, steps, .. }) => {
                         let one = if *steps == 1 { ", 1 step" } else { "" };
-                        format!("{} ({:.0}{one})", format_ms(*ms), 1000.0 / ms)
+                        let cpu = cpu_ms_per_step.map_or(String::new(), |c| format!(" · {}", format_ms(c)));
+                        format!("{} ({:.0}{one}){cpu}", format_ms(*ms), 1000.0 / ms)
                     }
                     Some(Row { note, .. }) => note.clone(),
                     None => "—".to_string(),
@@ -262,10 +298,12 @@ pub fn render_markdown(rows: &[Row]) -> String {
     out
 }
 
-/// The fastest measured row of `scene` at `n` among swerve's broad phases.
+/// The fastest measured row of `scene` at `n` among swerve's broad phases, by CPU time when
+/// measured (less disturbed by other jobs), else by wall-clock time.
 pub fn best(rows: &[Row], scene: SceneKind, n: usize) -> Option<&Row> {
+    let key = |r: &Row| r.cpu_ms_per_step.or(r.ms_per_step).unwrap_or(f64::INFINITY);
     rows.iter()
         .filter(|r| r.scene == scene && r.n == n && r.algorithm.parse::<BroadPhaseKind>().is_ok())
         .filter(|r| r.ms_per_step.is_some())
-        .min_by(|a, b| a.ms_per_step.partial_cmp(&b.ms_per_step).unwrap_or(std::cmp::Ordering::Equal))
+        .min_by(|a, b| key(a).total_cmp(&key(b)))
 }

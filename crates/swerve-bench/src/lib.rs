@@ -1,10 +1,13 @@
-//! Benchmarks of swerve.
+//! Benchmark scenes and runners for swerve.
 //!
-//! [`balls`] measures the rigid-ball broad phases on seed 003's scene and on a scaled ball pit
-//! and renders the table for `BENCHMARKS.md`; `swerve bench balls` calls it. The criterion
-//! suite (`benches/balls.rs`) and the report example (`examples/balls_report.rs`, which also
-//! measures rapier2d on the same pit in the same run) are built on it.
+//! * [`orca`] — the crowd scenes of the ORCA performance work (`jgrid`, `circle`, `blocks`),
+//!   a timing runner, and the scene file the pyrvo peer script reads.
+//! * [`balls`] — the rigid-ball broad phases on seed 003's scene and a scaled ball pit, and the
+//!   Markdown table for `BENCHMARKS.md` (`swerve bench balls` calls it); [`plot`] draws the
+//!   log-log SVG. The criterion suite is `benches/balls.rs`; `examples/balls_report.rs` runs
+//!   the whole table with rapier2d on the same pit in the same run.
 #![warn(missing_docs)]
 
 pub mod balls;
+pub mod orca;
 pub mod plot;

@@ -31,3 +31,25 @@ fn blocks_100_is_bit_identical() {
 fn circle_250_is_bit_identical() {
     check("circle-250");
 }
+
+/// The reference runs exercise both neighbour paths: the grid for distinct distances and
+/// RVO2's k-d tree for ties (the Circle and head-on scenes are symmetric, so equal distances
+/// occur). If no query ever tied, the bit-exactness above would not cover the fallback.
+#[test]
+fn reference_runs_exercise_the_tie_fallback() {
+    for name in ["circle-250"] {
+        let run = run(name);
+        let mut sim = run.simulator().unwrap();
+        let ids: Vec<_> = sim.agent_ids().to_vec();
+        let mut ties = 0;
+        for k in 0..run.steps {
+            for (id, sample) in ids.iter().zip(&run.frames[k]) {
+                sim.set_agent_pref_velocity(*id, sample.pref_velocity).unwrap();
+            }
+            sim.step();
+            ties += sim.tie_fallbacks();
+        }
+        println!("{name}: {ties} neighbour queries fell back to the k-d tree");
+        assert!(ties > 0, "{name} never exercised the tie fallback");
+    }
+}

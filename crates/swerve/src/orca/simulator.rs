@@ -4,7 +4,7 @@ use super::constraints::{agent_half_plane, obstacle_half_planes, AgentView};
 use super::linear_program::{solve, LpOutcome};
 use super::params::AgentParams;
 use crate::geom::{validate_polygon, HalfPlane};
-use crate::spatial::{AgentKdTree, Neighbor, ObstacleTree, ObstacleVertex};
+use crate::spatial::{AgentKdTree, GridQuery, Neighbor, NeighborGrid, ObstacleTree, ObstacleVertex};
 use crate::Error;
 use glam::Vec2;
 use rayon::prelude::*;
@@ -35,20 +35,21 @@ struct AgentRecord {
     obstacle_half_plane_count: usize,
     outcome: LpOutcome,
     new_velocity: Vec2,
-    /// Scratch for linear program 3's projected half-planes.
-    projected: Vec<HalfPlane>,
+    /// Whether the neighbour query met a distance tie and asked the k-d tree.
+    asked_tree: bool,
+    /// The squared radius the neighbour query ended with (m²).
+    search_range_squared: f32,
 }
 
 impl AgentRecord {
     fn with_capacity(params: &AgentParams) -> AgentRecord {
-        // Reserve what a typical step needs so that stepping does not allocate once warm;
-        // obstacle-heavy agents may still grow these during the first steps.
+        // Reserve what a typical step needs so that stepping does not allocate once warm
+        // (agents near obstacles grow their lists during the first steps), but no more: at a
+        // million agents every byte here is a megabyte.
         let neighbors = params.max_neighbors.min(256);
         AgentRecord {
             agent_neighbors: Vec::with_capacity(neighbors),
-            obstacle_neighbors: Vec::with_capacity(8),
-            half_planes: Vec::with_capacity(neighbors + 8),
-            projected: Vec::with_capacity(neighbors + 8),
+            half_planes: Vec::with_capacity(neighbors + 2),
             ..AgentRecord::default()
         }
     }
@@ -90,7 +91,16 @@ pub struct Simulator {
     /// `slots[id]` is the dense index of agent `id`, or `REMOVED`.
     slots: Vec<u32>,
 
+    /// RVO2's tree, rebuilt every step: it answers the neighbour queries whose order depends
+    /// on ties, and its kept permutation must evolve exactly as RVO2's.
     agent_tree: AgentKdTree,
+    /// Answers the (tie-free) neighbour queries fast; see [`NeighborGrid`].
+    neighbor_grid: NeighborGrid,
+    /// Neighbour queries the grid passed to the tree in the last step (ties).
+    tree_queries: usize,
+    /// Mean over agents of the squared search radius their last query ended with (m²); sizes
+    /// the grid cells. Zero before the first step.
+    mean_search_range_squared: f32,
     polygons: Vec<Vec<Vec2>>,
     obstacle_tree: ObstacleTree,
 }
@@ -113,6 +123,9 @@ impl Simulator {
             records: Vec::new(),
             slots: Vec::new(),
             agent_tree: AgentKdTree::new(),
+            neighbor_grid: NeighborGrid::new(),
+            tree_queries: 0,
+            mean_search_range_squared: 0.0,
             polygons: Vec::new(),
             obstacle_tree: ObstacleTree::default(),
         })
@@ -436,15 +449,19 @@ impl Simulator {
 
     /// Advances the simulation by one time step: every agent picks its new velocity from
     /// the state at the start of the step, then all move. Never fails and, once warmed up,
-    /// does not allocate.
+    /// does not allocate (per-agent buffers are reused). One caveat from rayon: when a large
+    /// crowd is stepped from a thread outside any rayon pool, rayon's job injector allocates
+    /// one small block every 63 steps; call `step` inside `ThreadPool::install` to avoid it.
     pub fn step(&mut self) {
         self.agent_tree.rebuild(&self.positions);
+        self.neighbor_grid.rebuild(&self.positions, self.grid_cell_size());
         let context = StepContext {
             positions: &self.positions,
             velocities: &self.velocities,
             pref_velocities: &self.pref_velocities,
             params: &self.params,
             agent_tree: &self.agent_tree,
+            neighbor_grid: &self.neighbor_grid,
             obstacle_tree: &self.obstacle_tree,
             time_step: self.time_step,
         };
@@ -455,12 +472,49 @@ impl Simulator {
                 context.decide(i, record);
             }
         }
+        self.tree_queries = 0;
+        let mut range_sum = 0.0f64;
         for ((position, velocity), record) in self.positions.iter_mut().zip(&mut self.velocities).zip(&self.records) {
             *velocity = record.new_velocity;
             *position += *velocity * self.time_step;
+            self.tree_queries += usize::from(record.asked_tree);
+            range_sum += record.search_range_squared as f64;
+        }
+        if !self.records.is_empty() {
+            self.mean_search_range_squared = (range_sum / self.records.len() as f64) as f32;
         }
         self.global_time += self.time_step;
     }
+
+    /// How many agents' neighbour queries in the last step had distance ties and were
+    /// answered by RVO2's k-d tree instead of the grid (a diagnostic; results are identical).
+    pub fn tie_fallbacks(&self) -> usize {
+        self.tree_queries
+    }
+
+    /// The neighbour grid's cell size: half the typical search radius of the last step (the
+    /// distance to the farthest neighbour kept, or the neighbour distance when fewer were
+    /// found), so that a query usually ends within the 5×5 cells around the agent. Before the
+    /// first step: the mean agent spacing over the crowd's bounding box.
+    fn grid_cell_size(&self) -> f32 {
+        if self.mean_search_range_squared > 0.0 {
+            return 0.5 * self.mean_search_range_squared.sqrt();
+        }
+        let n = self.positions.len().max(1) as f32;
+        let (mut min, mut max) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+        for p in &self.positions {
+            min = min.min(*p);
+            max = max.max(*p);
+        }
+        let extent = (max - min).max(Vec2::splat(1e-3));
+        (extent.x * extent.y / n).sqrt()
+    }
+}
+
+thread_local! {
+    /// Linear program 3's projected half-planes: scratch, one buffer per thread (rather than
+    /// per agent), grown to the largest need and then reused.
+    static PROJECTED_SCRATCH: std::cell::RefCell<Vec<HalfPlane>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The read-only state one step decides from.
@@ -470,6 +524,7 @@ struct StepContext<'a> {
     pref_velocities: &'a [Vec2],
     params: &'a [AgentParams],
     agent_tree: &'a AgentKdTree,
+    neighbor_grid: &'a NeighborGrid,
     obstacle_tree: &'a ObstacleTree,
     time_step: f32,
 }
@@ -490,17 +545,23 @@ impl StepContext<'_> {
         // its obstacle horizon, and the nearest agents within its neighbour distance.
         let obstacle_range = params.time_horizon_obst * params.max_speed + params.radius;
         self.obstacle_tree.edges_near(agent.position, obstacle_range * obstacle_range, &mut record.obstacle_neighbors);
+        record.asked_tree = false;
         if params.max_neighbors > 0 {
             let range_squared = params.neighbor_dist * params.neighbor_dist;
-            self.agent_tree.nearest(
-                agent.position,
-                i as u32,
-                range_squared,
-                params.max_neighbors,
-                &mut record.agent_neighbors,
-            );
+            let (center, me, k) = (agent.position, i as u32, params.max_neighbors);
+            if self.neighbor_grid.nearest(center, me, range_squared, k, &mut record.agent_neighbors) == GridQuery::Tied
+            {
+                // Equal distances: only RVO2's tree knows their order.
+                self.agent_tree.nearest(center, me, range_squared, k, &mut record.agent_neighbors);
+                record.asked_tree = true;
+            }
+            record.search_range_squared = match record.agent_neighbors.last() {
+                Some(farthest) if record.agent_neighbors.len() == k => farthest.distance_squared,
+                _ => range_squared,
+            };
         } else {
             record.agent_neighbors.clear();
+            record.search_range_squared = 0.0;
         }
 
         // Half-planes: obstacles first (they stay hard in the fallback), then agents.
@@ -524,13 +585,15 @@ impl StepContext<'_> {
             ));
         }
 
-        let (new_velocity, outcome) = solve(
-            &record.half_planes,
-            record.obstacle_half_plane_count,
-            params.max_speed,
-            self.pref_velocities[i],
-            &mut record.projected,
-        );
+        let (new_velocity, outcome) = PROJECTED_SCRATCH.with_borrow_mut(|projected| {
+            solve(
+                &record.half_planes,
+                record.obstacle_half_plane_count,
+                params.max_speed,
+                self.pref_velocities[i],
+                projected,
+            )
+        });
         record.new_velocity = new_velocity;
         record.outcome = outcome;
     }

@@ -9,9 +9,10 @@
 //!   re-applies the formula every frame two balls overlap, which makes them stick and jitter),
 //!   and overlaps are removed by a mass-weighted position correction.
 //! * **Narrow phase** ([`narrow_phase`]): circle–circle and circle–segment distance tests.
-//! * **Continuous collision** ([`time_of_impact`]): every collision inside a step is found at
-//!   its exact time of impact and the events are processed in time order, so a ball fast
-//!   enough to cross a thin wall or another ball within one step cannot tunnel (seed §6.3.3).
+//! * **Continuous collision** ([`time_of_impact`]): collisions of pairs that move fast relative
+//!   to their size, and of balls against segments, are found at their exact time of impact and
+//!   processed in time order, so a ball fast enough to cross a thin wall or another ball within
+//!   one step cannot tunnel (seed §6.3.3); slow pairs, which cannot, are resolved discretely.
 //! * **Broad phases** ([`broad_phase`]): the seed's §3.2 family — brute force, sort-and-sweep,
 //!   uniform grid, hierarchical grid, grid + sort-and-sweep, quadtree — plus Box2D's dynamic
 //!   AABB tree, all behind one trait whose contract is "a superset of the overlapping pairs",

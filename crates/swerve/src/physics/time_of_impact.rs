@@ -31,6 +31,11 @@ pub fn discs(pa: Vec2, va: Vec2, pb: Vec2, vb: Vec2, radius_sum: f32, t_max: f32
     if a * t_max * t_max + 2.0 * b * t_max + c > 0.0 && -b >= a * t_max {
         return None;
     }
+    // Quick reject in f32: the paths miss (negative discriminant), with a margin so that
+    // grazing cases, where f32 cancellation could flip the sign, go on to the f64 test.
+    if b * b - a * c < -1e-3 * (b * b) {
+        return None;
+    }
     let (d, w) = (d.as_dvec2(), w.as_dvec2());
     let (a, b) = (w.length_squared(), d.dot(w));
     let c = d.length_squared() - f64::from(radius_sum) * f64::from(radius_sum);

@@ -6,7 +6,7 @@
 //! permutation, and the neighbour order changes the ORCA result, so bit-exactness with RVO2
 //! requires keeping it (seed 004, "KdTree").
 
-use crate::geom::exact::cpp_max;
+use crate::geom::exact::{cpp_max, cpp_min};
 use glam::Vec2;
 
 /// Leaves hold at most this many agents (RVO2's `MAX_LEAF_SIZE`).
@@ -75,7 +75,7 @@ impl AgentKdTree {
             return;
         }
         self.nodes.resize(2 * n - 1, Node::default());
-        self.build_recursive(0, n, 0);
+        self.build();
     }
 
     /// Forgets agent `index` and renumbers the agents above it down by one, keeping the
@@ -91,54 +91,15 @@ impl AgentKdTree {
         self.nodes.clear();
     }
 
-    fn build_recursive(&mut self, begin: usize, end: usize, node: usize) {
-        let mut min = self.points[begin];
+    fn build(&mut self) {
+        let n = self.points.len();
+        let mut min = self.points[0];
         let mut max = min;
-        for p in &self.points[begin + 1..end] {
-            // std::max / std::min argument order as RVO2, so that signed zeros agree.
-            max.x = cpp_max(max.x, p.x);
-            min.x = crate::geom::exact::cpp_min(min.x, p.x);
-            max.y = cpp_max(max.y, p.y);
-            min.y = crate::geom::exact::cpp_min(min.y, p.y);
+        for p in &self.points[1..] {
+            grow(&mut min, &mut max, *p);
         }
-        self.nodes[node].begin = begin as u32;
-        self.nodes[node].end = end as u32;
-        self.nodes[node].min = min;
-        self.nodes[node].max = max;
-
-        if end - begin <= MAX_LEAF_SIZE {
-            return;
-        }
-        // Split the longer side at its midpoint (Hoare-style partition, RVO2's loop).
-        let vertical = max.x - min.x > max.y - min.y;
-        let split = if vertical { 0.5 * (max.x + min.x) } else { 0.5 * (max.y + min.y) };
-        let key = |p: Vec2| if vertical { p.x } else { p.y };
-        let mut left = begin;
-        let mut right = end;
-        while left < right {
-            while left < right && key(self.points[left]) < split {
-                left += 1;
-            }
-            while right > left && key(self.points[right - 1]) >= split {
-                right -= 1;
-            }
-            if left < right {
-                self.points.swap(left, right - 1);
-                self.order.swap(left, right - 1);
-                left += 1;
-                right -= 1;
-            }
-        }
-        if left == begin {
-            // Every point is on the right side of the split: take one to the left anyway.
-            left += 1;
-        }
-        let left_node = node + 1;
-        let right_node = node + 2 * (left - begin);
-        self.nodes[node].left = left_node as u32;
-        self.nodes[node].right = right_node as u32;
-        self.build_recursive(begin, left, left_node);
-        self.build_recursive(left, end, right_node);
+        build_subtree(&mut self.nodes, 0, &mut self.points, &mut self.order, 0, Bounds { min, max });
+        debug_assert_eq!(self.nodes.len(), 2 * n - 1);
     }
 
     /// Collects into `out` the at most `max_count` agents nearest to `center` with squared
@@ -241,6 +202,122 @@ impl AgentKdTree {
             self.check_node(nd.right as usize, left_end, end);
         }
     }
+}
+
+/// A node's bounding box.
+#[derive(Clone, Copy)]
+struct Bounds {
+    min: Vec2,
+    max: Vec2,
+}
+
+/// Widens a box by a point, with `std::max`/`std::min` argument order as RVO2's
+/// `buildAgentTreeRecursive`.
+#[inline(always)]
+fn grow(min: &mut Vec2, max: &mut Vec2, p: Vec2) {
+    max.x = cpp_max(max.x, p.x);
+    min.x = cpp_min(min.x, p.x);
+    max.y = cpp_max(max.y, p.y);
+    min.y = cpp_min(min.y, p.y);
+}
+
+/// Subtrees at least this large are built in parallel (the two halves own disjoint nodes and
+/// points, so the result does not depend on the thread count).
+const PARALLEL_SUBTREE: usize = 8192;
+
+/// Builds the subtree over `points`/`order` (the node's agents) into `nodes`, whose first
+/// element is the subtree's root, node number `base` of the whole tree; `offset` is the index
+/// of `points[0]` in the whole tree's arrays; `bounds` is the tight box of `points`.
+///
+/// RVO2's `buildAgentTreeRecursive`: a leaf holds at most [`MAX_LEAF_SIZE`] agents; otherwise
+/// the box's longer side is split at its midpoint by a Hoare-style partition, the left child
+/// is the next node and the right child follows the left subtree's `2·left_size − 1` nodes.
+/// The children's boxes are gathered during the partition instead of by a second pass (min
+/// and max do not depend on the order points are seen in, up to the sign of zeros, which no
+/// later computation can tell apart).
+fn build_subtree(
+    nodes: &mut [Node],
+    base: usize,
+    points: &mut [Vec2],
+    order: &mut [u32],
+    offset: usize,
+    bounds: Bounds,
+) {
+    let count = points.len();
+    let Bounds { min, max } = bounds;
+    nodes[0] = Node { begin: offset as u32, end: (offset + count) as u32, left: 0, right: 0, min, max };
+    if count <= MAX_LEAF_SIZE {
+        return;
+    }
+    let vertical = max.x - min.x > max.y - min.y;
+    let split = if vertical { 0.5 * (max.x + min.x) } else { 0.5 * (max.y + min.y) };
+    let (mut left, left_bounds, right_bounds) =
+        if vertical { partition(points, order, split, |p| p.x) } else { partition(points, order, split, |p| p.y) };
+    let (left_bounds, right_bounds) = if left == 0 {
+        // Every point is on the right side of the split: RVO2 moves the first one to the left
+        // anyway. Recompute both boxes (rare: only when all keys equal the split value).
+        left = 1;
+        (bounds_of(&points[..1]), bounds_of(&points[1..]))
+    } else {
+        (left_bounds, right_bounds)
+    };
+    let left_nodes = 2 * left - 1;
+    nodes[0].left = (base + 1) as u32;
+    nodes[0].right = (base + 1 + left_nodes) as u32;
+    let (_, rest) = nodes.split_at_mut(1);
+    let (left_tree, right_tree) = rest.split_at_mut(left_nodes);
+    let (left_points, right_points) = points.split_at_mut(left);
+    let (left_order, right_order) = order.split_at_mut(left);
+    let mut build_left = move || build_subtree(left_tree, base + 1, left_points, left_order, offset, left_bounds);
+    let mut build_right = move || {
+        build_subtree(right_tree, base + 1 + left_nodes, right_points, right_order, offset + left, right_bounds)
+    };
+    if count >= PARALLEL_SUBTREE {
+        rayon::join(build_left, build_right);
+    } else {
+        build_left();
+        build_right();
+    }
+}
+
+/// RVO2's partition loop around `split` on `key`; returns the left side's length and the
+/// boxes of both sides (meaningless for an empty side).
+#[inline(always)]
+fn partition(points: &mut [Vec2], order: &mut [u32], split: f32, key: impl Fn(Vec2) -> f32) -> (usize, Bounds, Bounds) {
+    let empty = || Bounds { min: Vec2::splat(f32::INFINITY), max: Vec2::splat(f32::NEG_INFINITY) };
+    let (mut l, mut r) = (empty(), empty());
+    let mut left = 0;
+    let mut right = points.len();
+    // Each point is looked at exactly once by one of the two scans (or moved by a swap to
+    // the side it then belongs to), so the boxes are complete when the scans meet.
+    while left < right {
+        while left < right && key(points[left]) < split {
+            grow(&mut l.min, &mut l.max, points[left]);
+            left += 1;
+        }
+        while right > left && key(points[right - 1]) >= split {
+            grow(&mut r.min, &mut r.max, points[right - 1]);
+            right -= 1;
+        }
+        if left < right {
+            points.swap(left, right - 1);
+            order.swap(left, right - 1);
+            grow(&mut l.min, &mut l.max, points[left]);
+            grow(&mut r.min, &mut r.max, points[right - 1]);
+            left += 1;
+            right -= 1;
+        }
+    }
+    (left, l, r)
+}
+
+fn bounds_of(points: &[Vec2]) -> Bounds {
+    let mut min = points[0];
+    let mut max = min;
+    for p in &points[1..] {
+        grow(&mut min, &mut max, *p);
+    }
+    Bounds { min, max }
 }
 
 /// RVO2's `insertAgentNeighbor`: keep `out` sorted by distance (ties: first come first),

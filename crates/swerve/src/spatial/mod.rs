@@ -8,7 +8,9 @@
 //! Both have a brute-force twin in their tests and an `assert_well_formed` check.
 
 mod agent_kdtree;
+mod neighbor_grid;
 mod obstacle_tree;
 
 pub use agent_kdtree::{nearest_brute_force, AgentKdTree, Neighbor, MAX_LEAF_SIZE};
+pub use neighbor_grid::{GridQuery, NeighborGrid};
 pub use obstacle_tree::{ObstacleTree, ObstacleVertex};

@@ -69,6 +69,7 @@ impl CellGrid {
 
     /// Fills the grid with `(id, box)` items by counting sort on the cell of each minimum
     /// corner. `items` is iterated twice.
+    #[inline(never)] // profiled separately from the pair loop
     pub fn fill<I: Iterator<Item = (u32, Aabb)> + Clone>(&mut self, items: I) {
         let cells = self.width * self.height;
         self.start.clear();

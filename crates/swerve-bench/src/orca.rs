@@ -1,0 +1,226 @@
+//! ORCA benchmark scenes and the step timer.
+//!
+//! Every scene uses RVO2's Circle parameters unless said (neighbour distance 15, max neighbours
+//! 10, time horizons 10, radius 1.5, max speed 2, time step 0.25) and the RVO2 examples'
+//! preferred velocity (toward the goal, at most unit length). Only `Simulator::step` is timed:
+//! 5 warm-up steps, then the median of 20.
+
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use serde::Serialize;
+use std::time::Instant;
+use swerve::reference::preferred_velocity_toward;
+use swerve::{AgentParams, Simulator, Vec2};
+
+/// The seed of every randomised scene.
+pub const SCENE_SEED: u64 = 0x5eed_0fc0_ffee;
+
+/// Warm-up steps before timing.
+pub const WARMUP_STEPS: usize = 5;
+/// Timed steps (the median is reported).
+pub const TIMED_STEPS: usize = 20;
+
+/// A crowd scene: agents with goals, obstacles, parameters.
+#[derive(Clone, Debug, Serialize)]
+pub struct Scene {
+    /// Scene family and size, e.g. `jgrid 100000`.
+    pub name: String,
+    /// Time step (s).
+    pub time_step: f32,
+    /// Parameters of every agent.
+    #[serde(skip)]
+    pub params: AgentParams,
+    /// Start positions (m).
+    pub positions: Vec<[f32; 2]>,
+    /// Goals (m).
+    pub goals: Vec<[f32; 2]>,
+    /// Obstacle polygons, RVO2 winding.
+    pub obstacles: Vec<Vec<[f32; 2]>>,
+}
+
+fn circle_params() -> AgentParams {
+    AgentParams {
+        neighbor_dist: 15.0,
+        max_neighbors: 10,
+        time_horizon: 10.0,
+        time_horizon_obst: 10.0,
+        radius: 1.5,
+        max_speed: 2.0,
+    }
+}
+
+impl Scene {
+    /// `jgrid N`: N agents on a ⌈√N⌉-wide square grid with spacing √10 (density 0.1 per m²),
+    /// each jittered by up to ±0.075 m per axis, goals uniform over the same square.
+    pub fn jgrid(n: usize) -> Scene {
+        let mut rng = Pcg64Mcg::seed_from_u64(SCENE_SEED);
+        let side = (n as f64).sqrt().ceil() as usize;
+        let spacing = 10f32.sqrt();
+        let extent = side as f32 * spacing;
+        let mut positions = Vec::with_capacity(n);
+        let mut goals = Vec::with_capacity(n);
+        for i in 0..n {
+            let (gx, gy) = ((i % side) as f32, (i / side) as f32);
+            let jitter = [rng.random_range(-0.075f32..=0.075), rng.random_range(-0.075f32..=0.075)];
+            positions.push([gx * spacing + jitter[0], gy * spacing + jitter[1]]);
+            goals.push([rng.random_range(0.0..extent), rng.random_range(0.0..extent)]);
+        }
+        Scene {
+            name: format!("jgrid {n}"),
+            time_step: 0.25,
+            params: circle_params(),
+            positions,
+            goals,
+            obstacles: Vec::new(),
+        }
+    }
+
+    /// `circle N`: RVO2's Circle with ring radius `N · 1.5 · 4 / (2π)`, goals antipodal.
+    pub fn circle(n: usize) -> Scene {
+        let radius = n as f32 * 1.5 * 4.0 / (2.0 * std::f32::consts::PI);
+        let mut positions = Vec::with_capacity(n);
+        for i in 0..n {
+            let angle = i as f32 * 2.0 * std::f32::consts::PI / n as f32;
+            positions.push([radius * angle.cos(), radius * angle.sin()]);
+        }
+        let goals = positions.iter().map(|p| [-p[0], -p[1]]).collect();
+        Scene {
+            name: format!("circle {n}"),
+            time_step: 0.25,
+            params: circle_params(),
+            positions,
+            goals,
+            obstacles: Vec::new(),
+        }
+    }
+
+    /// `blocks N`: RVO2's Blocks example (4 squares, 4 groups of 25 agents heading for the
+    /// opposite corner; time horizons 5, radius 2) tiled on a square grid of 200 m cells until
+    /// N agents: many agents and many obstacles.
+    pub fn blocks(n: usize) -> Scene {
+        let tiles = n.div_ceil(100);
+        let side = (tiles as f64).sqrt().ceil() as usize;
+        let mut positions = Vec::with_capacity(n);
+        let mut goals = Vec::with_capacity(n);
+        let mut obstacles = Vec::new();
+        for t in 0..tiles {
+            let o = [(t % side) as f32 * 200.0, (t / side) as f32 * 200.0];
+            for i in 0..5 {
+                for j in 0..5 {
+                    for (sx, sy) in [(1.0f32, 1.0f32), (-1.0, 1.0), (1.0, -1.0), (-1.0, -1.0)] {
+                        if positions.len() == n {
+                            continue;
+                        }
+                        positions.push([o[0] + sx * (55.0 + i as f32 * 10.0), o[1] + sy * (55.0 + j as f32 * 10.0)]);
+                        goals.push([o[0] - sx * 75.0, o[1] - sy * 75.0]);
+                    }
+                }
+            }
+            let square = |x0: f32, y0: f32, x1: f32, y1: f32| {
+                vec![[o[0] + x0, o[1] + y0], [o[0] + x1, o[1] + y0], [o[0] + x1, o[1] + y1], [o[0] + x0, o[1] + y1]]
+            };
+            obstacles.push(square(-40.0, 10.0, -10.0, 40.0));
+            obstacles.push(square(10.0, 10.0, 40.0, 40.0));
+            obstacles.push(square(10.0, -40.0, 40.0, -10.0));
+            obstacles.push(square(-40.0, -40.0, -10.0, -10.0));
+        }
+        let params = AgentParams { time_horizon: 5.0, time_horizon_obst: 5.0, radius: 2.0, ..circle_params() };
+        Scene { name: format!("blocks {n}"), time_step: 0.25, params, positions, goals, obstacles }
+    }
+
+    /// Builds a family by name (`jgrid`, `circle`, `blocks`).
+    pub fn by_name(family: &str, n: usize) -> Option<Scene> {
+        match family {
+            "jgrid" => Some(Scene::jgrid(n)),
+            "circle" => Some(Scene::circle(n)),
+            "blocks" => Some(Scene::blocks(n)),
+            _ => None,
+        }
+    }
+
+    /// A swerve simulator holding the scene, at rest, obstacles processed.
+    pub fn simulator(&self) -> Result<Simulator, swerve::Error> {
+        let mut sim = Simulator::new(self.time_step, self.params)?;
+        for p in &self.positions {
+            sim.add_agent(Vec2::from_array(*p))?;
+        }
+        for polygon in &self.obstacles {
+            let vertices: Vec<Vec2> = polygon.iter().map(|v| Vec2::from_array(*v)).collect();
+            sim.add_obstacle(&vertices)?;
+        }
+        sim.process_obstacles();
+        Ok(sim)
+    }
+
+    /// The scene as JSON for the pyrvo peer script (`peers/pyrvo_step.py`).
+    pub fn to_peer_json(&self) -> String {
+        let p = &self.params;
+        serde_json::json!({
+            "name": self.name,
+            "time_step": self.time_step,
+            "params": [p.neighbor_dist, p.max_neighbors, p.time_horizon, p.time_horizon_obst, p.radius, p.max_speed],
+            "positions": self.positions,
+            "goals": self.goals,
+            "obstacles": self.obstacles,
+            "warmup": WARMUP_STEPS,
+            "steps": TIMED_STEPS,
+        })
+        .to_string()
+    }
+}
+
+/// Sets every agent's preferred velocity toward its goal (RVO2 examples' rule).
+pub fn set_preferred_velocities(sim: &mut Simulator, goals: &[Vec2], scratch: &mut Vec<Vec2>) {
+    scratch.clear();
+    scratch.extend(sim.positions().iter().zip(goals).map(|(p, g)| preferred_velocity_toward(*g, *p)));
+    // The goals and positions are finite, so this cannot fail.
+    let _ = sim.set_pref_velocities(scratch);
+}
+
+/// Step timing of one run.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct StepTiming {
+    /// Median wall time of one `step()` (ms).
+    pub median_ms: f64,
+    /// Fastest step (ms).
+    pub min_ms: f64,
+}
+
+/// Times `Simulator::step` on `scene` with `threads` rayon threads: [`WARMUP_STEPS`] steps,
+/// then the median of [`TIMED_STEPS`]. Setting preferred velocities is not timed.
+pub fn time_swerve(scene: &Scene, threads: usize) -> Result<StepTiming, swerve::Error> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| swerve::Error::Parse {
+        path: "rayon".into(),
+        line: 0,
+        message: e.to_string(),
+    })?;
+    let mut sim = scene.simulator()?;
+    let goals: Vec<Vec2> = scene.goals.iter().map(|g| Vec2::from_array(*g)).collect();
+    let mut scratch = Vec::new();
+    let mut samples = Vec::with_capacity(TIMED_STEPS);
+    pool.install(|| {
+        for k in 0..WARMUP_STEPS + TIMED_STEPS {
+            set_preferred_velocities(&mut sim, &goals, &mut scratch);
+            let start = Instant::now();
+            sim.step();
+            if k >= WARMUP_STEPS {
+                samples.push(start.elapsed().as_secs_f64() * 1e3);
+            }
+        }
+    });
+    Ok(summarise(&mut samples))
+}
+
+/// Median and minimum of step times (ms).
+pub fn summarise(samples: &mut [f64]) -> StepTiming {
+    samples.sort_by(f64::total_cmp);
+    StepTiming { median_ms: samples[samples.len() / 2], min_ms: samples[0] }
+}
+
+/// Peak resident memory of this process so far (bytes), from `/proc/self/status` (Linux).
+pub fn peak_memory_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}

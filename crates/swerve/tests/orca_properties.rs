@@ -1,0 +1,238 @@
+//! Properties of the ORCA simulator beyond the RVO2 recordings: determinism across thread
+//! counts, translation invariance, removal with stable ids, and rejection of bad input.
+
+use swerve::reference::preferred_velocity_toward;
+use swerve::{AgentId, AgentParams, Error, Simulator, Vec2};
+
+/// A crowd on a square grid walking to the mirror-image point through the centre, around
+/// four square blocks: dense crossings at the centre, obstacle contact on the way, and at
+/// least `n` agents (above the parallel threshold for n > 256).
+fn crowd_with_blocks(n: usize) -> (Simulator, Vec<Vec2>) {
+    let mut sim = Simulator::new(0.25, AgentParams::default()).unwrap();
+    let mut goals = Vec::new();
+    let blocks = [(-22.0f32, 0.0f32), (22.0, 0.0), (0.0, 22.0), (0.0, -22.0)];
+    let side = ((n as f32).sqrt() as i32 + 4) | 1;
+    'fill: for gy in 0..side {
+        for gx in 0..side {
+            if goals.len() == n {
+                break 'fill;
+            }
+            let p = Vec2::new((gx - side / 2) as f32 * 4.0 + 0.5, (gy - side / 2) as f32 * 4.0 + 0.25);
+            if blocks.iter().any(|&(cx, cy)| (p.x - cx).abs() < 9.0 && (p.y - cy).abs() < 9.0) {
+                continue;
+            }
+            sim.add_agent(p).unwrap();
+            goals.push(-p);
+        }
+    }
+    for (cx, cy) in blocks {
+        let square = [
+            Vec2::new(cx - 6.0, cy - 6.0),
+            Vec2::new(cx + 6.0, cy - 6.0),
+            Vec2::new(cx + 6.0, cy + 6.0),
+            Vec2::new(cx - 6.0, cy + 6.0),
+        ];
+        sim.add_obstacle(&square).unwrap();
+    }
+    sim.process_obstacles();
+    (sim, goals)
+}
+
+fn set_prefs(sim: &mut Simulator, goals: &[Vec2]) {
+    let prefs: Vec<Vec2> = sim.positions().iter().zip(goals).map(|(p, g)| preferred_velocity_toward(*g, *p)).collect();
+    sim.set_pref_velocities(&prefs).unwrap();
+}
+
+fn bits(v: &[Vec2]) -> Vec<(u32, u32)> {
+    v.iter().map(|p| (p.x.to_bits(), p.y.to_bits())).collect()
+}
+
+#[test]
+fn results_are_bit_identical_for_1_2_and_8_threads() {
+    const STEPS: usize = 300;
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            let (mut sim, goals) = crowd_with_blocks(400);
+            let mut history = Vec::new();
+            for _ in 0..STEPS {
+                set_prefs(&mut sim, &goals);
+                sim.step();
+                history.push((bits(sim.positions()), bits(sim.velocities())));
+            }
+            history
+        })
+    };
+    let one = run(1);
+    assert_eq!(one, run(2), "2 threads differ from 1");
+    assert_eq!(one, run(8), "8 threads differ from 1");
+
+    // A crowd large enough for the k-d tree to be built in parallel too.
+    let big = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            let (mut sim, goals) = crowd_with_blocks(20_000);
+            for _ in 0..8 {
+                set_prefs(&mut sim, &goals);
+                sim.step();
+            }
+            (bits(sim.positions()), bits(sim.velocities()))
+        })
+    };
+    let big_one = big(1);
+    assert_eq!(big_one, big(2), "20,000 agents: 2 threads differ from 1");
+    assert_eq!(big_one, big(8), "20,000 agents: 8 threads differ from 1");
+    // The scene must make agents meet each other and the blocks, or the test proves little.
+    let (mut sim, goals) = crowd_with_blocks(400);
+    let (mut most_agent_planes, mut obstacle_planes) = (0, 0);
+    for _ in 0..STEPS {
+        set_prefs(&mut sim, &goals);
+        sim.step();
+        for &id in sim.agent_ids() {
+            let planes = sim.agent_half_planes(id).unwrap().len();
+            let from_obstacles = sim.agent_obstacle_half_plane_count(id).unwrap();
+            most_agent_planes = most_agent_planes.max(planes - from_obstacles);
+            obstacle_planes += from_obstacles;
+        }
+    }
+    assert!(most_agent_planes >= 5 && obstacle_planes > 0, "{most_agent_planes} {obstacle_planes}");
+}
+
+#[test]
+fn translating_by_an_exact_offset_leaves_velocities_unchanged() {
+    // Coordinates on a 1/8 grid and an offset of (512, -1024): every sum and difference is
+    // exact in f32, so ORCA (which only uses relative positions) must give the same bits.
+    let offset = Vec2::new(512.0, -1024.0);
+    let build = |shift: Vec2| {
+        let mut sim = Simulator::new(0.25, AgentParams::default()).unwrap();
+        for i in 0..60 {
+            let p = Vec2::new((i % 10) as f32 * 3.125 - 15.0, (i / 10) as f32 * 2.875 - 8.0) + shift;
+            let id = sim.add_agent(p).unwrap();
+            let v = Vec2::new(((i * 7) % 5) as f32 * 0.25 - 0.5, ((i * 3) % 4) as f32 * 0.125 - 0.25);
+            sim.set_agent_velocity(id, v).unwrap();
+            sim.set_agent_pref_velocity(id, Vec2::new(-v.y * 2.0 + 0.5, v.x * 2.0 - 0.25)).unwrap();
+        }
+        let square = [Vec2::new(20.0, -4.0), Vec2::new(28.0, -4.0), Vec2::new(28.0, 4.0), Vec2::new(20.0, 4.0)];
+        let shifted: Vec<Vec2> = square.iter().map(|v| *v + shift).collect();
+        sim.add_obstacle(&shifted).unwrap();
+        let wall = [Vec2::new(-20.0, -12.0) + shift, Vec2::new(-20.0, 12.0) + shift];
+        sim.add_obstacle(&wall).unwrap();
+        sim.process_obstacles();
+        // No edge was split (splits round absolute coordinates and would break exactness).
+        assert_eq!(sim.obstacle_vertices().len(), 6);
+        sim.step();
+        sim
+    };
+    let a = build(Vec2::ZERO);
+    let b = build(offset);
+    assert_eq!(bits(a.velocities()), bits(b.velocities()));
+    assert!(a.velocities().iter().any(|v| *v != Vec2::ZERO));
+    let interacting = a.agent_ids().iter().filter(|&&id| !a.agent_half_planes(id).unwrap().is_empty()).count();
+    assert!(interacting > 30, "only {interacting} agents had constraints");
+}
+
+#[test]
+fn removing_an_agent_keeps_ids_and_equals_never_having_it() {
+    let (mut sim, goals) = crowd_with_blocks(300);
+    for _ in 0..40 {
+        set_prefs(&mut sim, &goals);
+        sim.step();
+    }
+    let removed = AgentId(17);
+    let before: Vec<(AgentId, Vec2)> =
+        sim.agent_ids().iter().map(|&id| (id, sim.agent_position(id).unwrap())).collect();
+    sim.remove_agent(removed).unwrap();
+    assert!(!sim.contains_agent(removed));
+    assert!(matches!(sim.agent_position(removed), Err(Error::UnknownAgent(17))));
+    assert!(matches!(sim.remove_agent(removed), Err(Error::UnknownAgent(17))));
+    for (id, p) in &before {
+        if *id != removed {
+            assert_eq!(sim.agent_position(*id).unwrap(), *p, "agent {id:?} moved or lost its id");
+        }
+    }
+
+    // Oracle: a fresh simulator holding the same remaining agents in the same state.
+    let mut fresh = Simulator::new(0.25, AgentParams::default()).unwrap();
+    for &id in sim.agent_ids() {
+        let f = fresh.add_agent(sim.agent_position(id).unwrap()).unwrap();
+        fresh.set_agent_velocity(f, sim.agent_velocity(id).unwrap()).unwrap();
+    }
+    for polygon in sim.obstacle_polygons().to_vec() {
+        fresh.add_obstacle(&polygon).unwrap();
+    }
+    fresh.process_obstacles();
+    let remaining_goals: Vec<Vec2> =
+        goals.iter().enumerate().filter(|(i, _)| *i != removed.0 as usize).map(|(_, g)| *g).collect();
+    for _ in 0..30 {
+        set_prefs(&mut sim, &remaining_goals);
+        set_prefs(&mut fresh, &remaining_goals);
+        sim.step();
+        fresh.step();
+        assert_eq!(bits(sim.positions()), bits(fresh.positions()));
+    }
+    // New agents after a removal get fresh ids.
+    let new_id = sim.add_agent(Vec2::new(500.0, 500.0)).unwrap();
+    assert_eq!(new_id, AgentId(300), "ids continue after the last one handed out");
+}
+
+#[test]
+fn bad_input_is_rejected_and_changes_nothing() {
+    assert!(matches!(Simulator::new(0.0, AgentParams::default()), Err(Error::OutOfRange { .. })));
+    assert!(matches!(Simulator::new(-1.0, AgentParams::default()), Err(Error::OutOfRange { .. })));
+    assert!(matches!(Simulator::new(f32::NAN, AgentParams::default()), Err(Error::NonFinite { .. })));
+    let bad_params = [
+        AgentParams { radius: 0.0, ..AgentParams::default() },
+        AgentParams { radius: -1.0, ..AgentParams::default() },
+        AgentParams { neighbor_dist: -1.0, ..AgentParams::default() },
+        AgentParams { time_horizon: -1.0, ..AgentParams::default() },
+        AgentParams { time_horizon: 0.0, ..AgentParams::default() },
+        AgentParams { time_horizon_obst: -0.5, ..AgentParams::default() },
+        AgentParams { max_speed: -2.0, ..AgentParams::default() },
+        AgentParams { max_speed: f32::INFINITY, ..AgentParams::default() },
+        AgentParams { radius: f32::NAN, ..AgentParams::default() },
+    ];
+    for params in bad_params {
+        assert!(Simulator::new(0.1, params).is_err(), "{params:?} accepted");
+    }
+
+    let (mut sim, _) = crowd_with_blocks(10);
+    let snapshot = format!("{sim:?}");
+    let id = AgentId(3);
+    assert!(sim.add_agent(Vec2::new(f32::NAN, 0.0)).is_err());
+    assert!(sim.add_agent_with(Vec2::ZERO, bad_params[0]).is_err());
+    assert!(sim.set_agent_position(id, Vec2::new(0.0, f32::INFINITY)).is_err());
+    assert!(sim.set_agent_velocity(id, Vec2::new(f32::NAN, 0.0)).is_err());
+    assert!(sim.set_agent_pref_velocity(id, Vec2::new(f32::NAN, 0.0)).is_err());
+    assert!(sim.set_agent_radius(id, -1.0).is_err());
+    assert!(sim.set_agent_time_horizon(id, 0.0).is_err());
+    assert!(sim.set_agent_neighbor_dist(id, -3.0).is_err());
+    assert!(sim.set_pref_velocities(&[Vec2::ZERO; 3]).is_err());
+    let mut with_nan = vec![Vec2::ZERO; 10];
+    with_nan[9] = Vec2::new(0.0, f32::NAN);
+    assert!(sim.set_pref_velocities(&with_nan).is_err());
+    assert!(matches!(sim.agent_position(AgentId(99)), Err(Error::UnknownAgent(99))));
+    assert!(sim.set_time_step(0.0).is_err());
+    assert!(matches!(sim.add_obstacle(&[Vec2::ZERO]), Err(Error::TooFewVertices { count: 1 })));
+    assert!(matches!(sim.add_obstacle(&[Vec2::ZERO, Vec2::ZERO, Vec2::ONE]), Err(Error::RepeatedVertex { .. })));
+    let bowtie = [Vec2::new(0.0, 0.0), Vec2::new(1.0, 1.0), Vec2::new(1.0, 0.0), Vec2::new(0.0, 1.0)];
+    assert!(matches!(sim.add_obstacle(&bowtie), Err(Error::SelfIntersecting { .. })));
+    assert!(sim.obstacle_first_vertex(swerve::ObstacleId(9)).is_err());
+    assert_eq!(format!("{sim:?}"), snapshot, "a rejected call changed the simulator");
+    // Messages are readable.
+    assert_eq!(
+        Simulator::new(0.0, AgentParams::default()).unwrap_err().to_string(),
+        "time step must be greater than 0, got 0"
+    );
+}
+
+#[test]
+fn query_visibility_matches_rvo2_semantics() {
+    let (sim, _) = crowd_with_blocks(4);
+    // Through the block centred at (22, 0) (it spans 16..28 in x and -6..6 in y).
+    assert!(!sim.query_visibility(Vec2::new(10.0, 0.0), Vec2::new(40.0, 0.0), 0.5));
+    // Diagonally between the blocks.
+    assert!(sim.query_visibility(Vec2::new(-40.0, -40.0), Vec2::new(40.0, 40.0), 0.5));
+    // Passing 2 m above the block: a 1.5 m disc fits, a 2.5 m one does not.
+    assert!(sim.query_visibility(Vec2::new(10.0, 8.0), Vec2::new(40.0, 8.0), 1.5));
+    assert!(!sim.query_visibility(Vec2::new(10.0, 8.0), Vec2::new(40.0, 8.0), 2.5));
+}
