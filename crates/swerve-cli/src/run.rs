@@ -55,7 +55,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
     let progress = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(runner.max_steps() as u64);
         bar.set_style(
-            ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} steps ({elapsed}, {per_sec})")
+            ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} steps ({elapsed} elapsed, at most {eta} left)")
                 .map(|s| s.progress_chars("=> "))
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
