@@ -171,6 +171,9 @@ fn generator_and_goal_rule_errors() {
 fn builtin_with_recorded_agents(name: &str, reference: &ReferenceRun) -> Scenario {
     let mut scenario = Scenario::builtin(name).unwrap();
     scenario.circle.clear();
+    scenario.grid.clear();
+    // The recordings leave out RVO2's random perturbation (tests/data/reference/README).
+    scenario.perturbation = None;
     scenario.agents = reference
         .agents
         .iter()
@@ -215,6 +218,23 @@ fn assert_runner_matches_recording(name: &str, recording: &str) {
 #[test]
 fn the_circle_builtin_runs_rvo2s_circle_bit_for_bit() {
     assert_runner_matches_recording("circle", "circle-250");
+}
+
+#[test]
+fn the_blocks_builtin_runs_rvo2s_blocks_bit_for_bit() {
+    // Same obstacles (through the scenario's obstacle list), parameters and rule; RVO2 adds
+    // the four groups interleaved, so the recorded agent order is used.
+    assert_runner_matches_recording("blocks", "blocks-100");
+    let reference = ReferenceRun::load(&repo_root().join("tests/data/reference/blocks-100")).unwrap();
+    let scenario = Scenario::builtin("blocks").unwrap();
+    assert_eq!(scenario.obstacle_polygons(), reference.obstacles);
+    // The grids make the same set of starts and goals as RVO2's interleaved loop.
+    let key = |p: Vec2, g: Vec2| (p.x.to_bits(), p.y.to_bits(), g.x.to_bits(), g.y.to_bits());
+    let mut ours: Vec<_> = scenario.population().unwrap().agents.iter().map(|a| key(a.position, a.goal)).collect();
+    let mut theirs: Vec<_> = reference.agents.iter().map(|a| key(a.position, a.goal)).collect();
+    ours.sort_unstable();
+    theirs.sort_unstable();
+    assert_eq!(ours, theirs);
 }
 
 #[test]
