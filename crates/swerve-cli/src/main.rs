@@ -120,7 +120,20 @@ fn replay(args: &ReplayArgs) -> Result<bool> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if matches!(e.kind(), clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion) => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // clap's message is several lines (usage, hint); keep the house rule of one line.
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments").trim_start_matches("error: ");
+            eprintln!("error: {first} (see `swerve --help`)");
+            return ExitCode::from(2);
+        }
+    };
     let outcome = match &cli.command {
         Command::Run(args) => run::run(args).map(|()| true),
         Command::Validate(args) => validate(args),

@@ -192,6 +192,12 @@ fn errors_are_one_line_naming_file_and_key() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("scene.json"), "{stderr}");
 
+    let r = swerve(&["run", "circle", "--steps", "many"]);
+    assert_eq!(r.status.code(), Some(2));
+    let stderr = text(&r.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("--steps") && stderr.contains("many"), "{stderr}");
+
     let json = dir.path().join("bad.json");
     std::fs::write(
         &json,
