@@ -1,6 +1,6 @@
 //! Drawing runs: animated GIF and PNG frames with tiny-skia, and a static SVG of the paths.
 //! Agents are coloured by group, obstacles filled (boundaries outlined), goals marked with a
-//! cross, balls drawn in their own colour, and a bar at the bottom shows elapsed time.
+//! cross, balls coloured by speed, and a bar at the bottom shows elapsed time.
 
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
@@ -55,6 +55,10 @@ const OBSTACLE: [u8; 3] = [88, 88, 96];
 const FAINT: [u8; 3] = [200, 200, 205];
 const BAR: [u8; 3] = [60, 60, 60];
 const BALL: [u8; 3] = [105, 120, 140];
+/// Balls are coloured by speed, slow (blue-grey) to fast (red), relative to the fastest ball
+/// at the start: elastic collisions visibly hand energy around.
+const BALL_RAMP: [[u8; 3]; 6] =
+    [[105, 120, 140], [90, 140, 190], [120, 170, 120], [220, 180, 60], [230, 120, 50], [200, 40, 40]];
 /// Group colours (Tableau 10 and two more), cycled when there are more groups.
 const GROUP_COLORS: [[u8; 3]; 12] = [
     [31, 119, 180],
@@ -264,11 +268,12 @@ impl<'a> Drawer<'a> {
         }
     }
 
-    fn frame(&self, agents: &[Sample], balls: &[Sample], progress: f32) -> Pixmap {
+    fn frame(&self, agents: &[Sample], balls: &[Sample], progress: f32, ball_speed: f32) -> Pixmap {
         let mut pixmap = self.background.clone();
         for s in balls {
             let r = self.scene.balls.get(s.id as usize).map_or(0.5, |b| b.radius);
-            self.disc(&mut pixmap, s.position, r, BALL);
+            let level = if ball_speed > 0.0 { (s.velocity.length() / ball_speed * 5.0).round() as usize } else { 0 };
+            self.disc(&mut pixmap, s.position, r, BALL_RAMP[level.min(BALL_RAMP.len() - 1)]);
         }
         for s in agents {
             let (r, group) = self.radius.get(&s.id).copied().unwrap_or((0.5, 0));
@@ -302,6 +307,7 @@ fn lighten(c: [u8; 3], amount: f32) -> [u8; 3] {
 /// anti-aliased edges.
 fn palette() -> Vec<[u8; 3]> {
     let mut base = vec![BACKGROUND, OBSTACLE, FAINT, BAR, BALL];
+    base.extend(BALL_RAMP);
     base.extend(GROUP_COLORS);
     base.extend(GROUP_COLORS.map(|c| lighten(c, 0.45)));
     let mut colors = Vec::new();
@@ -345,6 +351,11 @@ fn frame_lists<'t>(agents: &'t Trajectory, balls: &'t Trajectory) -> (Vec<&'t [S
     (a, b, total)
 }
 
+/// The fastest ball's speed in the first frame (the top of the colour ramp).
+fn reference_ball_speed(balls: &Trajectory) -> f32 {
+    balls.frames().next().map_or(0.0, |f| f.iter().map(|s| s.velocity.length()).fold(0.0, f32::max))
+}
+
 /// Writes an animated GIF of the run.
 pub fn write_gif(
     path: &Path,
@@ -367,6 +378,7 @@ pub fn write_gif(
     // About ten seconds per loop, between 2 and 10 hundredths of a second per frame.
     let delay = (1000 / frames.len().max(1)).clamp(2, 10) as u16;
     let last = total.saturating_sub(1).max(1) as f32;
+    let ball_speed = reference_ball_speed(balls);
     // Frames are independent: draw and quantise them in parallel (one colour cache per
     // worker), then encode in order.
     let palette_colors = quantizer.palette.clone();
@@ -375,8 +387,12 @@ pub fn write_gif(
         .map_init(
             || Quantizer { palette: palette_colors.clone(), cache: HashMap::new() },
             |q, &k| {
-                let pixmap =
-                    drawer.frame(a.get(k).copied().unwrap_or(&[]), b.get(k).copied().unwrap_or(&[]), k as f32 / last);
+                let pixmap = drawer.frame(
+                    a.get(k).copied().unwrap_or(&[]),
+                    b.get(k).copied().unwrap_or(&[]),
+                    k as f32 / last,
+                    ball_speed,
+                );
                 q.indices(&pixmap)
             },
         )
@@ -406,8 +422,14 @@ fn write_png_frames(
     let (a, b, total) = frame_lists(agents, balls);
     let frames = chosen_frames(total, options.max_frames);
     let last = total.saturating_sub(1).max(1) as f32;
+    let ball_speed = reference_ball_speed(balls);
     for &k in &frames {
-        let pixmap = drawer.frame(a.get(k).copied().unwrap_or(&[]), b.get(k).copied().unwrap_or(&[]), k as f32 / last);
+        let pixmap = drawer.frame(
+            a.get(k).copied().unwrap_or(&[]),
+            b.get(k).copied().unwrap_or(&[]),
+            k as f32 / last,
+            ball_speed,
+        );
         let path = dir.join(format!("frame_{k:05}.png"));
         pixmap.save_png(&path).with_context(|| format!("writing {}", path.display()))?;
     }
