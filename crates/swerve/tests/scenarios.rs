@@ -460,3 +460,16 @@ mod fuzz {
         }
     }
 }
+
+#[test]
+fn scenario_broad_phase_names_are_the_physics_names() {
+    let physics: Vec<String> = swerve::physics::BroadPhaseKind::ALL.iter().map(|k| k.to_string()).collect();
+    assert_eq!(physics, swerve::scenario::BROAD_PHASE_NAMES.map(String::from));
+    for name in swerve::scenario::BROAD_PHASE_NAMES {
+        // Every name a file may use makes a runnable world.
+        let text = format!("name = \"b\"\ntime_step = 0.01\nsteps = 2\n[balls]\nbroad_phase = \"{name}\"\n[[balls.ball]]\nposition = [0, 0]\nradius = 1\n");
+        let mut runner = Runner::new(&Scenario::from_toml_str(&text, "b").unwrap()).unwrap();
+        runner.step();
+        assert_eq!(runner.world().unwrap().broad_phase().to_string(), name);
+    }
+}
