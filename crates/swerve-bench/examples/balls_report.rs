@@ -85,7 +85,7 @@ fn main() {
     let mut text = String::new();
     text.push_str(&format!(
         "Command: `cargo run --release -p swerve-bench --example balls_report{}` — one thread, wall-clock \
-         time of `World::step` only (no drawing), mean over ≥ {} steps and ≥ {} s per cell after {} warm-up \
+         and thread-CPU time of `World::step` only (no drawing), mean over ≥ {} steps and ≥ {} s per cell after {} warm-up \
          steps; scenes from `swerve::physics::scene` with seed `SCENE_SEED`. Machine: the project's 2-core \
          box, shared with other jobs (load average `{}` before the run, `{}` after), so absolute times carry \
          noise; the rapier2d ratio is measured in the same run. Plot: `docs/balls-bench.svg`.\n\n",

@@ -284,7 +284,10 @@ pub fn render_markdown(rows: &[Row]) -> String {
                     Some(Row { ms_per_step: Some(ms), cpu_ms_per_step, steps, .. }) => {
                         let one = if *steps == 1 { ", 1 step" } else { "" };
                         let cpu = cpu_ms_per_step.map_or(String::new(), |c| format!(" · {}", format_ms(c)));
-                        format!("{} ({:.0}{one}){cpu}", format_ms(*ms), 1000.0 / ms)
+                        let per_second = 1000.0 / ms;
+                        let per_second =
+                            if per_second < 10.0 { format!("{per_second:.2}") } else { format!("{per_second:.0}") };
+                        format!("{} ({per_second}{one}){cpu}", format_ms(*ms))
                     }
                     Some(Row { note, .. }) => note.clone(),
                     None => "—".to_string(),

@@ -224,3 +224,78 @@ pub fn peak_memory_bytes() -> Option<u64> {
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
 }
+
+/// One row of the ORCA table: a scene at one size, with every runner's median ms per step.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Row {
+    /// Scene family and size, e.g. `jgrid 100000`.
+    pub scene: String,
+    /// Number of agents.
+    pub agents: usize,
+    /// swerve, 1 thread (ms per step).
+    pub swerve_1t: Option<f64>,
+    /// swerve, 2 threads (ms per step).
+    pub swerve_2t: Option<f64>,
+    /// Peak resident memory of the process that ran swerve on 2 threads (bytes).
+    pub swerve_peak_bytes: Option<u64>,
+    /// RVO2 2.0.3 through pyrvo, single-threaded (ms per step).
+    pub pyrvo: Option<f64>,
+    /// dodgy_2d fed by a uniform grid, 1 thread (ms per step).
+    pub dodgy_1t: Option<f64>,
+    /// dodgy_2d fed by a uniform grid, 2 threads (ms per step).
+    pub dodgy_2t: Option<f64>,
+}
+
+/// Times `scene` in RVO2 through pyrvo: writes the scene to a temporary file and runs
+/// `peers/pyrvo_step.py` with `python` (which must have `pyrvo` installed).
+pub fn time_pyrvo(scene: &Scene, python: &std::path::Path) -> Result<StepTiming, String> {
+    let dir = std::env::temp_dir().join(format!("swerve-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let path = dir.join("scene.json");
+    std::fs::write(&path, scene.to_peer_json()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("peers/pyrvo_step.py");
+    let output = std::process::Command::new(python)
+        .arg(&script)
+        .arg(&path)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
+    let _ = std::fs::remove_dir_all(&dir);
+    if !output.status.success() {
+        return Err(format!("pyrvo peer failed: {}", String::from_utf8_lossy(&output.stderr).trim()));
+    }
+    let value: serde_json::Value =
+        serde_json::from_slice(&output.stdout).map_err(|e| format!("pyrvo peer printed no JSON: {e}"))?;
+    let median_ms = value["median_ms"].as_f64().ok_or("pyrvo peer: no median_ms")?;
+    let min_ms = value["min_ms"].as_f64().ok_or("pyrvo peer: no min_ms")?;
+    Ok(StepTiming { median_ms, min_ms })
+}
+
+/// Renders rows as a Markdown table with ratios (peer time / swerve time, same threads).
+pub fn render_markdown(rows: &[Row]) -> String {
+    let ms = |v: Option<f64>| v.map_or("—".to_string(), |v| format!("{v:.2}"));
+    let ratio = |peer: Option<f64>, ours: Option<f64>| match (peer, ours) {
+        (Some(p), Some(o)) if o > 0.0 => format!("{:.1}×", p / o),
+        _ => "—".to_string(),
+    };
+    let mut out = String::from(
+        "| scene | swerve 1 thread (ms) | swerve 2 threads (ms) | RVO2/pyrvo 1 thread (ms) | dodgy_2d 1 thread (ms) \
+         | dodgy_2d 2 threads (ms) | pyrvo ÷ swerve (1 t) | dodgy ÷ swerve (1 t / 2 t) | swerve peak memory |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for r in rows {
+        out += &format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} / {} | {} |\n",
+            r.scene,
+            ms(r.swerve_1t),
+            ms(r.swerve_2t),
+            ms(r.pyrvo),
+            ms(r.dodgy_1t),
+            ms(r.dodgy_2t),
+            ratio(r.pyrvo, r.swerve_1t),
+            ratio(r.dodgy_1t, r.swerve_1t),
+            ratio(r.dodgy_2t, r.swerve_2t),
+            r.swerve_peak_bytes.map_or("—".to_string(), |b| format!("{:.0} MiB", b as f64 / (1024.0 * 1024.0))),
+        );
+    }
+    out
+}

@@ -11,7 +11,7 @@ const COLORS: [&str; 9] =
 
 /// Two panels (seed scene, pit), one polyline per algorithm, log-log axes.
 pub fn render_svg(rows: &[Row]) -> String {
-    let (panel_w, panel_h, margin) = (460.0f64, 340.0f64, 60.0f64);
+    let (panel_w, panel_h, margin) = (460.0f64, 340.0f64, 80.0f64);
     let width = 2.0 * (panel_w + margin) + 200.0;
     let height = panel_h + 2.0 * margin;
     let mut algorithms: Vec<&str> = Vec::new();

@@ -52,6 +52,9 @@ pub enum Error {
     /// An agent id that does not name a live agent (never added, or removed).
     #[error("unknown agent id {0}")]
     UnknownAgent(u32),
+    /// A mover id that does not name a live mover.
+    #[error("unknown mover id {0}")]
+    UnknownMover(u32),
     /// An obstacle id that does not name an obstacle.
     #[error("unknown obstacle id {0}")]
     UnknownObstacle(u32),

@@ -294,3 +294,34 @@ fn stepping_is_deterministic() {
     };
     assert_eq!(run(), run());
 }
+
+/// The hot loop never panics, whatever finite input it was given: speeds near `f32::MAX`
+/// (positions overflow to infinity and NaN), radii from 1e-6 to 1e6, coincident balls.
+#[test]
+fn extreme_inputs_do_not_panic() {
+    for kind in BroadPhaseKind::ALL {
+        for bounds in [None, pit_box(1e7)] {
+            let mut w = World::new(bounds, kind);
+            let mut rng = SplitMix64(FREE_SPACE_SEED);
+            for i in 0..60 {
+                let r = if i % 3 == 0 {
+                    1e-6
+                } else if i % 3 == 1 {
+                    1.0
+                } else {
+                    1e6
+                };
+                let p = Vec2::new(rng.range(2e6, 8e6), rng.range(2e6, 8e6));
+                let v = Vec2::new(rng.range(-1.0, 1.0) * 3e38, rng.range(-1.0, 1.0));
+                w.add_ball(Ball::new(p, v, r)).unwrap();
+                w.add_ball(Ball::new(p, -v, r)).unwrap(); // coincident pair
+            }
+            w.add_segment(Vec2::new(3e6, 3e6), Vec2::new(5e6, 5e6)).unwrap();
+            for _ in 0..5 {
+                w.step(1.0);
+            }
+            let _ = (w.kinetic_energy(), w.momentum(), w.broad_phase_debug());
+            assert_eq!(w.balls().len(), 120);
+        }
+    }
+}

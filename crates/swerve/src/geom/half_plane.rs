@@ -21,6 +21,11 @@ impl HalfPlane {
         det(self.direction, self.point - v)
     }
 
+    /// Whether point and direction are finite.
+    pub fn is_finite(&self) -> bool {
+        self.point.is_finite() && self.direction.is_finite()
+    }
+
     /// Whether `v` is permitted, with a tolerance in m/s.
     pub fn contains(&self, v: Vec2, tolerance: f32) -> bool {
         self.violation(v) <= tolerance

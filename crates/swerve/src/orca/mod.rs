@@ -20,10 +20,12 @@
 //! right-hand side only... and from both sides in practice, since its ring holds both edges.
 
 pub mod constraints;
+mod extensions;
 pub mod linear_program;
 mod params;
 mod simulator;
 
+pub use extensions::{Extensions, Mover, MoverId, OverlapResolution, SymmetryBreaking};
 pub use linear_program::LpOutcome;
 pub use params::AgentParams;
 pub use simulator::{AgentId, ObstacleId, Simulator};

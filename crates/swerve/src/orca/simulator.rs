@@ -1,6 +1,7 @@
 //! The crowd simulator: RVO2's `RVOSimulator`, with stable ids, removal and parallel steps.
 
 use super::constraints::{agent_half_plane, obstacle_half_planes, AgentView};
+use super::extensions::{is_head_on, jitter_direction, Extensions, Mover, MoverId, OverlapResolution};
 use super::linear_program::{solve, LpOutcome};
 use super::params::AgentParams;
 use crate::geom::{validate_polygon, HalfPlane};
@@ -87,6 +88,8 @@ pub struct Simulator {
     velocities: Vec<Vec2>,
     pref_velocities: Vec<Vec2>,
     params: Vec<AgentParams>,
+    /// Each agent's share weight in reciprocal avoidance (RVO2: ½ for everyone).
+    responsibilities: Vec<f32>,
     records: Vec<AgentRecord>,
     /// `slots[id]` is the dense index of agent `id`, or `REMOVED`.
     slots: Vec<u32>,
@@ -101,8 +104,23 @@ pub struct Simulator {
     /// Mean over agents of the squared search radius their last query ended with (m²); sizes
     /// the grid cells. Zero before the first step.
     mean_search_range_squared: f32,
+    /// The farthest any agent moved in the last step (m).
+    max_displacement: f32,
+    /// Whether every agent's position and parameters are as the last step left them, so that
+    /// its last search radius bounds this step's (see `StepContext::decide`).
+    search_hints_valid: bool,
     polygons: Vec<Vec<Vec2>>,
     obstacle_tree: ObstacleTree,
+
+    extensions: Extensions,
+    /// Steps taken so far (seeds symmetry breaking's perturbation).
+    step_number: u64,
+    /// Movers by id (`None` once removed).
+    movers: Vec<Option<Mover>>,
+    /// The live movers, packed (what agents look at).
+    live_movers: Vec<Mover>,
+    /// Overlap resolution's per-agent corrections (scratch).
+    corrections: Vec<Vec2>,
 }
 
 impl Simulator {
@@ -120,14 +138,22 @@ impl Simulator {
             velocities: Vec::new(),
             pref_velocities: Vec::new(),
             params: Vec::new(),
+            responsibilities: Vec::new(),
             records: Vec::new(),
             slots: Vec::new(),
             agent_tree: AgentKdTree::new(),
             neighbor_grid: NeighborGrid::new(),
             tree_queries: 0,
             mean_search_range_squared: 0.0,
+            max_displacement: 0.0,
+            search_hints_valid: false,
             polygons: Vec::new(),
             obstacle_tree: ObstacleTree::default(),
+            extensions: Extensions::default(),
+            step_number: 0,
+            movers: Vec::new(),
+            live_movers: Vec::new(),
+            corrections: Vec::new(),
         })
     }
 
@@ -182,12 +208,14 @@ impl Simulator {
             return Err(Error::OutOfRange { what: "agent count", requirement: "below 2^32 - 1", value: f32::MAX });
         }
         let id = AgentId(self.slots.len() as u32);
+        self.search_hints_valid = false;
         self.slots.push(self.ids.len() as u32);
         self.ids.push(id);
         self.positions.push(position);
         self.velocities.push(Vec2::ZERO);
         self.pref_velocities.push(Vec2::ZERO);
         self.params.push(params);
+        self.responsibilities.push(RVO2_RESPONSIBILITY);
         self.records.push(AgentRecord::with_capacity(&params));
         Ok(id)
     }
@@ -197,6 +225,7 @@ impl Simulator {
     /// Costs O(n): agents stay packed in insertion order.
     pub fn remove_agent(&mut self, id: AgentId) -> Result<(), Error> {
         let dense = self.dense(id)?;
+        self.search_hints_valid = false;
         self.slots[id.0 as usize] = REMOVED;
         for slot in &mut self.slots {
             if *slot != REMOVED && *slot > dense as u32 {
@@ -208,6 +237,7 @@ impl Simulator {
         self.velocities.remove(dense);
         self.pref_velocities.remove(dense);
         self.params.remove(dense);
+        self.responsibilities.remove(dense);
         self.records.remove(dense);
         // Neighbour lists of the last step name dense indices, which just shifted.
         for record in &mut self.records {
@@ -282,6 +312,7 @@ impl Simulator {
     pub fn set_agent_position(&mut self, id: AgentId, position: Vec2) -> Result<(), Error> {
         let i = self.dense(id)?;
         self.positions[i] = Error::check_finite_vec("agent position", position)?;
+        self.search_hints_valid = false;
         Ok(())
     }
 
@@ -319,6 +350,7 @@ impl Simulator {
         let i = self.dense(id)?;
         params.validate()?;
         self.params[i] = params;
+        self.search_hints_valid = false;
         Ok(())
     }
 
@@ -357,6 +389,93 @@ impl Simulator {
     /// Sets an agent's maximum speed (m/s, ≥ 0).
     pub fn set_agent_max_speed(&mut self, id: AgentId, value: f32) -> Result<(), Error> {
         self.update_params(id, |p| p.max_speed = value)
+    }
+
+    /// An agent's responsibility weight (RVO2: ½).
+    pub fn agent_responsibility(&self, id: AgentId) -> Result<f32, Error> {
+        Ok(self.responsibilities[self.dense(id)?])
+    }
+
+    /// Sets how much of the avoidance an agent takes on (finite, ≥ 0; RVO2 fixes ½ for all).
+    /// Between agents with weights `a` and `b` the first takes `a / (a + b)` of the velocity
+    /// change (`½` if both are 0); an agent with weight 0 facing one with a positive weight
+    /// does not yield at all, and the other avoids alone.
+    pub fn set_agent_responsibility(&mut self, id: AgentId, weight: f32) -> Result<(), Error> {
+        let i = self.dense(id)?;
+        self.responsibilities[i] = Error::check_non_negative("responsibility", weight)?;
+        Ok(())
+    }
+
+    // ----- extensions and movers -----
+
+    /// The options beyond RVO2 in force.
+    pub fn extensions(&self) -> Extensions {
+        self.extensions
+    }
+
+    /// Turns options beyond RVO2 on or off ([`Extensions::default`] is RVO2).
+    pub fn set_extensions(&mut self, extensions: Extensions) -> Result<(), Error> {
+        if let Some(o) = extensions.overlap_resolution {
+            Error::check_non_negative("overlap margin", o.margin)?;
+        }
+        if let Some(s) = extensions.symmetry_breaking {
+            Error::check_non_negative("symmetry cone", s.cone)?;
+            Error::check_non_negative("symmetry jitter", s.jitter)?;
+            Error::check_finite("symmetry turn", s.turn)?;
+        }
+        self.extensions = extensions;
+        Ok(())
+    }
+
+    /// Adds a non-cooperative mover that agents avoid with full responsibility.
+    pub fn add_mover(&mut self, mover: Mover) -> Result<MoverId, Error> {
+        Self::check_mover(&mover)?;
+        self.movers.push(Some(mover));
+        self.pack_movers();
+        Ok(MoverId(self.movers.len() as u32 - 1))
+    }
+
+    /// Updates a mover (typically every step, from a physics world or a script).
+    pub fn set_mover(&mut self, id: MoverId, mover: Mover) -> Result<(), Error> {
+        Self::check_mover(&mover)?;
+        match self.movers.get_mut(id.0 as usize) {
+            Some(slot @ Some(_)) => *slot = Some(mover),
+            _ => return Err(Error::UnknownMover(id.0)),
+        }
+        self.pack_movers();
+        Ok(())
+    }
+
+    /// Removes a mover; other movers keep their ids.
+    pub fn remove_mover(&mut self, id: MoverId) -> Result<(), Error> {
+        match self.movers.get_mut(id.0 as usize) {
+            Some(slot @ Some(_)) => *slot = None,
+            _ => return Err(Error::UnknownMover(id.0)),
+        }
+        self.pack_movers();
+        Ok(())
+    }
+
+    /// A mover's state.
+    pub fn mover(&self, id: MoverId) -> Result<Mover, Error> {
+        self.movers.get(id.0 as usize).copied().flatten().ok_or(Error::UnknownMover(id.0))
+    }
+
+    /// The live movers.
+    pub fn movers(&self) -> &[Mover] {
+        &self.live_movers
+    }
+
+    fn check_mover(mover: &Mover) -> Result<(), Error> {
+        Error::check_finite_vec("mover position", mover.position)?;
+        Error::check_finite_vec("mover velocity", mover.velocity)?;
+        Error::check_positive("mover radius", mover.radius)?;
+        Ok(())
+    }
+
+    fn pack_movers(&mut self) {
+        self.live_movers.clear();
+        self.live_movers.extend(self.movers.iter().flatten());
     }
 
     // ----- what the last step decided -----
@@ -464,6 +583,12 @@ impl Simulator {
             neighbor_grid: &self.neighbor_grid,
             obstacle_tree: &self.obstacle_tree,
             time_step: self.time_step,
+            hint_growth: if self.search_hints_valid { Some(2.0 * self.max_displacement) } else { None },
+            responsibilities: &self.responsibilities,
+            movers: &self.live_movers,
+            extensions: self.extensions,
+            ids: &self.ids,
+            step_number: self.step_number,
         };
         if self.records.len() >= PARALLEL_THRESHOLD {
             self.records.par_iter_mut().with_min_len(64).enumerate().for_each(|(i, record)| context.decide(i, record));
@@ -474,16 +599,60 @@ impl Simulator {
         }
         self.tree_queries = 0;
         let mut range_sum = 0.0f64;
+        let mut max_step_squared = 0.0f32;
         for ((position, velocity), record) in self.positions.iter_mut().zip(&mut self.velocities).zip(&self.records) {
             *velocity = record.new_velocity;
-            *position += *velocity * self.time_step;
+            let step = *velocity * self.time_step;
+            *position += step;
+            max_step_squared = max_step_squared.max(step.length_squared());
             self.tree_queries += usize::from(record.asked_tree);
             range_sum += record.search_range_squared as f64;
+        }
+        self.max_displacement = max_step_squared.sqrt();
+        self.search_hints_valid = true;
+        if let Some(resolution) = self.extensions.overlap_resolution {
+            self.resolve_overlaps(resolution);
         }
         if !self.records.is_empty() {
             self.mean_search_range_squared = (range_sum / self.records.len() as f64) as f32;
         }
         self.global_time += self.time_step;
+        self.step_number += 1;
+    }
+
+    /// [`OverlapResolution`]: push overlapping agents apart, never into obstacles.
+    ///
+    /// The candidates for overlapping an agent are its ORCA neighbours of this step (the
+    /// nearest ones, found before everyone moved by at most `max_speed · dt`): no extra
+    /// neighbour search, so a round costs about ten distance checks per agent.
+    fn resolve_overlaps(&mut self, resolution: OverlapResolution) {
+        let n = self.positions.len();
+        self.corrections.resize(n, Vec2::ZERO);
+        for _ in 0..resolution.passes {
+            let context = OverlapContext {
+                positions: &self.positions,
+                params: &self.params,
+                records: &self.records,
+                obstacle_tree: &self.obstacle_tree,
+                scale: 1.0 + resolution.margin,
+            };
+            let correct = |(i, c): (usize, &mut Vec2)| *c = context.correction(i);
+            if n >= PARALLEL_THRESHOLD {
+                self.corrections.par_iter_mut().enumerate().with_min_len(256).for_each(correct);
+            } else {
+                self.corrections.iter_mut().enumerate().for_each(correct);
+            }
+            let mut largest_squared = 0.0f32;
+            for (p, c) in self.positions.iter_mut().zip(&self.corrections) {
+                *p += *c;
+                largest_squared = largest_squared.max(c.length_squared());
+            }
+            if largest_squared == 0.0 {
+                break;
+            }
+            // Corrections move agents too: the next step's search hint must cover them.
+            self.max_displacement += largest_squared.sqrt();
+        }
     }
 
     /// How many agents' neighbour queries in the last step had distance ties and were
@@ -527,6 +696,71 @@ struct StepContext<'a> {
     neighbor_grid: &'a NeighborGrid,
     obstacle_tree: &'a ObstacleTree,
     time_step: f32,
+    /// When every agent moved at most `d` since the last step and nothing else changed:
+    /// `Some(2 d)`, the most any agent's k-th neighbour distance can have grown.
+    hint_growth: Option<f32>,
+    responsibilities: &'a [f32],
+    movers: &'a [Mover],
+    extensions: Extensions,
+    ids: &'a [AgentId],
+    step_number: u64,
+}
+
+/// RVO2's fixed share of the avoidance.
+const RVO2_RESPONSIBILITY: f32 = 0.5;
+
+/// The read-only state of one overlap-resolution round.
+struct OverlapContext<'a> {
+    positions: &'a [Vec2],
+    params: &'a [AgentParams],
+    records: &'a [AgentRecord],
+    obstacle_tree: &'a ObstacleTree,
+    /// `1 + margin`: pairs are separated to this multiple of their radii's sum.
+    scale: f32,
+}
+
+impl OverlapContext<'_> {
+    /// Agent `i`'s push away from every neighbour closer than the kept clearance (half of the
+    /// shortfall, the neighbour doing the other half), or zero when that push would cross an
+    /// obstacle edge or bring it closer than its radius to one.
+    fn correction(&self, i: usize) -> Vec2 {
+        let p = self.positions[i];
+        let radius = self.params[i].radius;
+        let mut push = Vec2::ZERO;
+        for n in &self.records[i].agent_neighbors {
+            let j = n.index as usize;
+            let combined = (radius + self.params[j].radius) * self.scale;
+            let d = p - self.positions[j];
+            let distance_squared = d.length_squared();
+            if distance_squared >= combined * combined {
+                continue;
+            }
+            let distance = distance_squared.sqrt();
+            // Coincident centres: separate along a direction fixed by the indices, so that the
+            // two agents move apart (opposite directions) deterministically.
+            let normal = if distance > 0.0 {
+                d / distance
+            } else if (i as u32) < n.index {
+                Vec2::X
+            } else {
+                Vec2::NEG_X
+            };
+            push += normal * (0.5 * (combined - distance));
+        }
+        if push == Vec2::ZERO || self.obstacle_tree.is_empty() {
+            return push;
+        }
+        let target = p + push;
+        // Never across an edge, and never deeper into an obstacle than the agent already is.
+        if !self.obstacle_tree.is_visible(p, target, 0.0) {
+            return Vec2::ZERO;
+        }
+        let clearance = |c: Vec2| self.obstacle_tree.clearance(c, radius + push.length());
+        if clearance(target) < radius.min(clearance(p)) {
+            return Vec2::ZERO;
+        }
+        push
+    }
 }
 
 impl StepContext<'_> {
@@ -549,8 +783,19 @@ impl StepContext<'_> {
         if params.max_neighbors > 0 {
             let range_squared = params.neighbor_dist * params.neighbor_dist;
             let (center, me, k) = (agent.position, i as u32, params.max_neighbors);
-            if self.neighbor_grid.nearest(center, me, range_squared, k, &mut record.agent_neighbors) == GridQuery::Tied
-            {
+            // The k-th nearest distance is 1-Lipschitz in the positions: if every agent moved
+            // at most d, it grew by at most 2d. So last step's search radius plus 2d (with a
+            // margin for rounding) bounds this step's and prunes the scan.
+            let hint_squared = match self.hint_growth {
+                Some(growth) => {
+                    let hint = (record.search_range_squared as f64).sqrt() + growth as f64;
+                    (hint * hint * (1.0 + 1e-5) + 1e-9) as f32
+                }
+                None => f32::INFINITY,
+            };
+            let grid = self.neighbor_grid;
+            let out = &mut record.agent_neighbors;
+            if grid.nearest_with_hint(center, me, range_squared, k, hint_squared, out) == GridQuery::Tied {
                 // Equal distances: only RVO2's tree knows their order.
                 self.agent_tree.nearest(center, me, range_squared, k, &mut record.agent_neighbors);
                 record.asked_tree = true;
@@ -572,29 +817,86 @@ impl StepContext<'_> {
             self.obstacle_tree.vertices(),
             &mut record.half_planes,
         );
+        // RVO2 divides by zero in degenerate geometry (two agents at one point with one
+        // velocity) and gets a NaN half-plane, which its linear programs then skip (every
+        // comparison with NaN is false). Dropping it up front gives the same velocity and
+        // keeps NaN out of the inspection data.
+        record.half_planes.retain(HalfPlane::is_finite);
         record.obstacle_half_plane_count = record.half_planes.len();
+        let mine = self.responsibilities[i];
         for neighbor in &record.agent_neighbors {
             let j = neighbor.index as usize;
-            record.half_planes.push(agent_half_plane(
-                &agent,
-                self.positions[j],
-                self.velocities[j],
-                self.params[j].radius,
-                self.time_step,
-                0.5,
-            ));
+            let theirs = self.responsibilities[j];
+            // RVO2: each takes half. Otherwise shares are normalised per pair.
+            let share = if mine == RVO2_RESPONSIBILITY && theirs == RVO2_RESPONSIBILITY {
+                RVO2_RESPONSIBILITY
+            } else if mine + theirs > 0.0 {
+                mine / (mine + theirs)
+            } else {
+                RVO2_RESPONSIBILITY
+            };
+            if share == 0.0 {
+                // Weight 0 against a positive weight: this agent does not yield.
+                continue;
+            }
+            let half_plane = match self.extensions.overlap_resolution {
+                None => agent_half_plane(
+                    &agent,
+                    self.positions[j],
+                    self.velocities[j],
+                    self.params[j].radius,
+                    self.time_step,
+                    share,
+                ),
+                // Safe mode: plan with radii grown by the clearance margin.
+                Some(o) => agent_half_plane(
+                    &AgentView { radius: agent.radius * (1.0 + o.margin), ..agent },
+                    self.positions[j],
+                    self.velocities[j],
+                    self.params[j].radius * (1.0 + o.margin),
+                    self.time_step,
+                    share,
+                ),
+            };
+            if half_plane.is_finite() {
+                record.half_planes.push(half_plane);
+            }
+        }
+        // Non-cooperative movers: full responsibility, after the agents.
+        for mover in self.movers {
+            let reach = params.neighbor_dist + mover.radius;
+            if (mover.position - agent.position).length_squared() < reach * reach {
+                let half_plane =
+                    agent_half_plane(&agent, mover.position, mover.velocity, mover.radius, self.time_step, 1.0);
+                if half_plane.is_finite() {
+                    record.half_planes.push(half_plane);
+                }
+            }
+        }
+
+        let mut preferred = self.pref_velocities[i];
+        if let Some(rule) = self.extensions.symmetry_breaking {
+            let cos_cone = rule.cone.cos();
+            let head_on = record.agent_neighbors.iter().any(|n| {
+                let j = n.index as usize;
+                is_head_on(preferred, self.positions[j] - agent.position, self.pref_velocities[j], cos_cone)
+            });
+            if head_on {
+                preferred = Vec2::from_angle(-rule.turn).rotate(preferred);
+            }
+            preferred += rule.jitter * jitter_direction(rule.seed, self.ids[i].0, self.step_number);
         }
 
         let (new_velocity, outcome) = PROJECTED_SCRATCH.with_borrow_mut(|projected| {
-            solve(
-                &record.half_planes,
-                record.obstacle_half_plane_count,
-                params.max_speed,
-                self.pref_velocities[i],
-                projected,
-            )
+            solve(&record.half_planes, record.obstacle_half_plane_count, params.max_speed, preferred, projected)
         });
-        record.new_velocity = new_velocity;
+        record.new_velocity = if self.extensions.strict_speed_limit
+            && new_velocity.length_squared() > params.max_speed * params.max_speed
+        {
+            new_velocity * (params.max_speed / new_velocity.length())
+        } else {
+            new_velocity
+        };
         record.outcome = outcome;
     }
 }

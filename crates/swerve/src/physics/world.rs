@@ -278,7 +278,8 @@ impl World {
             let end = b.position + b.velocity * dt;
             let r = Vec2::splat(b.radius);
             let (mut lo, mut hi) = (b.position.min(end), b.position.max(end));
-            if let Some(bounds) = bounds {
+            let crosses_wall = bounds.is_some_and(|bd| !((bd.min + r).cmple(end).all() & end.cmple(bd.max - r).all()));
+            if let (Some(bounds), true) = (bounds, crosses_wall) {
                 // Where `integrate` will put a ball that crosses a wall: the mirror image of
                 // the overshoot (the path runs start → wall → mirror image).
                 let mut mirrored = *b;

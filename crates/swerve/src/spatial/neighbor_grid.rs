@@ -277,6 +277,29 @@ impl NeighborGrid {
         }
     }
 
+    /// [`NeighborGrid::nearest`] with a pruning hint: a squared distance believed to exceed
+    /// the `max_count`-th nearest neighbour's. The scan first keeps only candidates nearer than
+    /// the hint; if that finds `max_count` of them, they are the true answer (every true
+    /// neighbour is then nearer than the hint); otherwise it scans again with the full range.
+    /// A wrong hint costs time, never correctness.
+    pub fn nearest_with_hint(
+        &self,
+        center: Vec2,
+        exclude: u32,
+        range_squared: f32,
+        max_count: usize,
+        hint_squared: f32,
+        out: &mut Vec<Neighbor>,
+    ) -> GridQuery {
+        if hint_squared < range_squared {
+            let query = self.nearest(center, exclude, hint_squared, max_count, out);
+            if out.len() == max_count {
+                return query;
+            }
+        }
+        self.nearest(center, exclude, range_squared, max_count, out)
+    }
+
     /// Offers the agents of cells `x0..=x1` (clamped) of row `y` to a small top-k.
     #[inline(always)]
     fn offer_row(&self, y: isize, x0: isize, x1: isize, scan: &mut Scan, top: &mut TopK) {

@@ -196,6 +196,27 @@ impl ObstacleTree {
         }
     }
 
+    /// The distance from `position` to the nearest obstacle edge it faces, looking no farther
+    /// than `reach` (returns `reach` when nothing is nearer).
+    pub fn clearance(&self, position: Vec2, reach: f32) -> f32 {
+        let mut nearest = reach * reach;
+        self.for_each_edge_near(position, reach * reach, self.root, &mut |d| nearest = nearest.min(d));
+        nearest.sqrt()
+    }
+
+    fn for_each_edge_near(&self, position: Vec2, range_squared: f32, node: Option<u32>, f: &mut impl FnMut(f32)) {
+        let Some(node) = node else { return };
+        let node = self.nodes[node as usize];
+        let (p1, p2) = self.edge_points(node.vertex);
+        let left = left_of(p1, p2, position);
+        let (near, far) = if left >= 0.0 { (node.left, node.right) } else { (node.right, node.left) };
+        self.for_each_edge_near(position, range_squared, near, f);
+        if left * left / length_squared(p2 - p1) < range_squared {
+            f(distance_squared_to_segment(p1, p2, position));
+            self.for_each_edge_near(position, range_squared, far, f);
+        }
+    }
+
     /// Whether a disc of `radius` can move from `q1` to `q2` without crossing any edge
     /// (RVO2's `queryVisibility`). True when there are no obstacles.
     pub fn is_visible(&self, q1: Vec2, q2: Vec2, radius: f32) -> bool {

@@ -40,24 +40,31 @@ impl CellGrid {
     /// Sets the grid over `region` with cells of side at least `cell` (grown if the grid would
     /// exceed `max_cells`, itself capped at [`MAX_CELLS`]).
     pub fn configure(&mut self, region: Aabb, cell: f32, max_cells: usize) {
+        let max_cells = max_cells.clamp(1, MAX_CELLS);
         let size = (region.max - region.min).max(Vec2::splat(f32::MIN_POSITIVE));
-        let max_cells = max_cells.clamp(1, MAX_CELLS) as f32;
-        let mut cell = if cell.is_finite() && cell > 0.0 { cell } else { size.max_element().max(1.0) };
-        // Grow the cells until the grid fits (float casts saturate, so this terminates even for
-        // absurd regions: once one cell covers the region the count is 1).
-        loop {
-            let w = (size.x / cell).floor() + 1.0;
-            let h = (size.y / cell).floor() + 1.0;
-            if w * h <= max_cells || !(w * h).is_finite() && cell >= f32::MAX / 4.0 {
-                break;
-            }
+        if !(size.is_finite() && region.min.is_finite()) {
+            // Overflowed positions (the world never panics, so it still steps them): one cell
+            // holding everything is slow but correct.
+            self.origin = if region.min.is_finite() { region.min } else { Vec2::ZERO };
+            self.cell = f32::INFINITY;
+            self.inv_cell = 0.0;
+            self.width = 1;
+            self.height = 1;
+            return;
+        }
+        let mut cell = if cell.is_finite() && cell > 0.0 { cell } else { size.max_element() };
+        // Grow the cells until the grid fits; once one cell covers the region the count is 1.
+        while ((size.x / cell).floor() + 1.0) * ((size.y / cell).floor() + 1.0) > max_cells as f32 {
             cell *= 1.5;
         }
         self.origin = region.min;
         self.cell = cell;
         self.inv_cell = 1.0 / cell;
-        self.width = ((size.x * self.inv_cell) as usize).saturating_add(1).max(1);
-        self.height = ((size.y * self.inv_cell) as usize).saturating_add(1).max(1);
+        // Both sides are at most `max_cells` by the loop above; `min` guards float rounding.
+        // Clamping is safe for correctness anyway: coordinates are clamped monotonically, so
+        // boxes in adjacent cells stay in the same or adjacent cells.
+        self.width = ((size.x * self.inv_cell) as usize).saturating_add(1).clamp(1, max_cells);
+        self.height = ((size.y * self.inv_cell) as usize).saturating_add(1).clamp(1, (max_cells / self.width).max(1));
     }
 
     /// Cell coordinates of point `p`, clamped to the grid (casts saturate; NaN maps to 0).

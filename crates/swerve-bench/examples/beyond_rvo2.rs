@@ -1,0 +1,265 @@
+//! Issue 8's measurements: every option beyond RVO2 against RVO2 itself (swerve's default
+//! mode, which is RVO2 bit for bit). Prints Markdown tables.
+//!
+//! `cargo run --release -p swerve-bench --example beyond_rvo2`
+
+use std::time::Instant;
+use swerve::orca::{Extensions, Mover, OverlapResolution, SymmetryBreaking};
+use swerve::reference::preferred_velocity_toward;
+use swerve::{AgentParams, Simulator, Vec2};
+
+/// An agent counts as arrived within this distance of its goal (m).
+const ARRIVED: f32 = 0.05;
+
+fn set_prefs(sim: &mut Simulator, goals: &[Vec2]) {
+    let prefs: Vec<Vec2> = sim.positions().iter().zip(goals).map(|(p, g)| preferred_velocity_toward(*g, *p)).collect();
+    sim.set_pref_velocities(&prefs).expect("finite");
+}
+
+/// Simulated seconds until every agent is within `ARRIVED` of its goal (None: not by `limit`).
+fn time_to_all_arrive(mut sim: Simulator, goals: &[Vec2], limit: f32) -> Option<f32> {
+    while sim.global_time() < limit {
+        if sim.positions().iter().zip(goals).all(|(p, g)| p.distance(*g) < ARRIVED) {
+            return Some(sim.global_time());
+        }
+        set_prefs(&mut sim, goals);
+        sim.step();
+    }
+    None
+}
+
+fn show(t: Option<f32>, limit: f32) -> String {
+    t.map_or(format!("not all by {limit:.0} s"), |t| format!("{t:.1} s"))
+}
+
+fn stalls() {
+    println!("### Stall resolution: time until all agents are within {ARRIVED} m of their goals\n");
+    println!("| scene | RVO2 (swerve default) | symmetry breaking |\n|---|---:|---:|");
+    let params = AgentParams {
+        neighbor_dist: 15.0,
+        max_neighbors: 10,
+        time_horizon: 10.0,
+        time_horizon_obst: 10.0,
+        radius: 1.0,
+        max_speed: 1.0,
+    };
+    // Generous: four times the longest straight-line trip at full speed, plus a minute.
+    let limit = 4.0 * 2.0 * 160.0 + 60.0;
+    for offset in [0.0f32, 0.001, 0.01, 0.1, 0.5] {
+        let build = |sym: bool| {
+            let mut sim = Simulator::new(0.1, params).unwrap();
+            sim.add_agent(Vec2::new(-10.0, 0.0)).unwrap();
+            sim.add_agent(Vec2::new(10.0, offset)).unwrap();
+            if sym {
+                sim.set_extensions(Extensions {
+                    symmetry_breaking: Some(SymmetryBreaking::default()),
+                    ..Default::default()
+                })
+                .unwrap();
+            }
+            sim
+        };
+        let goals = [Vec2::new(10.0, 0.0), Vec2::new(-10.0, offset)];
+        println!(
+            "| head-on pair, lateral offset {offset} m | {} | {} |",
+            show(time_to_all_arrive(build(false), &goals, limit), limit),
+            show(time_to_all_arrive(build(true), &goals, limit), limit)
+        );
+    }
+    for n in [2usize, 4, 8, 16, 32, 64] {
+        let ring = (n as f32 * 2.5).max(10.0);
+        let build = |sym: bool| {
+            let mut sim = Simulator::new(0.1, params).unwrap();
+            let mut goals = Vec::new();
+            for i in 0..n {
+                let a = i as f32 * std::f32::consts::TAU / n as f32;
+                let p = ring * Vec2::new(a.cos(), a.sin());
+                sim.add_agent(p).unwrap();
+                goals.push(-p);
+            }
+            if sym {
+                sim.set_extensions(Extensions {
+                    symmetry_breaking: Some(SymmetryBreaking::default()),
+                    ..Default::default()
+                })
+                .unwrap();
+            }
+            (sim, goals)
+        };
+        let (a, goals) = build(false);
+        let (b, _) = build(true);
+        println!(
+            "| circle of {n} (radius {ring} m) | {} | {} |",
+            show(time_to_all_arrive(a, &goals, limit), limit),
+            show(time_to_all_arrive(b, &goals, limit), limit)
+        );
+    }
+    println!();
+}
+
+/// Overlap statistics of a run: overlapping pair-steps, deepest penetration, ms per step.
+fn overlap_run(mut sim: Simulator, goals: &[Vec2], steps: usize) -> (usize, f32, f64, usize) {
+    let radii: Vec<f32> = sim.agent_ids().iter().map(|&id| sim.agent_params(id).unwrap().radius).collect();
+    let mut grid = swerve::spatial::NeighborGrid::new();
+    let mut found = Vec::new();
+    let (mut pair_steps, mut deepest, mut elapsed) = (0usize, 0.0f32, 0.0f64);
+    let max_r = radii.iter().copied().fold(0.0, f32::max);
+    for _ in 0..steps {
+        set_prefs(&mut sim, goals);
+        let start = Instant::now();
+        sim.step();
+        elapsed += start.elapsed().as_secs_f64();
+        let positions = sim.positions();
+        grid.rebuild(positions, 2.0 * max_r);
+        for (i, p) in positions.iter().enumerate() {
+            let reach = radii[i] + max_r;
+            grid.nearest(*p, i as u32, reach * reach, 64, &mut found);
+            for n in &found {
+                let j = n.index as usize;
+                if j > i {
+                    let depth = radii[i] + radii[j] - p.distance(positions[j]);
+                    if depth > 0.0 {
+                        pair_steps += 1;
+                        deepest = deepest.max(depth);
+                    }
+                }
+            }
+        }
+    }
+    let arrived =
+        sim.positions().iter().zip(goals).filter(|(p, g)| p.distance(**g) < 3.0 || p.x > 1.5 && g.x > 1.5).count();
+    (pair_steps, deepest, elapsed * 1e3 / steps as f64, arrived)
+}
+
+fn overlaps() {
+    println!("### Dense crowds: overlapping pair-steps, deepest penetration, time per step\n");
+    println!("| scene | mode | overlapping pair-steps | max penetration (m) | ms per step | agents arrived (grid: within 3 m of goal; bottleneck: through the gap) |\n|---|---|---:|---:|---:|---:|");
+    let params = AgentParams { radius: 1.0, max_speed: 1.5, ..AgentParams::default() };
+    let grid_scene = |safe: bool| {
+        let mut sim = Simulator::new(0.1, params).unwrap();
+        let mut goals = Vec::new();
+        for y in 0..30 {
+            for x in 0..30 {
+                let p = Vec2::new((x as f32 - 14.5) * 2.4, (y as f32 - 14.5) * 2.4);
+                sim.add_agent(p).unwrap();
+                goals.push(-p);
+            }
+        }
+        if safe {
+            sim.set_extensions(Extensions {
+                overlap_resolution: Some(OverlapResolution::default()),
+                ..Default::default()
+            })
+            .unwrap();
+        }
+        (sim, goals)
+    };
+    let bottleneck = |safe: bool| {
+        let mut sim = Simulator::new(0.1, params).unwrap();
+        let mut goals = Vec::new();
+        for y in 0..15 {
+            for x in 0..20 {
+                sim.add_agent(Vec2::new(-60.0 + x as f32 * 2.2, (y as f32 - 7.0) * 2.2)).unwrap();
+                goals.push(Vec2::new(40.0, 0.0));
+            }
+        }
+        // Two walls leaving a 4 m gap at x = 0 (counter-clockwise rectangles: solid).
+        let wall =
+            |y0: f32, y1: f32| [Vec2::new(-1.0, y0), Vec2::new(1.0, y0), Vec2::new(1.0, y1), Vec2::new(-1.0, y1)];
+        sim.add_obstacle(&wall(2.0, 40.0)).unwrap();
+        sim.add_obstacle(&wall(-40.0, -2.0)).unwrap();
+        sim.process_obstacles();
+        if safe {
+            sim.set_extensions(Extensions {
+                overlap_resolution: Some(OverlapResolution::default()),
+                ..Default::default()
+            })
+            .unwrap();
+        }
+        (sim, goals)
+    };
+    type Build<'a> = &'a dyn Fn(bool) -> (Simulator, Vec<Vec2>);
+    let scenes: [(&str, Build, usize); 2] =
+        [("900-agent grid, mirrored goals", &grid_scene, 600), ("bottleneck, 300 agents, 4 m gap", &bottleneck, 900)];
+    for (name, build, steps) in scenes {
+        let (sim, goals) = build(false);
+        let (a_pairs, a_depth, a_ms, a_arrived) = overlap_run(sim, &goals, steps);
+        let (sim, goals) = build(true);
+        let (b_pairs, b_depth, b_ms, b_arrived) = overlap_run(sim, &goals, steps);
+        let n = goals.len();
+        println!("| {name}, {steps} steps | RVO2 (default) | {a_pairs} | {a_depth:.4} | {a_ms:.3} | {a_arrived}/{n} |");
+        println!(
+            "| {name}, {steps} steps | safe mode (5 % margin, 8 passes) | {b_pairs} ({:.3} of RVO2) | {b_depth:.4} | {b_ms:.3} ({:.2}×) | {b_arrived}/{n} |",
+            b_pairs as f64 / a_pairs.max(1) as f64,
+            b_ms / a_ms
+        );
+    }
+    println!();
+}
+
+fn responsibility() {
+    println!("### Responsibility weights: two agents crossing at right angles\n");
+    println!("| weights (A, B) | A's largest deviation from its straight path (m) | B's largest deviation (m) | closest approach (m, radii sum 3) |\n|---|---:|---:|---:|");
+    for (wa, wb) in [(0.5f32, 0.5f32), (0.0, 1.0), (1.0, 0.0), (0.25, 0.75)] {
+        let mut sim = Simulator::new(0.25, AgentParams::default()).unwrap();
+        let a = sim.add_agent(Vec2::new(-20.0, 0.0)).unwrap();
+        let b = sim.add_agent(Vec2::new(0.0, -20.0)).unwrap();
+        sim.set_agent_responsibility(a, wa).unwrap();
+        sim.set_agent_responsibility(b, wb).unwrap();
+        let goals = [Vec2::new(20.0, 0.0), Vec2::new(0.0, 20.0)];
+        let (mut dev_a, mut dev_b, mut closest) = (0.0f32, 0.0f32, f32::INFINITY);
+        for _ in 0..200 {
+            set_prefs(&mut sim, &goals);
+            sim.step();
+            let (pa, pb) = (sim.agent_position(a).unwrap(), sim.agent_position(b).unwrap());
+            dev_a = dev_a.max(pa.y.abs());
+            dev_b = dev_b.max(pb.x.abs());
+            closest = closest.min(pa.distance(pb));
+        }
+        println!("| ({wa}, {wb}) | {dev_a:.3} | {dev_b:.3} | {closest:.3} |");
+    }
+    println!();
+}
+
+fn movers() {
+    println!("### A non-cooperative mover crossing a crowd\n");
+    println!("| mode | deepest agent–mover penetration (m) | agent–mover overlapping steps |\n|---|---:|---:|");
+    for as_mover in [false, true] {
+        let params = AgentParams { radius: 0.5, max_speed: 1.5, ..AgentParams::default() };
+        let mut sim = Simulator::new(0.1, params).unwrap();
+        let mut goals = Vec::new();
+        for y in 0..10 {
+            for x in 0..10 {
+                let p = Vec2::new(x as f32 * 2.0 - 9.0, y as f32 * 2.0 - 9.0);
+                sim.add_agent(p).unwrap();
+                goals.push(p + Vec2::new(0.0, 0.5));
+            }
+        }
+        // A 1.5 m ball crossing the crowd at 2 m/s, ignoring everyone.
+        let mut ball = Mover { position: Vec2::new(-25.0, 0.3), velocity: Vec2::new(2.0, 0.0), radius: 1.5 };
+        let id = as_mover.then(|| sim.add_mover(ball).unwrap());
+        let (mut deepest, mut overlapping) = (0.0f32, 0usize);
+        for _ in 0..250 {
+            set_prefs(&mut sim, &goals);
+            sim.step();
+            ball.position += ball.velocity * 0.1;
+            if let Some(id) = id {
+                sim.set_mover(id, ball).unwrap();
+            }
+            let depth =
+                sim.positions().iter().map(|p| 0.5 + ball.radius - p.distance(ball.position)).fold(0.0, f32::max);
+            deepest = deepest.max(depth);
+            overlapping += usize::from(depth > 0.0);
+        }
+        let mode = if as_mover { "ball given to agents as a mover" } else { "RVO2: agents cannot see the ball" };
+        println!("| {mode} | {deepest:.3} | {overlapping} |");
+    }
+    println!();
+}
+
+fn main() {
+    stalls();
+    overlaps();
+    responsibility();
+    movers();
+}
