@@ -156,6 +156,9 @@ pub fn run(args: &RunArgs) -> Result<()> {
             b.overlaps,
             b.max_penetration
         );
+        if metrics.agents > 0 {
+            println!("  agent-ball overlaps {} (deepest {:.4} m)", b.agent_overlaps, b.max_agent_penetration);
+        }
     }
     println!("  wrote {}/{{{}}}", out.display(), files.join(", "));
     Ok(())

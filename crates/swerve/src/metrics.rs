@@ -44,6 +44,12 @@ pub struct BallMetrics {
     pub overlaps: u64,
     /// Deepest ball-ball penetration (m).
     pub max_penetration: f32,
+    /// Frame-pairs of an agent overlapping a ball.
+    #[serde(default)]
+    pub agent_overlaps: u64,
+    /// Deepest agent-ball penetration (m).
+    #[serde(default)]
+    pub max_agent_penetration: f32,
 }
 
 /// Summary of a run.
@@ -241,6 +247,8 @@ impl MetricsRecorder {
             kinetic_energy_max_relative_change: 0.0,
             overlaps: 0,
             max_penetration: 0.0,
+            agent_overlaps: 0,
+            max_agent_penetration: 0.0,
         });
         balls.kinetic_energy_final = kinetic_energy;
         if balls.kinetic_energy_initial > 0.0 {
@@ -249,6 +257,38 @@ impl MetricsRecorder {
         }
         balls.overlaps += overlaps;
         balls.max_penetration = balls.max_penetration.max(deepest);
+    }
+
+    /// Counts agents overlapping balls (call after [`MetricsRecorder::observe_balls`] for the
+    /// same frame). Balls are searched by x within reach of each agent.
+    pub fn observe_agent_ball_contacts(
+        &mut self,
+        ids: &[AgentId],
+        positions: &[Vec2],
+        radius_by_id: &[f32],
+        balls: &[Vec2],
+        ball_radii: &[f32],
+    ) {
+        let Some(metrics) = self.balls.as_mut() else { return };
+        self.order.clear();
+        self.order.extend(0..balls.len() as u32);
+        self.order.sort_unstable_by(|&a, &b| balls[a as usize].x.total_cmp(&balls[b as usize].x));
+        let r_max = ball_radii.iter().copied().fold(0.0f32, f32::max);
+        for (id, p) in ids.iter().zip(positions) {
+            let r = radius_by_id.get(id.0 as usize).copied().unwrap_or(0.0);
+            let first = self.order.partition_point(|&b| balls[b as usize].x < p.x - r - r_max);
+            for &b in &self.order[first..] {
+                let q = balls[b as usize];
+                if q.x > p.x + r + r_max {
+                    break;
+                }
+                let gap = p.distance(q) - (r + ball_radii[b as usize]);
+                if -gap > OVERLAP_TOLERANCE {
+                    metrics.agent_overlaps += 1;
+                    metrics.max_agent_penetration = metrics.max_agent_penetration.max(-gap);
+                }
+            }
+        }
     }
 
     /// The summary so far.

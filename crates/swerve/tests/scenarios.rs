@@ -21,7 +21,7 @@ fn every_builtin_parses_validates_and_round_trips_through_json() {
         ("bottleneck", 80, 5, 0),
         ("crossing", 72, 4, 0),
         ("head-on", 2, 0, 0),
-        ("ball-pit", 12, 3, 300),
+        ("ball-pit", 12, 3, 200),
         ("seed-003", 0, 0, 400),
     ];
     assert_eq!(BUILTINS.len(), expected.len());
@@ -472,4 +472,26 @@ fn scenario_broad_phase_names_are_the_physics_names() {
         runner.step();
         assert_eq!(runner.world().unwrap().broad_phase().to_string(), name);
     }
+}
+
+#[test]
+fn agents_dodge_balls_when_told_to() {
+    // Agent-ball overlaps per agent and frame, with and without avoidance.
+    let rate = |avoid: bool| {
+        let mut scenario = Scenario::builtin("ball-pit").unwrap();
+        scenario.balls.as_mut().unwrap().agents_avoid = avoid;
+        let mut runner = Runner::new(&scenario).unwrap();
+        assert_eq!(runner.simulator().movers().len(), if avoid { 200 } else { 0 });
+        let mut agent_frames = 0usize;
+        while !runner.is_finished() && runner.metrics().never_arrived > 0 {
+            runner.step();
+            agent_frames += runner.simulator().num_agents();
+        }
+        let m = runner.metrics();
+        assert_eq!(m.never_arrived, 0, "avoid = {avoid}: agents still walking at the step limit");
+        m.balls.unwrap().agent_overlaps as f64 / agent_frames as f64
+    };
+    let (dodging, ignoring) = (rate(true), rate(false));
+    assert!(ignoring > 0.1, "the pit is dense enough to walk into balls: {ignoring}");
+    assert!(dodging * 5.0 < ignoring, "dodging {dodging} vs ignoring {ignoring} overlaps per agent-frame");
 }

@@ -315,6 +315,10 @@ pub struct BallsSpec {
     /// Balls at random non-overlapping positions.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub random: Vec<RandomBalls>,
+    /// Whether agents avoid the balls (as non-cooperative movers that take no part in the
+    /// avoidance); default true. Balls do not see agents either way.
+    #[serde(default = "yes")]
+    pub agents_avoid: bool,
 }
 
 /// An axis-aligned box.
@@ -368,6 +372,10 @@ pub struct RandomBalls {
 
 fn opposite() -> GoalRule {
     GoalRule::Keyword(GoalKeyword::Opposite)
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn one() -> f32 {

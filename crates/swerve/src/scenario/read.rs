@@ -517,7 +517,8 @@ impl Reader {
     }
 
     fn balls(&mut self, b: Table) -> Option<BallsSpec> {
-        self.check_keys(b, &["broad_phase", "bounds", "ball", "random"]);
+        self.check_keys(b, &["broad_phase", "bounds", "ball", "random", "agents_avoid"]);
+        let agents_avoid = self.opt_bool(b, "agents_avoid").unwrap_or(true);
         let broad_phase = match self.opt_string(b, "broad_phase") {
             Some(name) if BROAD_PHASE_NAMES.contains(&name.as_str()) => name,
             Some(name) => {
@@ -572,7 +573,7 @@ impl Reader {
             let (min, max) = region?;
             Some(RandomBalls { count: count?, min, max, radius: radius?, speed: speed?, restitution, seed: seed? })
         });
-        Some(BallsSpec { broad_phase, bounds, ball, random })
+        Some(BallsSpec { broad_phase, bounds, ball, random, agents_avoid })
     }
 }
 

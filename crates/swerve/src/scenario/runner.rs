@@ -8,6 +8,7 @@ use super::{InitialBall, Population};
 use crate::geom::Aabb;
 use crate::metrics::{Metrics, MetricsRecorder};
 use crate::navigation::Roadmap;
+use crate::orca::{Mover, MoverId};
 use crate::physics::{Ball, BroadPhaseKind, World};
 use crate::reference::preferred_velocity_toward;
 use crate::{AgentId, AgentParams, Error, Simulator, Vec2};
@@ -59,6 +60,8 @@ pub struct Runner {
     perturbation: Option<(ChaCha8Rng, f32)>,
     balls: Vec<InitialBall>,
     world: Option<World>,
+    /// The simulator's mover for each ball, when agents avoid balls.
+    ball_movers: Vec<MoverId>,
     ball_radii: Vec<f32>,
     ball_positions: Vec<Vec2>,
     max_steps: usize,
@@ -150,6 +153,7 @@ impl Runner {
                 .collect(),
             perturbation: scenario.perturbation.map(|p| (ChaCha8Rng::seed_from_u64(p.seed), p.magnitude)),
             world,
+            ball_movers: Vec::new(),
             ball_radii: balls.iter().map(|b| b.radius).collect(),
             ball_positions: Vec::new(),
             balls,
@@ -160,6 +164,14 @@ impl Runner {
             obstacles,
             has_sinks: scenario.spawn.iter().any(|s| s.remove_at_goal),
         };
+        let avoid = scenario.balls.as_ref().is_some_and(|b| b.agents_avoid);
+        if avoid && (!agents.is_empty() || !runner.spawners.is_empty()) {
+            for b in &runner.balls {
+                let id =
+                    runner.sim.add_mover(Mover { position: b.position, velocity: b.velocity, radius: b.radius })?;
+                runner.ball_movers.push(id);
+            }
+        }
         for (a, goal_index) in runner_agents {
             runner.add_agent(a.position, a.goal, goal_index, a.params, a.group, false)?;
         }
@@ -239,6 +251,13 @@ impl Runner {
             self.ball_positions.clear();
             self.ball_positions.extend(world.balls().iter().map(|b| b.position));
             self.recorder.observe_balls(&self.ball_positions, &self.ball_radii, world.kinetic_energy());
+            self.recorder.observe_agent_ball_contacts(
+                self.sim.agent_ids(),
+                self.sim.positions(),
+                &self.info.radius,
+                &self.ball_positions,
+                &self.ball_radii,
+            );
         }
         self.recorder.observe_agents(
             self.sim.global_time(),
@@ -277,6 +296,15 @@ impl Runner {
         // Same length as the agent list and finite (goals and positions are finite), so this
         // cannot fail; ignoring the Result keeps the step panic-free either way.
         let _ = self.sim.set_pref_velocities(&self.prefs);
+        if let Some(world) = &self.world {
+            // Agents see each ball where it is at the start of the step, moving on at its
+            // velocity (the world's balls are finite: it validates them and never panics).
+            for (id, ball) in self.ball_movers.iter().zip(world.balls()) {
+                let _ = self
+                    .sim
+                    .set_mover(*id, Mover { position: ball.position, velocity: ball.velocity, radius: ball.radius });
+            }
+        }
         self.sim.step();
         if let Some(world) = &mut self.world {
             world.step(self.scenario.time_step);
