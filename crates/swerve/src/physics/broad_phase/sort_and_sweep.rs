@@ -6,8 +6,8 @@
 //! the balls); here the order persists and is repaired by insertion sort, which is O(n + swaps)
 //! on the nearly sorted lists that small per-step motion leaves (§3.2.1: "可以通过插入排序进行
 //! 更新"). The axis is the one along which the box centres have the largest variance (the seed's
-//! remark that an axis where balls cluster filters badly); when it changes the list is fully
-//! re-sorted. One axis is swept; the other is a plain interval test on the candidates.
+//! remark that an axis where balls cluster filters badly), with a 10% hysteresis so square
+//! scenes do not flip; when it changes the list is fully re-sorted. One axis is swept; the other is a plain interval test on the candidates.
 
 use super::{ordered, union_of, BroadPhase, BroadPhaseDebug, BroadPhaseKind, DebugBoxKind, Pair};
 use crate::geom::Aabb;
@@ -29,9 +29,14 @@ pub struct SortAndSweep {
     list: Vec<Swept>,
     /// Element moves done by the last insertion sort (0 after a full sort).
     last_swaps: usize,
+    /// Whether the last call sorted from scratch (first call, new balls, or a new axis).
+    last_full_sort: bool,
 }
 
 impl SortAndSweep {
+    /// How much larger the other axis' variance must be to switch the sweep axis.
+    pub const AXIS_HYSTERESIS: f64 = 1.1;
+
     /// The sweep axis of the last call (0 = x, 1 = y).
     pub fn axis(&self) -> usize {
         self.axis
@@ -41,9 +46,15 @@ impl SortAndSweep {
     pub fn last_insertion_moves(&self) -> usize {
         self.last_swaps
     }
+
+    /// Whether the last call sorted from scratch instead of repairing the previous order.
+    pub fn last_call_sorted_from_scratch(&self) -> bool {
+        self.last_full_sort
+    }
 }
 
-fn axis_of_largest_variance(boxes: &[Aabb]) -> usize {
+/// Variance of the box centres along x and y.
+fn centre_variances(boxes: &[Aabb]) -> [f64; 2] {
     let n = boxes.len().max(1) as f64;
     let (mut s, mut s2) = ([0.0f64; 2], [0.0f64; 2]);
     for b in boxes {
@@ -54,11 +65,18 @@ fn axis_of_largest_variance(boxes: &[Aabb]) -> usize {
             s2[a] += v * v;
         }
     }
-    let var = |a: usize| s2[a] / n - (s[a] / n) * (s[a] / n);
-    if var(1) > var(0) {
-        1
+    [0, 1].map(|a| s2[a] / n - (s[a] / n) * (s[a] / n))
+}
+
+/// The sweep axis: keep `current` unless the other axis' variance is larger by more than
+/// [`SortAndSweep::AXIS_HYSTERESIS`], so a square scene does not flip axes (and re-sort from
+/// scratch) every few steps.
+fn sweep_axis(boxes: &[Aabb], current: usize) -> usize {
+    let var = centre_variances(boxes);
+    if var[1 - current] > var[current] * SortAndSweep::AXIS_HYSTERESIS {
+        1 - current
     } else {
-        0
+        current
     }
 }
 
@@ -68,7 +86,7 @@ impl BroadPhase for SortAndSweep {
     }
 
     fn find_pairs(&mut self, boxes: &[Aabb], pairs: &mut Vec<Pair>) {
-        let axis = axis_of_largest_variance(boxes);
+        let axis = sweep_axis(boxes, self.axis);
         let other = 1 - axis;
         let axis_changed = axis != self.axis;
         self.axis = axis;
@@ -84,6 +102,7 @@ impl BroadPhase for SortAndSweep {
             *s = Swept { lo: b.min[axis], hi: b.max[axis], other_lo: b.min[other], other_hi: b.max[other], id: s.id };
         }
         self.last_swaps = 0;
+        self.last_full_sort = axis_changed || grew;
         if axis_changed || grew {
             self.list.sort_unstable_by(|a, b| a.lo.total_cmp(&b.lo));
         } else {
@@ -118,7 +137,12 @@ impl BroadPhase for SortAndSweep {
             assert_eq!(s.lo, boxes[s.id as usize].min[self.axis], "stale interval for box {}", s.id);
         }
         assert!(self.list.windows(2).all(|w| w[0].lo <= w[1].lo), "list not sorted on axis {}", self.axis);
-        assert_eq!(self.axis, axis_of_largest_variance(boxes), "not sweeping the axis of largest variance");
+        let var = centre_variances(boxes);
+        assert!(
+            var[1 - self.axis] <= var[self.axis] * Self::AXIS_HYSTERESIS,
+            "sweeping axis {} although the other's variance is larger beyond the hysteresis",
+            self.axis
+        );
     }
 
     fn debug_boxes(&self, out: &mut BroadPhaseDebug) {
