@@ -89,6 +89,40 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// A scenario file has problems; all of them are listed (see `swerve validate`).
+    #[error("{}", scenario_message(file, problems))]
+    Scenario {
+        /// The file name, or `<builtin NAME>`.
+        file: String,
+        /// Every problem found, in file order.
+        problems: Vec<crate::scenario::Problem>,
+    },
+    /// No built-in scenario has this name.
+    #[error("unknown scenario \"{name}\" (built-ins: {known})")]
+    UnknownScenario {
+        /// The name asked for.
+        name: String,
+        /// The built-in names, comma-separated.
+        known: String,
+    },
+}
+
+/// `file:line: key: message`, and how many more problems there are.
+fn scenario_message(file: &str, problems: &[crate::scenario::Problem]) -> String {
+    let Some(first) = problems.first() else { return format!("{file}: invalid scenario") };
+    let mut text = file.to_string();
+    if let Some(line) = first.line {
+        text += &format!(":{line}");
+    }
+    text += ": ";
+    if !first.key.is_empty() {
+        text += &format!("{}: ", first.key);
+    }
+    text += &first.message;
+    if problems.len() > 1 {
+        text += &format!(" (and {} more problems)", problems.len() - 1);
+    }
+    text
 }
 
 impl Error {

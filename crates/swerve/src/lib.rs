@@ -9,15 +9,20 @@
 //! * [`physics`] — rigid-ball physics: elastic response, continuous collision and seven
 //!   interchangeable broad phases (seed 003).
 //! * [`reference`] — loading and replaying RVO2 recordings (the conformance check).
+//! * [`scenario`] — scenario files, built-in scenes, the [`scenario::Runner`] and trajectory
+//!   formats; [`navigation`] — the visibility roadmap; [`metrics`] — run metrics.
 //!
 //! Units are metres and seconds throughout; every number is `f32` like RVO2's.
 #![warn(missing_docs)]
 
 pub mod error;
 pub mod geom;
+pub mod metrics;
+pub mod navigation;
 pub mod orca;
 pub mod physics;
 pub mod reference;
+pub mod scenario;
 pub mod spatial;
 
 pub use error::Error;

@@ -1,0 +1,153 @@
+//! `swerve`: run scenario files, validate them, render trajectories, replay RVO2 recordings.
+//!
+//! Every failure ends in one readable line on stderr (`error: FILE:LINE: key: message`) and a
+//! non-zero exit code.
+
+mod render;
+mod run;
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use swerve::scenario::{Format, Scenario, BUILTINS};
+
+/// Many moving discs that must not collide: ORCA crowds and rigid balls.
+#[derive(Parser)]
+#[command(name = "swerve", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// One variant per subcommand; each holds its own arguments struct, so adding a command is
+/// one variant and one match arm.
+#[derive(Subcommand)]
+enum Command {
+    /// Run a scenario (a file, or a built-in name from `swerve list`) and write trajectory,
+    /// metrics and an animated GIF.
+    Run(run::RunArgs),
+    /// Check scenario files and report every problem with its line and key.
+    Validate(ValidateArgs),
+    /// List the built-in scenarios.
+    List,
+    /// Render a run's trajectory (a `swerve run` output folder) to GIF, SVG or PNG frames.
+    Render(render::RenderArgs),
+    /// Replay an RVO2 reference recording step by step and compare bit for bit.
+    Replay(ReplayArgs),
+}
+
+#[derive(clap::Args)]
+struct ValidateArgs {
+    /// Scenario files (TOML, or JSON by extension) or built-in names.
+    #[arg(required = true)]
+    files: Vec<String>,
+}
+
+#[derive(clap::Args)]
+struct ReplayArgs {
+    /// A folder with `scenario.json` and `trajectory.csv[.gz]` recorded from RVO2.
+    dir: PathBuf,
+}
+
+/// Loads `name`: an existing file, else a built-in scenario.
+pub(crate) fn load_scenario(name: &str) -> Result<Scenario> {
+    let path = Path::new(name);
+    if path.exists() {
+        return Ok(Scenario::load(path)?);
+    }
+    if swerve::scenario::builtin(name).is_some() {
+        return Ok(Scenario::builtin(name)?);
+    }
+    let known: Vec<&str> = BUILTINS.iter().map(|b| b.name).collect();
+    bail!("{name}: no such file, and no built-in scenario of that name (built-ins: {})", known.join(", "))
+}
+
+fn validate(args: &ValidateArgs) -> Result<bool> {
+    let mut all_ok = true;
+    for name in &args.files {
+        let path = Path::new(name);
+        let (text, format) = if path.exists() {
+            (std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?, Format::of_path(path))
+        } else if let Some(text) = swerve::scenario::builtin(name) {
+            (text.to_string(), Format::Toml)
+        } else {
+            bail!("{name}: no such file, and no built-in scenario of that name");
+        };
+        match Scenario::parse(&text, format) {
+            Ok(s) => {
+                let population = s.population().map_err(|p| anyhow::anyhow!("{name}: {p}"))?;
+                let balls = s.initial_balls().map_err(|p| anyhow::anyhow!("{name}: {p}"))?.len();
+                println!(
+                    "{name}: ok ({} agents at start, {} spawners, {} obstacles, {balls} balls)",
+                    population.agents.len(),
+                    population.spawners.len(),
+                    s.obstacles.len()
+                );
+            }
+            Err(problems) => {
+                all_ok = false;
+                for p in &problems {
+                    match p.line {
+                        Some(line) => print!("{name}:{line}: "),
+                        None => print!("{name}: "),
+                    }
+                    if !p.key.is_empty() {
+                        print!("{}: ", p.key);
+                    }
+                    println!("{}", p.message);
+                }
+                println!("{name}: {} problem{}", problems.len(), if problems.len() == 1 { "" } else { "s" });
+            }
+        }
+    }
+    Ok(all_ok)
+}
+
+fn list() -> Result<()> {
+    for b in BUILTINS {
+        let s = Scenario::builtin(b.name)?;
+        println!("{:<11} {}", b.name, s.description);
+    }
+    Ok(())
+}
+
+fn replay(args: &ReplayArgs) -> Result<bool> {
+    let run = swerve::reference::ReferenceRun::load(&args.dir)?;
+    let report = run.replay()?;
+    println!("{report}");
+    Ok(report.single_step_identical >= report.steps)
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if matches!(e.kind(), clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion) => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // clap's message is several lines (usage, hint); keep the house rule of one line.
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments").trim_start_matches("error: ");
+            eprintln!("error: {first} (see `swerve --help`)");
+            return ExitCode::from(2);
+        }
+    };
+    let outcome = match &cli.command {
+        Command::Run(args) => run::run(args).map(|()| true),
+        Command::Validate(args) => validate(args),
+        Command::List => list().map(|()| true),
+        Command::Render(args) => render::render_command(args).map(|()| true),
+        Command::Replay(args) => replay(args),
+    };
+    match outcome {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            // One line: the context chain joined with ": ".
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! `swerve run`: play a scenario, write its trajectory, metrics and GIF, print a summary.
+
+use crate::render::{self, RenderOptions};
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use swerve::scenario::trajectory::{SceneInfo, Trajectory};
+use swerve::scenario::Runner;
+
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// A scenario file (TOML, or JSON by extension) or a built-in name (`swerve list`).
+    scenario: String,
+    /// Step limit (replaces the scenario's `steps`).
+    #[arg(long)]
+    steps: Option<usize>,
+    /// Output folder (default `out/NAME`).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Worker threads for the simulation (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// At most this many frames in the GIF (frames are skipped evenly).
+    #[arg(long, default_value_t = 150)]
+    gif_frames: usize,
+    /// Width and height of the GIF's longer side in pixels.
+    #[arg(long, default_value_t = 480)]
+    size: u32,
+    /// Skip the GIF.
+    #[arg(long)]
+    no_gif: bool,
+}
+
+fn create(path: &Path) -> Result<BufWriter<File>> {
+    Ok(BufWriter::new(File::create(path).with_context(|| format!("cannot create {}", path.display()))?))
+}
+
+pub fn run(args: &RunArgs) -> Result<()> {
+    if let Some(threads) = args.threads {
+        anyhow::ensure!(threads >= 1, "--threads: must be at least 1");
+        rayon::ThreadPoolBuilder::new().num_threads(threads).build_global().context("--threads")?;
+    }
+    let scenario = crate::load_scenario(&args.scenario)?;
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("out").join(&scenario.name));
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let mut runner = Runner::new(&scenario).with_context(|| scenario.name.clone())?;
+    if let Some(steps) = args.steps {
+        anyhow::ensure!(steps >= 1, "--steps: must be at least 1");
+        runner.set_max_steps(steps);
+    }
+
+    let progress = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(runner.max_steps() as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} steps ({elapsed} elapsed, at most {eta} left)")
+                .map(|s| s.progress_chars("=> "))
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_message(scenario.name.clone());
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+
+    let started = Instant::now();
+    let mut agents = Trajectory::default();
+    let mut balls = Trajectory::default();
+    let record = |runner: &Runner, agents: &mut Trajectory, balls: &mut Trajectory| {
+        let frame = runner.steps_done() as u32;
+        let sim = runner.simulator();
+        agents.record(frame, sim.agent_ids().iter().map(|id| id.0), sim.positions(), sim.velocities());
+        if let Some(world) = runner.world() {
+            let positions: Vec<_> = world.balls().iter().map(|b| b.position).collect();
+            let velocities: Vec<_> = world.balls().iter().map(|b| b.velocity).collect();
+            balls.record(frame, 0..positions.len() as u32, &positions, &velocities);
+        }
+    };
+    record(&runner, &mut agents, &mut balls);
+    while !runner.is_finished() {
+        runner.step();
+        record(&runner, &mut agents, &mut balls);
+        progress.inc(1);
+    }
+    progress.finish_and_clear();
+    let simulated = started.elapsed();
+
+    let metrics = runner.metrics();
+    let scene = SceneInfo::of_runner(&runner, scenario.time_step);
+    let written = |name: &str| out.join(name);
+    agents.write_csv(create(&written("trajectory.csv"))?).context("writing trajectory.csv")?;
+    agents
+        .write_pedpy(create(&written("trajectory.txt"))?, &scenario.name, 1.0 / scenario.time_step)
+        .context("writing trajectory.txt")?;
+    if runner.world().is_some() {
+        balls.write_csv(create(&written("balls.csv"))?).context("writing balls.csv")?;
+    }
+    let mut f = create(&written("metrics.json"))?;
+    serde_json::to_writer_pretty(&mut f, &metrics).context("writing metrics.json")?;
+    writeln!(f)?;
+    let mut f = create(&written("scene.json"))?;
+    serde_json::to_writer_pretty(&mut f, &scene).context("writing scene.json")?;
+    writeln!(f)?;
+    f.flush()?;
+    let mut files = vec!["trajectory.csv", "trajectory.txt", "metrics.json", "scene.json"];
+    if runner.world().is_some() {
+        files.push("balls.csv");
+    }
+    if !args.no_gif {
+        let options = RenderOptions { max_frames: args.gif_frames, size: args.size };
+        render::write_gif(&written("run.gif"), &scene, &agents, &balls, &options)?;
+        files.push("run.gif");
+    }
+
+    println!(
+        "{}: {} agents, {} balls, {} steps ({:.2} s simulated) in {:.2} s",
+        scenario.name,
+        metrics.agents,
+        metrics.balls.as_ref().map_or(0, |b| b.count),
+        metrics.steps,
+        metrics.simulated_time,
+        simulated.as_secs_f64()
+    );
+    if metrics.agents > 0 {
+        println!(
+            "  arrived {}/{} (never {}); time to goal mean {} s, max {} s",
+            metrics.arrived,
+            metrics.agents,
+            metrics.never_arrived,
+            fmt_opt(metrics.time_to_goal_mean, 2),
+            fmt_opt(metrics.time_to_goal_max, 2)
+        );
+        println!(
+            "  overlaps: agent-agent {} (deepest {:.4} m), agent-obstacle {} (deepest {:.4} m); min separation {} m",
+            metrics.agent_overlaps,
+            metrics.max_agent_penetration,
+            metrics.obstacle_overlaps,
+            metrics.max_obstacle_penetration,
+            fmt_opt(metrics.min_separation, 4)
+        );
+        println!(
+            "  path-length ratio mean {} (max {}); mean speed {} m/s",
+            fmt_opt(metrics.path_length_ratio_mean, 3),
+            fmt_opt(metrics.path_length_ratio_max, 3),
+            fmt_opt(metrics.mean_speed, 3)
+        );
+    }
+    if let Some(b) = &metrics.balls {
+        println!(
+            "  balls: kinetic energy {:.3} J -> {:.3} J (max relative change {:.2e}); overlaps {} (deepest {:.4} m)",
+            b.kinetic_energy_initial,
+            b.kinetic_energy_final,
+            b.kinetic_energy_max_relative_change,
+            b.overlaps,
+            b.max_penetration
+        );
+        if metrics.agents > 0 {
+            println!("  agent-ball overlaps {} (deepest {:.4} m)", b.agent_overlaps, b.max_agent_penetration);
+        }
+    }
+    println!("  wrote {}/{{{}}}", out.display(), files.join(", "));
+    Ok(())
+}
+
+fn fmt_opt(value: Option<f32>, decimals: usize) -> String {
+    value.map_or_else(|| "-".to_string(), |v| format!("{v:.decimals$}"))
+}

@@ -1,0 +1,233 @@
+//! The real `swerve` binary: runs write every output, the GIF decodes and moves, errors are one
+//! line with file and key and a non-zero exit, replay reports the conformance line.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn swerve(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_swerve")).args(args).output().expect("the swerve binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Decodes a GIF into its frames' palette-index buffers.
+fn gif_frames(path: &Path) -> (u16, u16, Vec<Vec<u8>>) {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options.read_info(std::fs::File::open(path).unwrap()).unwrap();
+    let (w, h) = (decoder.width(), decoder.height());
+    let mut frames = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        assert_eq!((frame.width, frame.height), (w, h), "every frame covers the image");
+        frames.push(frame.buffer.to_vec());
+    }
+    (w, h, frames)
+}
+
+#[test]
+fn run_writes_trajectories_metrics_scene_and_a_moving_gif() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("crossing");
+    let result = swerve(&["run", "crossing", "--out", out.to_str().unwrap(), "--gif-frames", "40", "--threads", "1"]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let stdout = text(&result.stdout);
+    assert!(stdout.starts_with("crossing: 72 agents"), "{stdout}");
+    assert!(stdout.contains("arrived 72/72"), "{stdout}");
+
+    let csv = std::fs::read_to_string(out.join("trajectory.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("frame,id,x,y,vx,vy"));
+    let first: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(first.len(), 6);
+    assert_eq!((first[0], first[1]), ("0", "0"));
+
+    let metrics: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("metrics.json")).unwrap()).unwrap();
+    assert_eq!(metrics["agents"], 72);
+    assert_eq!(metrics["never_arrived"], 0);
+    let steps = metrics["steps"].as_u64().unwrap();
+    // One CSV row per agent per frame (no agent leaves in this scene): 72 × (steps + 1).
+    assert_eq!(csv.lines().count() as u64 - 1, 72 * (steps + 1));
+
+    let txt = std::fs::read_to_string(out.join("trajectory.txt")).unwrap();
+    assert!(txt.lines().any(|l| l == "# framerate: 10"), "dt 0.1 s is 10 frames per second");
+    let row: Vec<&str> = txt.lines().find(|l| !l.starts_with('#')).unwrap().split_whitespace().collect();
+    assert_eq!(row.len(), 5, "ID frame X Y Z");
+    assert_eq!(row[4], "0");
+
+    let scene: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("scene.json")).unwrap()).unwrap();
+    assert_eq!(scene["agents"].as_array().unwrap().len(), 72);
+    assert_eq!(scene["groups"], serde_json::json!(["eastbound", "northbound"]));
+
+    let (w, h, frames) = gif_frames(&out.join("run.gif"));
+    assert!(w >= 100 && h >= 100);
+    assert!(frames.len() >= 10 && frames.len() <= 41, "{} frames", frames.len());
+    let changed = frames.windows(2).filter(|f| f[0] != f[1]).count();
+    assert!(changed >= frames.len() / 2, "only {changed} of {} frames differ from the previous", frames.len());
+    // Motion, not only the time bar: pixels above the bar change between first and last frame.
+    let bar_rows = 3 * w as usize;
+    let body = |f: &Vec<u8>| f[..f.len() - bar_rows].to_vec();
+    let moved = body(&frames[0]).iter().zip(body(frames.last().unwrap()).iter()).filter(|(a, b)| a != b).count();
+    assert!(moved > 500, "only {moved} pixels differ between the first and last frame");
+}
+
+#[test]
+fn render_makes_svg_png_frames_and_gif_from_a_run_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("head-on");
+    assert!(swerve(&["run", "head-on", "--out", out.to_str().unwrap(), "--no-gif"]).status.success());
+    assert!(!out.join("run.gif").exists());
+
+    let svg_path = dir.path().join("paths.svg");
+    let r = swerve(&["render", out.to_str().unwrap(), "--format", "svg", "--out", svg_path.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert_eq!(svg.matches("<polyline").count(), 2, "one path per agent");
+
+    let frames_dir = dir.path().join("frames");
+    let r = swerve(&[
+        "render",
+        out.join("trajectory.csv").to_str().unwrap(),
+        "--format",
+        "png",
+        "--max-frames",
+        "5",
+        "--out",
+        frames_dir.to_str().unwrap(),
+    ]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let mut pngs: Vec<_> = std::fs::read_dir(&frames_dir).unwrap().map(|e| e.unwrap().path()).collect();
+    pngs.sort();
+    assert!((5..=6).contains(&pngs.len()), "{pngs:?}");
+    let first = std::fs::read(&pngs[0]).unwrap();
+    assert_eq!(&first[..8], b"\x89PNG\r\n\x1a\n");
+    assert_ne!(first, std::fs::read(pngs.last().unwrap()).unwrap(), "the agents moved");
+
+    let gif_path = dir.path().join("again.gif");
+    let r = swerve(&["render", out.to_str().unwrap(), "--out", gif_path.to_str().unwrap(), "--max-frames", "12"]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let (_, _, frames) = gif_frames(&gif_path);
+    assert!(frames.len() >= 12 && frames[0] != frames[frames.len() - 1]);
+}
+
+#[test]
+fn ball_scenes_write_ball_trajectories() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("seed");
+    let r = swerve(&["run", "seed-003", "--steps", "30", "--out", out.to_str().unwrap(), "--gif-frames", "5"]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let balls = std::fs::read_to_string(out.join("balls.csv")).unwrap();
+    assert_eq!(balls.lines().count(), 1 + 400 * 31);
+    let metrics: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("metrics.json")).unwrap()).unwrap();
+    assert_eq!(metrics["balls"]["count"], 400);
+    assert!(metrics["balls"]["kinetic_energy_initial"].as_f64().unwrap() > 0.0);
+    let (_, _, frames) = gif_frames(&out.join("run.gif"));
+    assert!(frames.len() >= 5 && frames[0] != frames[frames.len() - 1]);
+}
+
+const BROKEN: &str = "name = \"broken\"\ntime_step = 0\nsteps = 10\n[[agents]]\nposition = [0, 0]\nradius = -1\n[[obstacles]]\nvertices = [[0, 0]]\n";
+
+#[test]
+fn validate_lists_every_problem_and_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("broken.toml");
+    std::fs::write(&file, BROKEN).unwrap();
+    let name = file.to_str().unwrap();
+    let r = swerve(&["validate", name]);
+    assert!(!r.status.success());
+    let stdout = text(&r.stdout);
+    for expected in [
+        format!("{name}:2: time_step: must be greater than 0, got 0"),
+        format!("{name}:6: agents[0].radius: must be greater than 0, got -1"),
+        format!("{name}:8: obstacles[0].vertices: needs at least 2 points, got 1"),
+        format!("{name}: 3 problems"),
+    ] {
+        assert!(stdout.lines().any(|l| l == expected), "missing `{expected}` in:\n{stdout}");
+    }
+}
+
+#[test]
+fn validate_accepts_every_builtin_and_file() {
+    let mut args = vec!["validate".to_string()];
+    for entry in std::fs::read_dir(repo_root().join("scenarios")).unwrap() {
+        args.push(entry.unwrap().path().to_string_lossy().into_owned());
+    }
+    args.push("circle".into());
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let r = swerve(&refs);
+    assert!(r.status.success(), "{}{}", text(&r.stdout), text(&r.stderr));
+    assert_eq!(text(&r.stdout).lines().filter(|l| l.contains(": ok (")).count(), args.len() - 1);
+}
+
+#[test]
+fn errors_are_one_line_naming_file_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("broken.toml");
+    std::fs::write(&file, BROKEN).unwrap();
+    let r = swerve(&["run", file.to_str().unwrap(), "--out", dir.path().join("o").to_str().unwrap()]);
+    assert!(!r.status.success());
+    let stderr = text(&r.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with(&format!("error: {}:2: time_step:", file.display())), "{stderr}");
+    assert!(stderr.contains("(and 2 more problems)"), "{stderr}");
+
+    let r = swerve(&["run", "no-such-scene"]);
+    assert!(!r.status.success());
+    let stderr = text(&r.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("no-such-scene") && stderr.contains("circle"), "{stderr}");
+
+    let r = swerve(&["render", dir.path().to_str().unwrap()]);
+    assert!(!r.status.success());
+    let stderr = text(&r.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("scene.json"), "{stderr}");
+
+    let r = swerve(&["run", "circle", "--steps", "many"]);
+    assert_eq!(r.status.code(), Some(2));
+    let stderr = text(&r.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("--steps") && stderr.contains("many"), "{stderr}");
+
+    let json = dir.path().join("bad.json");
+    std::fs::write(
+        &json,
+        "{\"name\": \"j\", \"time_step\": 0.1, \"steps\": 5, \"agents\": [{\"position\": [0, \"a\"]}]}",
+    )
+    .unwrap();
+    let r = swerve(&["run", json.to_str().unwrap()]);
+    let stderr = text(&r.stderr);
+    assert!(!r.status.success());
+    assert!(stderr.contains("agents[0].position[1]: expected a number"), "{stderr}");
+}
+
+#[test]
+fn list_names_every_builtin() {
+    let r = swerve(&["list"]);
+    assert!(r.status.success());
+    let names: Vec<String> =
+        text(&r.stdout).lines().map(|l| l.split_whitespace().next().unwrap().to_string()).collect();
+    assert_eq!(names, ["circle", "blocks", "roadmap", "bottleneck", "crossing", "head-on", "ball-pit", "seed-003"]);
+}
+
+#[test]
+fn replay_prints_the_conformance_line_last() {
+    let r = swerve(&["replay", repo_root().join("tests/data/reference/head-on-2").to_str().unwrap()]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let stdout = text(&r.stdout);
+    let last = stdout.lines().last().unwrap();
+    assert!(last.starts_with("replay head-on-2: steps=400 single-step-identical=400/400"), "{last}");
+
+    let r = swerve(&["replay", "/nonexistent-reference"]);
+    assert!(!r.status.success());
+    assert_eq!(text(&r.stderr).lines().count(), 1);
+}

@@ -1,0 +1,433 @@
+//! Run metrics: arrival, collisions, separation, path efficiency, speed, ball energy.
+//!
+//! A [`MetricsRecorder`] watches a run frame by frame (the [`crate::scenario::Runner`] feeds
+//! one) and [`MetricsRecorder::metrics`] summarises it. Overlaps are counted per frame and pair,
+//! beyond [`OVERLAP_TOLERANCE`] so that `f32` rounding at contact is not counted.
+
+use crate::{AgentId, Vec2};
+use serde::{Deserialize, Serialize};
+
+/// Penetration (m) below which touching discs do not count as overlapping: ORCA keeps agents
+/// apart up to `f32` rounding, which leaves gaps of about 1e-6 m at contact.
+pub const OVERLAP_TOLERANCE: f32 = 1e-4;
+
+/// Per-agent results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AgentMetrics {
+    /// The agent's id.
+    pub id: u32,
+    /// Its group index.
+    pub group: u32,
+    /// Seconds from its appearance until it first came within the goal tolerance.
+    pub time_to_goal: Option<f32>,
+    /// Distance travelled until arrival (or the end of the run) (m).
+    pub path_length: f32,
+    /// The shortest way to arrive: straight-line distance from the start to the goal minus the
+    /// goal tolerance (m; arrival counts once within the tolerance).
+    pub straight_line: f32,
+    /// `path_length / straight_line` (≥ 1) for agents that arrived and had somewhere to go.
+    pub path_length_ratio: Option<f32>,
+}
+
+/// Ball-world results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BallMetrics {
+    /// Number of balls.
+    pub count: usize,
+    /// Kinetic energy at the start (J).
+    pub kinetic_energy_initial: f64,
+    /// Kinetic energy at the end (J).
+    pub kinetic_energy_final: f64,
+    /// Largest |E(t) − E(0)| / E(0) over the run (0 for elastic collisions without loss).
+    pub kinetic_energy_max_relative_change: f64,
+    /// Frame-pairs of overlapping balls.
+    pub overlaps: u64,
+    /// Deepest ball-ball penetration (m).
+    pub max_penetration: f32,
+    /// Frame-pairs of an agent overlapping a ball.
+    #[serde(default)]
+    pub agent_overlaps: u64,
+    /// Deepest agent-ball penetration (m).
+    #[serde(default)]
+    pub max_agent_penetration: f32,
+}
+
+/// Summary of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Metrics {
+    /// Steps run.
+    pub steps: usize,
+    /// Simulated time (s).
+    pub simulated_time: f32,
+    /// Agents that took part (including spawned and removed ones).
+    pub agents: usize,
+    /// Agents that reached their goal.
+    pub arrived: usize,
+    /// Agents that never reached their goal.
+    pub never_arrived: usize,
+    /// Mean time to goal over arrived agents (s).
+    pub time_to_goal_mean: Option<f32>,
+    /// Largest time to goal (s).
+    pub time_to_goal_max: Option<f32>,
+    /// The tolerance used for overlap counts (m).
+    pub overlap_tolerance: f32,
+    /// Frame-pairs of overlapping agents.
+    pub agent_overlaps: u64,
+    /// Deepest agent-agent penetration (m; 0 when none).
+    pub max_agent_penetration: f32,
+    /// Frame-agent pairs overlapping an obstacle edge.
+    pub obstacle_overlaps: u64,
+    /// Deepest agent-obstacle penetration (m).
+    pub max_obstacle_penetration: f32,
+    /// Smallest surface-to-surface gap between two agents over the run (m; negative when
+    /// they overlapped).
+    pub min_separation: Option<f32>,
+    /// Smallest gap between an agent and an obstacle edge (m).
+    pub min_obstacle_clearance: Option<f32>,
+    /// Mean path length over arrived agents (m).
+    pub path_length_mean: Option<f32>,
+    /// Mean path-length ratio over arrived agents (1 = straight line).
+    pub path_length_ratio_mean: Option<f32>,
+    /// Largest path-length ratio.
+    pub path_length_ratio_max: Option<f32>,
+    /// Mean speed of agents on their way (not yet arrived), over all their frames (m/s).
+    pub mean_speed: Option<f32>,
+    /// Ball-world results, when the scene has balls.
+    pub balls: Option<BallMetrics>,
+    /// Per-agent results, by id.
+    pub per_agent: Vec<AgentMetrics>,
+}
+
+#[derive(Clone, Debug)]
+struct Track {
+    group: u32,
+    start: Vec2,
+    goal: Vec2,
+    tolerance: f32,
+    appeared: f32,
+    arrival: Option<f32>,
+    path_length: f64,
+    last: Vec2,
+}
+
+/// Accumulates metrics frame by frame.
+#[derive(Clone, Debug)]
+pub struct MetricsRecorder {
+    steps: usize,
+    time: f32,
+    edges: Vec<(Vec2, Vec2)>,
+    tracks: Vec<Option<Track>>,
+    agent_overlaps: u64,
+    max_agent_penetration: f32,
+    obstacle_overlaps: u64,
+    max_obstacle_penetration: f32,
+    min_separation: f32,
+    min_obstacle_clearance: f32,
+    speed_sum: f64,
+    speed_samples: u64,
+    balls: Option<BallMetrics>,
+    order: Vec<u32>,
+    radii: Vec<f32>,
+}
+
+impl MetricsRecorder {
+    /// A recorder for a scene with these obstacle polygons.
+    pub fn new(obstacles: &[Vec<Vec2>]) -> MetricsRecorder {
+        let mut edges = Vec::new();
+        for poly in obstacles {
+            let n = poly.len();
+            let count = if n == 2 { 1 } else { n };
+            edges.extend((0..count).map(|i| (poly[i], poly[(i + 1) % n])));
+        }
+        MetricsRecorder {
+            steps: 0,
+            time: 0.0,
+            edges,
+            tracks: Vec::new(),
+            agent_overlaps: 0,
+            max_agent_penetration: 0.0,
+            obstacle_overlaps: 0,
+            max_obstacle_penetration: 0.0,
+            min_separation: f32::INFINITY,
+            min_obstacle_clearance: f32::INFINITY,
+            speed_sum: 0.0,
+            speed_samples: 0,
+            balls: None,
+            order: Vec::new(),
+            radii: Vec::new(),
+        }
+    }
+
+    /// Registers an agent when it appears at `time` (s); it arrives once within `tolerance`
+    /// (m) of `goal`.
+    pub fn add_agent(&mut self, id: AgentId, group: u32, position: Vec2, goal: Vec2, tolerance: f32, time: f32) {
+        let k = id.0 as usize;
+        if self.tracks.len() <= k {
+            self.tracks.resize(k + 1, None);
+        }
+        let arrival = (position.distance(goal) <= tolerance).then_some(0.0);
+        self.tracks[k] = Some(Track {
+            group,
+            start: position,
+            goal,
+            tolerance,
+            appeared: time,
+            arrival,
+            path_length: 0.0,
+            last: position,
+        });
+    }
+
+    /// Whether agent `id` has reached its goal at some frame.
+    pub fn has_arrived(&self, id: AgentId) -> bool {
+        self.tracks.get(id.0 as usize).and_then(Option::as_ref).is_some_and(|t| t.arrival.is_some())
+    }
+
+    /// Observes the agents after a step (or at time 0 with `stepped = false`): `radius_by_id`
+    /// is indexed by agent id.
+    pub fn observe_agents(
+        &mut self,
+        time: f32,
+        stepped: bool,
+        ids: &[AgentId],
+        positions: &[Vec2],
+        velocities: &[Vec2],
+        radius_by_id: &[f32],
+    ) {
+        if stepped {
+            self.steps += 1;
+        }
+        self.time = time;
+        let mut radii = std::mem::take(&mut self.radii);
+        radii.clear();
+        radii.extend(ids.iter().map(|id| radius_by_id.get(id.0 as usize).copied().unwrap_or(0.0)));
+        for ((id, p), v) in ids.iter().zip(positions).zip(velocities) {
+            let Some(Some(track)) = self.tracks.get_mut(id.0 as usize) else { continue };
+            if track.arrival.is_none() {
+                track.path_length += f64::from(track.last.distance(*p));
+                if stepped {
+                    self.speed_sum += f64::from(v.length());
+                    self.speed_samples += 1;
+                }
+                if p.distance(track.goal) <= track.tolerance {
+                    track.arrival = Some(time - track.appeared);
+                }
+            }
+            track.last = *p;
+        }
+        let (overlaps, deepest, closest) = pair_sweep(positions, &radii, &mut self.order);
+        self.agent_overlaps += overlaps;
+        self.max_agent_penetration = self.max_agent_penetration.max(deepest);
+        self.min_separation = self.min_separation.min(closest);
+        for (p, r) in positions.iter().zip(&radii) {
+            for &(a, b) in &self.edges {
+                // Only edges whose box, grown by the radius, holds the centre can touch.
+                if p.x < a.x.min(b.x) - r || p.x > a.x.max(b.x) + r || p.y < a.y.min(b.y) - r || p.y > a.y.max(b.y) + r
+                {
+                    continue;
+                }
+                let gap = crate::scenario::distance_to_segment(*p, a, b) - r;
+                self.min_obstacle_clearance = self.min_obstacle_clearance.min(gap);
+                if -gap > OVERLAP_TOLERANCE {
+                    self.obstacle_overlaps += 1;
+                    self.max_obstacle_penetration = self.max_obstacle_penetration.max(-gap);
+                }
+            }
+        }
+        self.radii = radii;
+    }
+
+    /// Observes the balls (positions, radii, total kinetic energy in J).
+    pub fn observe_balls(&mut self, positions: &[Vec2], radii: &[f32], kinetic_energy: f64) {
+        let (overlaps, deepest, _) = pair_sweep(positions, radii, &mut self.order);
+        let balls = self.balls.get_or_insert(BallMetrics {
+            count: positions.len(),
+            kinetic_energy_initial: kinetic_energy,
+            kinetic_energy_final: kinetic_energy,
+            kinetic_energy_max_relative_change: 0.0,
+            overlaps: 0,
+            max_penetration: 0.0,
+            agent_overlaps: 0,
+            max_agent_penetration: 0.0,
+        });
+        balls.kinetic_energy_final = kinetic_energy;
+        if balls.kinetic_energy_initial > 0.0 {
+            let change = (kinetic_energy - balls.kinetic_energy_initial).abs() / balls.kinetic_energy_initial;
+            balls.kinetic_energy_max_relative_change = balls.kinetic_energy_max_relative_change.max(change);
+        }
+        balls.overlaps += overlaps;
+        balls.max_penetration = balls.max_penetration.max(deepest);
+    }
+
+    /// Counts agents overlapping balls (call after [`MetricsRecorder::observe_balls`] for the
+    /// same frame). Balls are searched by x within reach of each agent.
+    pub fn observe_agent_ball_contacts(
+        &mut self,
+        ids: &[AgentId],
+        positions: &[Vec2],
+        radius_by_id: &[f32],
+        balls: &[Vec2],
+        ball_radii: &[f32],
+    ) {
+        let Some(metrics) = self.balls.as_mut() else { return };
+        self.order.clear();
+        self.order.extend(0..balls.len() as u32);
+        self.order.sort_unstable_by(|&a, &b| balls[a as usize].x.total_cmp(&balls[b as usize].x));
+        let r_max = ball_radii.iter().copied().fold(0.0f32, f32::max);
+        for (id, p) in ids.iter().zip(positions) {
+            let r = radius_by_id.get(id.0 as usize).copied().unwrap_or(0.0);
+            let first = self.order.partition_point(|&b| balls[b as usize].x < p.x - r - r_max);
+            for &b in &self.order[first..] {
+                let q = balls[b as usize];
+                if q.x > p.x + r + r_max {
+                    break;
+                }
+                let gap = p.distance(q) - (r + ball_radii[b as usize]);
+                if -gap > OVERLAP_TOLERANCE {
+                    metrics.agent_overlaps += 1;
+                    metrics.max_agent_penetration = metrics.max_agent_penetration.max(-gap);
+                }
+            }
+        }
+    }
+
+    /// The summary so far.
+    pub fn metrics(&self) -> Metrics {
+        let per_agent: Vec<AgentMetrics> = self
+            .tracks
+            .iter()
+            .enumerate()
+            .filter_map(|(id, t)| t.as_ref().map(|t| (id, t)))
+            .map(|(id, t)| {
+                let straight_line = (t.start.distance(t.goal) - t.tolerance).max(0.0);
+                let path_length = t.path_length as f32;
+                AgentMetrics {
+                    id: id as u32,
+                    group: t.group,
+                    time_to_goal: t.arrival,
+                    path_length,
+                    straight_line,
+                    path_length_ratio: (t.arrival.is_some() && straight_line > 0.0)
+                        .then(|| path_length / straight_line),
+                }
+            })
+            .collect();
+        let arrived: Vec<&AgentMetrics> = per_agent.iter().filter(|a| a.time_to_goal.is_some()).collect();
+        let mean = |values: Vec<f32>| (!values.is_empty()).then(|| values.iter().sum::<f32>() / values.len() as f32);
+        let max = |values: Vec<f32>| values.into_iter().reduce(f32::max);
+        let times = || arrived.iter().filter_map(|a| a.time_to_goal).collect::<Vec<_>>();
+        let ratios = || per_agent.iter().filter_map(|a| a.path_length_ratio).collect::<Vec<_>>();
+        Metrics {
+            steps: self.steps,
+            simulated_time: self.time,
+            agents: per_agent.len(),
+            arrived: arrived.len(),
+            never_arrived: per_agent.len() - arrived.len(),
+            time_to_goal_mean: mean(times()),
+            time_to_goal_max: max(times()),
+            overlap_tolerance: OVERLAP_TOLERANCE,
+            agent_overlaps: self.agent_overlaps,
+            max_agent_penetration: self.max_agent_penetration,
+            obstacle_overlaps: self.obstacle_overlaps,
+            max_obstacle_penetration: self.max_obstacle_penetration,
+            min_separation: self.min_separation.is_finite().then_some(self.min_separation),
+            min_obstacle_clearance: self.min_obstacle_clearance.is_finite().then_some(self.min_obstacle_clearance),
+            path_length_mean: mean(arrived.iter().map(|a| a.path_length).collect()),
+            path_length_ratio_mean: mean(ratios()),
+            path_length_ratio_max: max(ratios()),
+            mean_speed: (self.speed_samples > 0).then(|| (self.speed_sum / self.speed_samples as f64) as f32),
+            balls: self.balls.clone(),
+            per_agent,
+        }
+    }
+}
+
+/// Sweep over discs sorted by x: (overlapping pairs beyond the tolerance, deepest
+/// penetration, smallest surface gap). Exact: every pair closer than the running smallest gap
+/// is visited (a pair is skipped only when its x distance alone exceeds that gap).
+fn pair_sweep(positions: &[Vec2], radii: &[f32], order: &mut Vec<u32>) -> (u64, f32, f32) {
+    order.clear();
+    order.extend(0..positions.len() as u32);
+    order.sort_unstable_by(|&a, &b| positions[a as usize].x.total_cmp(&positions[b as usize].x));
+    let r_max = radii.iter().copied().fold(0.0f32, f32::max);
+    let (mut overlaps, mut deepest, mut closest) = (0u64, 0.0f32, f32::INFINITY);
+    for (k, &i) in order.iter().enumerate() {
+        let (pi, ri) = (positions[i as usize], radii[i as usize]);
+        for &j in &order[k + 1..] {
+            let pj = positions[j as usize];
+            // Beyond this x distance no later disc can overlap or beat the smallest gap.
+            if pj.x - pi.x - ri - r_max > closest.max(0.0) {
+                break;
+            }
+            // `d - (ri + rj)` is symmetric in i and j, bit for bit.
+            let gap = pi.distance(pj) - (ri + radii[j as usize]);
+            closest = closest.min(gap);
+            if -gap > OVERLAP_TOLERANCE {
+                overlaps += 1;
+                deepest = deepest.max(-gap);
+            }
+        }
+    }
+    (overlaps, deepest, closest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn brute_force(positions: &[Vec2], radii: &[f32]) -> (u64, f32, f32) {
+        let (mut overlaps, mut deepest, mut closest) = (0u64, 0.0f32, f32::INFINITY);
+        for i in 0..positions.len() {
+            for j in i + 1..positions.len() {
+                let gap = positions[i].distance(positions[j]) - (radii[i] + radii[j]);
+                closest = closest.min(gap);
+                if -gap > OVERLAP_TOLERANCE {
+                    overlaps += 1;
+                    deepest = deepest.max(-gap);
+                }
+            }
+        }
+        (overlaps, deepest, closest)
+    }
+
+    proptest! {
+        #[test]
+        fn sweep_equals_brute_force(discs in prop::collection::vec((-20.0f32..20.0, -20.0f32..20.0, 0.1f32..2.0), 0..60)) {
+            let positions: Vec<Vec2> = discs.iter().map(|d| Vec2::new(d.0, d.1)).collect();
+            let radii: Vec<f32> = discs.iter().map(|d| d.2).collect();
+            let mut order = Vec::new();
+            prop_assert_eq!(pair_sweep(&positions, &radii, &mut order), brute_force(&positions, &radii));
+        }
+    }
+
+    #[test]
+    fn arrival_path_and_overlaps_of_a_hand_made_run() {
+        let wall = vec![vec![Vec2::new(0.0, -5.0), Vec2::new(0.0, 5.0)]];
+        let mut recorder = MetricsRecorder::new(&wall);
+        let ids = [AgentId(0), AgentId(1)];
+        let radii = [0.5, 0.5];
+        recorder.add_agent(ids[0], 0, Vec2::new(-3.0, 0.0), Vec2::new(-3.0, 4.0), 0.1, 0.0);
+        recorder.add_agent(ids[1], 0, Vec2::new(-3.0, 2.0), Vec2::new(-3.0, 2.0), 0.1, 0.0);
+        let v = [Vec2::new(0.0, 2.0), Vec2::ZERO];
+        recorder.observe_agents(0.0, false, &ids, &[Vec2::new(-3.0, 0.0), Vec2::new(-3.0, 2.0)], &v, &radii);
+        // Agent 0 walks up 2 m a step through agent 1's spot (a 1 m overlap); then agent 1
+        // is moved 0.3 m into the wall.
+        recorder.observe_agents(1.0, true, &ids, &[Vec2::new(-3.0, 2.0), Vec2::new(-3.0, 2.0)], &v, &radii);
+        recorder.observe_agents(2.0, true, &ids, &[Vec2::new(-3.0, 4.0), Vec2::new(-0.2, 2.0)], &v, &radii);
+        let m = recorder.metrics();
+        assert_eq!(m.steps, 2);
+        assert_eq!(m.arrived, 2);
+        assert_eq!(m.per_agent[0].time_to_goal, Some(2.0));
+        assert_eq!(m.per_agent[0].path_length, 4.0);
+        // 4 m from the goal with a 0.1 m tolerance: 3.9 m is the shortest way to arrive.
+        assert!((m.per_agent[0].path_length_ratio.unwrap() - 4.0 / 3.9).abs() < 1e-6);
+        assert_eq!(m.per_agent[1].time_to_goal, Some(0.0));
+        assert_eq!(m.agent_overlaps, 1);
+        assert!((m.max_agent_penetration - 1.0).abs() < 1e-6);
+        assert_eq!(m.obstacle_overlaps, 1);
+        assert!((m.max_obstacle_penetration - 0.3).abs() < 1e-6);
+        assert_eq!(m.min_separation, Some(-1.0));
+        assert_eq!(m.mean_speed, Some(2.0));
+    }
+}

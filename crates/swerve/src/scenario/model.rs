@@ -1,0 +1,398 @@
+//! The typed scenario: what a scenario file says, after reading and checking.
+//!
+//! The serde form of [`Scenario`] is the file format itself (`docs/scenario-format.md`), so
+//! the viewer and Python can exchange scenarios as JSON. Files are read through
+//! [`Scenario::from_toml_str`] / [`Scenario::from_json_str`], which report every problem with
+//! its line and key; plain serde deserialisation stops at the first.
+
+use crate::AgentParams;
+use serde::{Deserialize, Serialize};
+
+/// A point or vector in a file: `[x, y]` (metres, or metres per second).
+pub type Point = [f32; 2];
+
+/// A whole scenario.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Scenario {
+    /// Short name (built-ins: the name `swerve run` takes).
+    pub name: String,
+    /// One or two sentences on what the scene shows.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Simulation time step (s, > 0).
+    pub time_step: f32,
+    /// Maximum number of steps (≥ 1).
+    pub steps: usize,
+    /// When to stop before `steps`.
+    #[serde(default)]
+    pub stop: StopRule,
+    /// Distance (m) within which an agent counts as at its goal; `None` means each agent's
+    /// radius (RVO2's Circle example).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal_tolerance: Option<f32>,
+    /// How preferred velocities are chosen every step.
+    #[serde(default)]
+    pub navigation: Navigation,
+    /// Options of the roadmap (used when `navigation` is `roadmap`).
+    #[serde(default)]
+    pub roadmap: RoadmapSpec,
+    /// A tiny random perturbation of preferred velocities (RVO2's Blocks and Roadmap examples
+    /// add one to break symmetric deadlocks); absent means none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub perturbation: Option<Perturbation>,
+    /// Parameters of every agent unless overridden (missing keys take
+    /// [`AgentParams::default`], RVO2's Circle values).
+    #[serde(default)]
+    pub agent_defaults: ParamOverrides,
+    /// Agents given one by one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub agents: Vec<AgentSpec>,
+    /// Agents on a circle.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub circle: Vec<CircleGenerator>,
+    /// Agents on a rectangular grid.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub grid: Vec<GridGenerator>,
+    /// Agents at random, non-overlapping positions in a rectangle.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub random: Vec<RandomGenerator>,
+    /// Agents appearing over time at a rate.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spawn: Vec<SpawnGenerator>,
+    /// Static polygon obstacles (RVO2 winding: counter-clockwise is solid, clockwise is a
+    /// boundary enclosing the agents; two vertices make a thin wall).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub obstacles: Vec<ObstacleSpec>,
+    /// Rigid balls of the physics world.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub balls: Option<BallsSpec>,
+}
+
+/// When a run ends before its step limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StopRule {
+    /// Run exactly `steps` steps.
+    #[default]
+    Steps,
+    /// Stop as soon as every agent is at its goal and no spawner has agents left to add.
+    AllAtGoal,
+}
+
+/// The preferred-velocity rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Navigation {
+    /// Straight toward the goal at up to 1 m/s: RVO2's examples
+    /// ([`crate::reference::preferred_velocity_toward`]).
+    #[default]
+    Straight,
+    /// Toward the next corner of the shortest path on a visibility roadmap
+    /// ([`crate::navigation::Roadmap`]), as RVO2's Roadmap example.
+    Roadmap,
+}
+
+/// Roadmap options.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RoadmapSpec {
+    /// Extra clearance (m) of corner vertices beyond the largest agent radius (≥ 0).
+    #[serde(default)]
+    pub margin: f32,
+    /// Roadmap vertices added by hand, besides the goals and the obstacle corners.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub vertices: Vec<Point>,
+}
+
+/// Random perturbation of preferred velocities.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Perturbation {
+    /// Largest perturbation (m/s, ≥ 0); RVO2's examples use 0.0001.
+    pub magnitude: f32,
+    /// Seed of the random numbers.
+    pub seed: u64,
+}
+
+/// Agent parameters where every key may be missing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ParamOverrides {
+    /// See [`AgentParams::neighbor_dist`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub neighbor_dist: Option<f32>,
+    /// See [`AgentParams::max_neighbors`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_neighbors: Option<usize>,
+    /// See [`AgentParams::time_horizon`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_horizon: Option<f32>,
+    /// See [`AgentParams::time_horizon_obst`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_horizon_obst: Option<f32>,
+    /// See [`AgentParams::radius`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f32>,
+    /// See [`AgentParams::max_speed`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_speed: Option<f32>,
+}
+
+impl ParamOverrides {
+    /// `base` with the keys that are present replaced.
+    pub fn apply(&self, base: AgentParams) -> AgentParams {
+        AgentParams {
+            neighbor_dist: self.neighbor_dist.unwrap_or(base.neighbor_dist),
+            max_neighbors: self.max_neighbors.unwrap_or(base.max_neighbors),
+            time_horizon: self.time_horizon.unwrap_or(base.time_horizon),
+            time_horizon_obst: self.time_horizon_obst.unwrap_or(base.time_horizon_obst),
+            radius: self.radius.unwrap_or(base.radius),
+            max_speed: self.max_speed.unwrap_or(base.max_speed),
+        }
+    }
+}
+
+/// Where an agent wants to go.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum GoalRule {
+    /// `[x, y]`: a fixed point.
+    Point(Point),
+    /// `"opposite"`: the start reflected through the generator's centre (the circle's centre,
+    /// the grid's or the region's centre).
+    Keyword(GoalKeyword),
+    /// `{ through = [x, y] }`: the start reflected through a point.
+    Through {
+        /// The centre of reflection.
+        through: Point,
+    },
+    /// `{ offset = [dx, dy] }`: the start moved by a fixed vector.
+    Offset {
+        /// The displacement.
+        offset: Point,
+    },
+}
+
+/// Goal rules named by a word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GoalKeyword {
+    /// Reflect the start through the generator's centre.
+    Opposite,
+}
+
+/// One agent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AgentSpec {
+    /// Start position.
+    pub position: Point,
+    /// Goal; absent means the agent stays where it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal: Option<Point>,
+    /// Group name (colour in renderings); default `"agents"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// Parameter overrides.
+    #[serde(flatten)]
+    pub params: ParamOverrides,
+}
+
+/// `count` agents evenly spaced on a circle, the first at angle 0 (RVO2's Circle: agent `i`
+/// at `ring_radius * (cos, sin)(i * 2π / count)`, computed in `f32` as RVO2 2.0.3 does).
+/// (`radius`, as everywhere, is the agents' radius.)
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CircleGenerator {
+    /// Number of agents (≥ 1).
+    pub count: usize,
+    /// Centre.
+    #[serde(default)]
+    pub center: Point,
+    /// Radius of the ring (m, > 0).
+    pub ring_radius: f32,
+    /// Goal rule; default `"opposite"`.
+    #[serde(default = "opposite")]
+    pub goal: GoalRule,
+    /// Group name; default `circle-N`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// Parameter overrides.
+    #[serde(flatten)]
+    pub params: ParamOverrides,
+}
+
+/// `columns × rows` agents on a grid: agent `(i, j)` at `origin + (i·spacing.x, j·spacing.y)`,
+/// column-major (RVO2's Blocks order within a group).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GridGenerator {
+    /// Position of agent (0, 0).
+    pub origin: Point,
+    /// Number of columns (≥ 1).
+    pub columns: usize,
+    /// Number of rows (≥ 1).
+    pub rows: usize,
+    /// Distance between neighbours along x and y (may be negative to grow leftward/down).
+    pub spacing: Point,
+    /// Goal rule (no default).
+    pub goal: GoalRule,
+    /// Group name; default `grid-N`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// Parameter overrides.
+    #[serde(flatten)]
+    pub params: ParamOverrides,
+}
+
+/// `count` agents at random positions in the rectangle `min`–`max`, no two closer than
+/// their radii allow (rejection sampling with a fixed seed).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RandomGenerator {
+    /// Number of agents (≥ 1).
+    pub count: usize,
+    /// Lower-left corner of the region.
+    pub min: Point,
+    /// Upper-right corner of the region.
+    pub max: Point,
+    /// Seed of the random positions.
+    pub seed: u64,
+    /// Goal rule (no default).
+    pub goal: GoalRule,
+    /// Group name; default `random-N`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// Parameter overrides.
+    #[serde(flatten)]
+    pub params: ParamOverrides,
+}
+
+/// Agents appearing at `rate` per second in the rectangle `min`–`max` from time `start` until
+/// `limit` agents were added; a spawn waits while its random spot is taken.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpawnGenerator {
+    /// Agents per second (> 0).
+    pub rate: f32,
+    /// Total number of agents to add (≥ 1).
+    pub limit: usize,
+    /// Lower-left corner of the spawn region.
+    pub min: Point,
+    /// Upper-right corner of the spawn region (may equal `min`: a spawn point).
+    pub max: Point,
+    /// First spawn time (s, ≥ 0).
+    #[serde(default)]
+    pub start: f32,
+    /// Seed of the random spots.
+    #[serde(default)]
+    pub seed: u64,
+    /// Goal rule (`"opposite"` is not allowed: a spawner has no centre of symmetry).
+    pub goal: GoalRule,
+    /// Whether agents leave the simulation when they reach their goal (a sink).
+    #[serde(default)]
+    pub remove_at_goal: bool,
+    /// Group name; default `spawn-N`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// Parameter overrides.
+    #[serde(flatten)]
+    pub params: ParamOverrides,
+}
+
+/// One obstacle polygon.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ObstacleSpec {
+    /// Vertices in RVO2's winding.
+    pub vertices: Vec<Point>,
+}
+
+/// The physics world.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BallsSpec {
+    /// Broad phase name (`brute-force`, `sort-and-sweep`, `uniform-grid`,
+    /// `hierarchical-grid`, `grid-sort-and-sweep`, `quadtree`, `aabb-tree`).
+    #[serde(default = "default_broad_phase")]
+    pub broad_phase: String,
+    /// Walls of a box the balls bounce in; absent means unbounded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<BoundsSpec>,
+    /// Balls given one by one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ball: Vec<BallSpec>,
+    /// Balls at random non-overlapping positions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub random: Vec<RandomBalls>,
+    /// Whether agents avoid the balls (as non-cooperative movers that take no part in the
+    /// avoidance); default true. Balls do not see agents either way.
+    #[serde(default = "yes")]
+    pub agents_avoid: bool,
+}
+
+/// An axis-aligned box.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BoundsSpec {
+    /// Lower-left corner.
+    pub min: Point,
+    /// Upper-right corner.
+    pub max: Point,
+}
+
+/// One ball.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BallSpec {
+    /// Centre (m).
+    pub position: Point,
+    /// Velocity (m/s).
+    #[serde(default)]
+    pub velocity: Point,
+    /// Radius (m, > 0).
+    pub radius: f32,
+    /// Mass (kg, > 0); default 1.
+    #[serde(default = "one")]
+    pub mass: f32,
+    /// Coefficient of restitution in [0, 1]; default 1 (elastic, seed 003).
+    #[serde(default = "one")]
+    pub restitution: f32,
+}
+
+/// `count` balls at random non-overlapping positions in `min`–`max`, radii uniform in
+/// `radius` (`[lo, hi]`), random directions at speeds uniform in `speed`, mass proportional
+/// to area (density 1 kg/m²).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RandomBalls {
+    /// Number of balls (≥ 1).
+    pub count: usize,
+    /// Lower-left corner of the region.
+    pub min: Point,
+    /// Upper-right corner of the region.
+    pub max: Point,
+    /// Smallest and largest radius (m).
+    pub radius: Point,
+    /// Smallest and largest speed (m/s).
+    pub speed: Point,
+    /// Coefficient of restitution; default 1.
+    #[serde(default = "one")]
+    pub restitution: f32,
+    /// Seed.
+    pub seed: u64,
+}
+
+fn opposite() -> GoalRule {
+    GoalRule::Keyword(GoalKeyword::Opposite)
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn one() -> f32 {
+    1.0
+}
+
+fn default_broad_phase() -> String {
+    "sort-and-sweep".to_string()
+}
+
+/// The broad-phase names a scenario may use (the physics module's `BroadPhaseKind` names).
+pub const BROAD_PHASE_NAMES: [&str; 7] = [
+    "brute-force",
+    "sort-and-sweep",
+    "uniform-grid",
+    "hierarchical-grid",
+    "grid-sort-and-sweep",
+    "quadtree",
+    "aabb-tree",
+];

@@ -1,0 +1,410 @@
+//! Playing a scenario: the [`Runner`] owns the simulator, goals, roadmap, spawners and sinks,
+//! and each [`Runner::step`] applies the preferred-velocity rule and then steps, so the CLI,
+//! the viewer and Python drive scenarios the same way.
+
+use super::generate::{clear_of_obstacles, goal_of, sample, SpawnerPlan};
+use super::model::{Navigation, Scenario, StopRule};
+use super::{InitialBall, Population};
+use crate::geom::Aabb;
+use crate::metrics::{Metrics, MetricsRecorder};
+use crate::navigation::Roadmap;
+use crate::orca::{Mover, MoverId};
+use crate::physics::{Ball, BroadPhaseKind, World};
+use crate::reference::preferred_velocity_toward;
+use crate::{AgentId, AgentParams, Error, Simulator, Vec2};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Spot attempts per spawn and step before the spawn waits for the next step.
+const SPAWN_ATTEMPTS: usize = 32;
+
+#[derive(Clone, Debug)]
+struct Spawner {
+    plan: SpawnerPlan,
+    rng: ChaCha8Rng,
+    added: usize,
+}
+
+/// What the runner knows about each agent, indexed by agent id.
+#[derive(Clone, Debug, Default)]
+struct AgentInfo {
+    goal: Vec<Vec2>,
+    goal_index: Vec<u32>,
+    group: Vec<u32>,
+    radius: Vec<f32>,
+    tolerance: Vec<f32>,
+    remove_at_goal: Vec<bool>,
+}
+
+/// A scenario in progress.
+///
+/// ```
+/// use swerve::scenario::{Runner, Scenario};
+/// let scenario = Scenario::builtin("head-on")?;
+/// let mut runner = Runner::new(&scenario)?;
+/// while !runner.is_finished() {
+///     runner.step();
+/// }
+/// let metrics = runner.metrics();
+/// assert_eq!(metrics.never_arrived, 0);
+/// # Ok::<(), swerve::Error>(())
+/// ```
+pub struct Runner {
+    scenario: Scenario,
+    groups: Vec<String>,
+    sim: Simulator,
+    info: AgentInfo,
+    roadmap: Option<Roadmap>,
+    roadmap_goals: Vec<Vec2>,
+    spawners: Vec<Spawner>,
+    perturbation: Option<(ChaCha8Rng, f32)>,
+    balls: Vec<InitialBall>,
+    world: Option<World>,
+    /// The simulator's mover for each ball, when agents avoid balls.
+    ball_movers: Vec<MoverId>,
+    ball_radii: Vec<f32>,
+    ball_positions: Vec<Vec2>,
+    max_steps: usize,
+    steps: usize,
+    recorder: MetricsRecorder,
+    prefs: Vec<Vec2>,
+    obstacles: Vec<Vec<Vec2>>,
+    has_sinks: bool,
+}
+
+impl Runner {
+    /// Sets up the simulator: obstacles, agents present at time 0, the roadmap when the
+    /// scenario navigates by roadmap, and the spawns due at time 0.
+    pub fn new(scenario: &Scenario) -> Result<Runner, Error> {
+        let problem = |p: super::Problem| Error::Scenario { file: scenario.name.clone(), problems: vec![p] };
+        let Population { defaults, agents, spawners, groups } = scenario.population().map_err(problem)?;
+        let balls = scenario.initial_balls().map_err(problem)?;
+        let mut sim = Simulator::new(scenario.time_step, defaults)?;
+        let obstacles = scenario.obstacle_polygons();
+        for polygon in &obstacles {
+            sim.add_obstacle(polygon)?;
+        }
+        sim.process_obstacles();
+
+        // Roadmap goals: every distinct goal known up front (spawners' goals are points when
+        // navigating by roadmap; the reader checks that).
+        let mut roadmap_goals: Vec<Vec2> = Vec::new();
+        let goal_number = |g: Vec2, goals: &mut Vec<Vec2>| -> u32 {
+            match goals.iter().position(|h| *h == g) {
+                Some(i) => i as u32,
+                None => {
+                    goals.push(g);
+                    (goals.len() - 1) as u32
+                }
+            }
+        };
+        let info = AgentInfo::default();
+        let mut runner_agents = Vec::with_capacity(agents.len());
+        for a in &agents {
+            let index = goal_number(a.goal, &mut roadmap_goals);
+            runner_agents.push((a.clone(), index));
+        }
+        for s in &spawners {
+            if let super::GoalRule::Point(p) = s.spec.goal {
+                goal_number(Vec2::from(p), &mut roadmap_goals);
+            }
+        }
+        let max_radius = agents
+            .iter()
+            .map(|a| a.params.radius)
+            .chain(spawners.iter().map(|s| s.params.radius))
+            .fold(0.0f32, f32::max);
+        let roadmap = (scenario.navigation == Navigation::Roadmap).then(|| {
+            let extra: Vec<Vec2> = scenario.roadmap.vertices.iter().map(|p| Vec2::from(*p)).collect();
+            Roadmap::build(&sim, &roadmap_goals, &extra, max_radius + scenario.roadmap.margin)
+        });
+
+        let world = match &scenario.balls {
+            Some(spec) => {
+                let kind: BroadPhaseKind = spec.broad_phase.parse()?;
+                let bounds = spec.bounds.map(|b| Aabb { min: Vec2::from(b.min), max: Vec2::from(b.max) });
+                let mut world = World::new(bounds, kind);
+                for polygon in &obstacles {
+                    world.add_polygon(polygon)?;
+                }
+                for b in &balls {
+                    world.add_ball(Ball {
+                        position: b.position,
+                        velocity: b.velocity,
+                        radius: b.radius,
+                        mass: b.mass,
+                        restitution: b.restitution,
+                    })?;
+                }
+                Some(world)
+            }
+            None => None,
+        };
+        let mut runner = Runner {
+            scenario: scenario.clone(),
+            groups,
+            sim,
+            info,
+            roadmap,
+            roadmap_goals,
+            spawners: spawners
+                .into_iter()
+                .map(|plan| Spawner { rng: ChaCha8Rng::seed_from_u64(plan.spec.seed), plan, added: 0 })
+                .collect(),
+            perturbation: scenario.perturbation.map(|p| (ChaCha8Rng::seed_from_u64(p.seed), p.magnitude)),
+            world,
+            ball_movers: Vec::new(),
+            ball_radii: balls.iter().map(|b| b.radius).collect(),
+            ball_positions: Vec::new(),
+            balls,
+            max_steps: scenario.steps,
+            steps: 0,
+            recorder: MetricsRecorder::new(&obstacles),
+            prefs: Vec::new(),
+            obstacles,
+            has_sinks: scenario.spawn.iter().any(|s| s.remove_at_goal),
+        };
+        let avoid = scenario.balls.as_ref().is_some_and(|b| b.agents_avoid);
+        if avoid && (!agents.is_empty() || !runner.spawners.is_empty()) {
+            for b in &runner.balls {
+                let id =
+                    runner.sim.add_mover(Mover { position: b.position, velocity: b.velocity, radius: b.radius })?;
+                runner.ball_movers.push(id);
+            }
+        }
+        for (a, goal_index) in runner_agents {
+            runner.add_agent(a.position, a.goal, goal_index, a.params, a.group, false)?;
+        }
+        runner.spawn_due();
+        runner.observe(false);
+        Ok(runner)
+    }
+
+    fn add_agent(
+        &mut self,
+        position: Vec2,
+        goal: Vec2,
+        goal_index: u32,
+        params: AgentParams,
+        group: u32,
+        remove_at_goal: bool,
+    ) -> Result<AgentId, Error> {
+        let id = self.sim.add_agent_with(position, params)?;
+        let k = id.0 as usize;
+        let info = &mut self.info;
+        // Ids are handed out in order, so each agent's slot is the next one.
+        info.goal.resize(k + 1, Vec2::ZERO);
+        info.goal_index.resize(k + 1, 0);
+        info.group.resize(k + 1, 0);
+        info.radius.resize(k + 1, 0.0);
+        info.tolerance.resize(k + 1, 0.0);
+        info.remove_at_goal.resize(k + 1, false);
+        let tolerance = self.scenario.goal_tolerance.unwrap_or(params.radius);
+        info.goal[k] = goal;
+        info.goal_index[k] = goal_index;
+        info.group[k] = group;
+        info.radius[k] = params.radius;
+        info.tolerance[k] = tolerance;
+        info.remove_at_goal[k] = remove_at_goal;
+        self.recorder.add_agent(id, group, position, goal, tolerance, self.sim.global_time());
+        Ok(id)
+    }
+
+    /// Adds the agents every spawner owes by now; a spawn whose random spot is taken by an
+    /// agent (or an obstacle) waits for a later step.
+    fn spawn_due(&mut self) {
+        let time = self.sim.global_time();
+        for k in 0..self.spawners.len() {
+            let spec = &self.spawners[k].plan.spec;
+            if time + 1e-6 < spec.start {
+                continue;
+            }
+            // One agent at `start`, then one every 1/rate seconds.
+            let due = (((time - spec.start) * spec.rate).floor() as usize + 1).min(spec.limit);
+            while self.spawners[k].added < due {
+                let spawner = &mut self.spawners[k];
+                let (min, max) = (Vec2::from(spawner.plan.spec.min), Vec2::from(spawner.plan.spec.max));
+                let radius = spawner.plan.params.radius;
+                let (ids, positions, info) = (self.sim.agent_ids(), self.sim.positions(), &self.info);
+                let spot = (0..SPAWN_ATTEMPTS).map(|_| sample(&mut spawner.rng, min, max)).find(|&p| {
+                    clear_of_obstacles(p, radius, &self.obstacles)
+                        && ids.iter().zip(positions).all(|(id, q)| q.distance(p) >= info.radius[id.0 as usize] + radius)
+                });
+                let Some(position) = spot else { break };
+                spawner.added += 1;
+                let plan = spawner.plan.clone();
+                let goal = goal_of(plan.spec.goal, position, (min + max) * 0.5);
+                let goal_index = self.roadmap_goals.iter().position(|g| *g == goal).unwrap_or(0) as u32;
+                // Parameters were validated when the scenario was read, so adding cannot fail.
+                if self
+                    .add_agent(position, goal, goal_index, plan.params, plan.group, plan.spec.remove_at_goal)
+                    .is_err()
+                {
+                    break;
+                }
+            }
+        }
+    }
+
+    fn observe(&mut self, stepped: bool) {
+        if let Some(world) = &self.world {
+            self.ball_positions.clear();
+            self.ball_positions.extend(world.balls().iter().map(|b| b.position));
+            self.recorder.observe_balls(&self.ball_positions, &self.ball_radii, world.kinetic_energy());
+            self.recorder.observe_agent_ball_contacts(
+                self.sim.agent_ids(),
+                self.sim.positions(),
+                &self.info.radius,
+                &self.ball_positions,
+                &self.ball_radii,
+            );
+        }
+        self.recorder.observe_agents(
+            self.sim.global_time(),
+            stepped,
+            self.sim.agent_ids(),
+            self.sim.positions(),
+            self.sim.velocities(),
+            &self.info.radius,
+        );
+    }
+
+    /// Sets every agent's preferred velocity by the scenario's rule, steps the simulator,
+    /// records metrics, removes agents that reached a sink and adds due spawns.
+    pub fn step(&mut self) {
+        self.prefs.clear();
+        for (k, id) in self.sim.agent_ids().iter().enumerate() {
+            let i = id.0 as usize;
+            let position = self.sim.positions()[k];
+            let mut pref = match &self.roadmap {
+                None => preferred_velocity_toward(self.info.goal[i], position),
+                Some(roadmap) => roadmap.preferred_velocity(
+                    &self.sim,
+                    position,
+                    self.info.radius[i],
+                    self.info.goal_index[i] as usize,
+                ),
+            };
+            if let Some((rng, magnitude)) = &mut self.perturbation {
+                // RVO2's Blocks/Roadmap: a random direction and a length up to `magnitude`.
+                let angle = rng.random::<f32>() * std::f32::consts::TAU;
+                let length = rng.random::<f32>() * *magnitude;
+                pref += length * Vec2::new(angle.cos(), angle.sin());
+            }
+            self.prefs.push(pref);
+        }
+        // Same length as the agent list and finite (goals and positions are finite), so this
+        // cannot fail; ignoring the Result keeps the step panic-free either way.
+        let _ = self.sim.set_pref_velocities(&self.prefs);
+        if let Some(world) = &self.world {
+            // Agents see each ball where it is at the start of the step, moving on at its
+            // velocity (the world's balls are finite: it validates them and never panics).
+            for (id, ball) in self.ball_movers.iter().zip(world.balls()) {
+                let _ = self
+                    .sim
+                    .set_mover(*id, Mover { position: ball.position, velocity: ball.velocity, radius: ball.radius });
+            }
+        }
+        self.sim.step();
+        if let Some(world) = &mut self.world {
+            world.step(self.scenario.time_step);
+        }
+        self.steps += 1;
+        self.observe(true);
+        if self.has_sinks {
+            let leaving: Vec<AgentId> = self
+                .sim
+                .agent_ids()
+                .iter()
+                .copied()
+                .filter(|id| self.info.remove_at_goal[id.0 as usize] && self.recorder.has_arrived(*id))
+                .collect();
+            for id in leaving {
+                // The id is live (just read from the simulator), so removal cannot fail.
+                let _ = self.sim.remove_agent(id);
+            }
+        }
+        self.spawn_due();
+    }
+
+    /// Whether the run is over: the step limit is reached, or (with `stop = "all-at-goal"`)
+    /// every agent is within its goal tolerance and no spawner has agents left to add.
+    pub fn is_finished(&self) -> bool {
+        self.steps >= self.max_steps || (self.scenario.stop == StopRule::AllAtGoal && self.all_at_goal())
+    }
+
+    /// Whether every present agent is within its goal tolerance and every spawner is done.
+    pub fn all_at_goal(&self) -> bool {
+        let spawners_done = self.spawners.iter().all(|s| s.added >= s.plan.spec.limit);
+        spawners_done
+            && self.sim.agent_ids().iter().zip(self.sim.positions()).all(|(id, p)| {
+                let i = id.0 as usize;
+                p.distance_squared(self.info.goal[i]) <= self.info.tolerance[i] * self.info.tolerance[i]
+            })
+    }
+
+    /// The scenario being run.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The simulator (positions, velocities, ids, obstacles, half-planes…).
+    pub fn simulator(&self) -> &Simulator {
+        &self.sim
+    }
+
+    /// Steps run so far.
+    pub fn steps_done(&self) -> usize {
+        self.steps
+    }
+
+    /// The step limit.
+    pub fn max_steps(&self) -> usize {
+        self.max_steps
+    }
+
+    /// Changes the step limit (the CLI's `--steps`).
+    pub fn set_max_steps(&mut self, steps: usize) {
+        self.max_steps = steps;
+    }
+
+    /// Group names; [`Runner::group`] indexes into this.
+    pub fn groups(&self) -> &[String] {
+        &self.groups
+    }
+
+    /// The goal of agent `id` (also for removed agents); `None` for an unknown id.
+    pub fn goal(&self, id: AgentId) -> Option<Vec2> {
+        self.info.goal.get(id.0 as usize).copied()
+    }
+
+    /// The group index of agent `id`.
+    pub fn group(&self, id: AgentId) -> Option<u32> {
+        self.info.group.get(id.0 as usize).copied()
+    }
+
+    /// The radius of agent `id` (m).
+    pub fn radius(&self, id: AgentId) -> Option<f32> {
+        self.info.radius.get(id.0 as usize).copied()
+    }
+
+    /// The roadmap, when navigating by roadmap.
+    pub fn roadmap(&self) -> Option<&Roadmap> {
+        self.roadmap.as_ref()
+    }
+
+    /// The balls at time 0.
+    pub fn initial_balls(&self) -> &[InitialBall] {
+        &self.balls
+    }
+
+    /// The physics world, when the scene has balls.
+    pub fn world(&self) -> Option<&World> {
+        self.world.as_ref()
+    }
+
+    /// The metrics so far.
+    pub fn metrics(&self) -> Metrics {
+        self.recorder.metrics()
+    }
+}

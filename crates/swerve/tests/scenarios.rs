@@ -1,0 +1,497 @@
+//! Scenario files and the runner: every built-in loads, malformed files report every problem
+//! with line and key, the runner reproduces RVO2 recordings bit for bit, and runs keep the
+//! invariants (speed ≤ max, no obstacle penetration, energy kept by elastic balls).
+
+use std::path::{Path, PathBuf};
+use swerve::reference::ReferenceRun;
+use swerve::scenario::{AgentSpec, Format, Navigation, ParamOverrides, Problem, Runner, Scenario, BUILTINS};
+use swerve::{AgentParams, Vec2};
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+#[test]
+fn every_builtin_parses_validates_and_round_trips_through_json() {
+    // (name, agents at start, obstacles, balls) — counts written in each file's comment.
+    let expected = [
+        ("circle", 250, 0, 0),
+        ("blocks", 100, 4, 0),
+        ("roadmap", 100, 4, 0),
+        ("bottleneck", 80, 5, 0),
+        ("crossing", 72, 4, 0),
+        ("head-on", 2, 0, 0),
+        ("ball-pit", 12, 3, 200),
+        ("seed-003", 0, 0, 400),
+    ];
+    assert_eq!(BUILTINS.len(), expected.len());
+    for (name, agents, obstacles, balls) in expected {
+        let s = Scenario::builtin(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(s.name, name);
+        assert!(!s.description.is_empty(), "{name} has no description");
+        assert_eq!(s.population().unwrap().agents.len(), agents, "{name} agents");
+        assert_eq!(s.obstacles.len(), obstacles, "{name} obstacles");
+        assert_eq!(s.initial_balls().unwrap().len(), balls, "{name} balls");
+        let back = Scenario::from_json_str(&s.to_json(), "json").unwrap_or_else(|e| panic!("{name} as JSON: {e}"));
+        assert_eq!(back, s, "{name}: the JSON form reads back to the same scenario");
+        let from_serde: Scenario = serde_json::from_str(&s.to_json()).unwrap();
+        assert_eq!(from_serde, s, "{name}: plain serde reads the same form");
+    }
+    assert_eq!(Scenario::builtin("roadmap").unwrap().navigation, Navigation::Roadmap);
+}
+
+#[test]
+fn the_scenarios_folder_is_exactly_the_builtins() {
+    let mut files: Vec<String> = std::fs::read_dir(repo_root().join("scenarios"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let mut names: Vec<String> = BUILTINS.iter().map(|b| b.name.to_string()).collect();
+    names.sort();
+    assert_eq!(files, names);
+    for b in BUILTINS {
+        let on_disk = std::fs::read_to_string(repo_root().join("scenarios").join(format!("{}.toml", b.name))).unwrap();
+        assert_eq!(on_disk, b.text, "{} differs from the embedded copy", b.name);
+    }
+}
+
+const MALFORMED: &str = r#"name = "broken"
+time_step = -0.25
+steps = 100
+colour = "red"
+
+[agent_defaults]
+radius = "big"
+max_speed = 2.0
+
+[[agents]]
+position = [0.0, 0.0]
+goal = [1.0]
+
+[[agents]]
+goal = [3.0, 3.0]
+
+[[circle]]
+count = 2.5
+ring_radius = 10.0
+
+[[obstacles]]
+vertices = [[0.0, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]]
+
+[balls]
+broad_phase = "octree"
+"#;
+
+fn has(problems: &[Problem], line: usize, key: &str, message_part: &str) -> bool {
+    problems.iter().any(|p| p.line == Some(line) && p.key == key && p.message.contains(message_part))
+}
+
+#[test]
+fn a_malformed_file_reports_every_problem_with_line_and_key() {
+    let problems = Scenario::parse(MALFORMED, Format::Toml).unwrap_err();
+    let listing: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    let expected = [
+        (2, "time_step", "greater than 0"),
+        (4, "colour", "unknown key"),
+        (7, "agent_defaults.radius", "expected a number"),
+        (12, "agents[0].goal", "expected a point"),
+        (14, "agents[1].position", "missing key"),
+        (18, "circle[0].count", "expected an integer"),
+        (22, "obstacles[0].vertices", "intersect"),
+        (25, "balls.broad_phase", "unknown broad phase"),
+    ];
+    for (line, key, part) in expected {
+        assert!(has(&problems, line, key, part), "missing line {line} {key} ({part}) in {listing:#?}");
+    }
+    assert_eq!(problems.len(), expected.len(), "{listing:#?}");
+    // The error of the loading functions names the file, the first problem and the count.
+    let err = Scenario::from_toml_str(MALFORMED, "broken.toml").unwrap_err().to_string();
+    assert_eq!(err, "broken.toml:2: time_step: must be greater than 0, got -0.25 (and 7 more problems)");
+}
+
+#[test]
+fn syntax_errors_and_json_problems_are_located() {
+    let problems = Scenario::parse("name = \"x\"\ntime_step = 0.1\nsteps = = 3\n", Format::Toml).unwrap_err();
+    assert_eq!(problems.len(), 1);
+    assert_eq!(problems[0].line, Some(3));
+    assert!(problems[0].message.starts_with("TOML syntax"), "{}", problems[0]);
+
+    let json =
+        "{\"name\": \"j\", \"time_step\": 0.1, \"steps\": 0,\n\"agents\": [\n{\"position\": [0, 0],\n\"radius\": -1}]}";
+    let problems = Scenario::parse(json, Format::Json).unwrap_err();
+    let located: Vec<(Option<usize>, &str)> = problems.iter().map(|p| (p.line, p.key.as_str())).collect();
+    assert_eq!(located, [(Some(1), "steps"), (Some(4), "agents[0].radius")]);
+
+    let problems = Scenario::parse("{\"name\": \"j\",\n\"steps\": }", Format::Json).unwrap_err();
+    assert_eq!(problems[0].line, Some(2));
+}
+
+#[test]
+fn generator_and_goal_rule_errors() {
+    let crowded = "name = \"c\"\ntime_step = 0.1\nsteps = 1\n[[random]]\ncount = 50\nmin = [0, 0]\nmax = [2, 2]\nseed = 1\ngoal = \"opposite\"\n";
+    let problems = Scenario::parse(crowded, Format::Toml).unwrap_err();
+    assert_eq!(problems.len(), 1);
+    assert_eq!(problems[0].key, "random[0].count");
+    assert_eq!(problems[0].line, Some(5));
+    assert!(problems[0].message.contains("could place only"), "{}", problems[0]);
+
+    let spawn_opposite = "name = \"s\"\ntime_step = 0.1\nsteps = 1\n[[spawn]]\nrate = 1\nlimit = 2\nmin = [0, 0]\nmax = [0, 0]\ngoal = \"opposite\"\n";
+    let problems = Scenario::parse(spawn_opposite, Format::Toml).unwrap_err();
+    assert_eq!(problems[0].key, "spawn[0].goal");
+    assert_eq!(problems[0].line, Some(9));
+
+    let buried = "name = \"b\"\ntime_step = 0.1\nsteps = 1\n[[agents]]\nposition = [0.5, 0.5]\n[[grid]]\norigin = [-3, 0]\ncolumns = 3\nrows = 1\nspacing = [2, 0]\ngoal = [0.2, 0.2]\n[[obstacles]]\nvertices = [[0, 0], [1, 0], [1, 1], [0, 1]]\n";
+    let problems = Scenario::parse(buried, Format::Toml).unwrap_err();
+    let listing: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    assert_eq!(
+        listing,
+        [
+            "line 4: agents[0]: starts inside obstacles[0] at (0.5, 0.5)",
+            "line 6: grid[0]: agent 0 has its goal inside obstacles[0] at (0.2, 0.2)",
+            "line 6: grid[0]: agent 1 has its goal inside obstacles[0] at (0.2, 0.2)",
+            "line 6: grid[0]: agent 2 has its goal inside obstacles[0] at (0.2, 0.2)",
+        ]
+    );
+
+    let balls_only = "name = \"b\"\ntime_step = 0.1\nsteps = 1\nstop = \"all-at-goal\"\n[[balls.ball]]\nposition = [0, 0]\nradius = 1\n";
+    let problems = Scenario::parse(balls_only, Format::Toml).unwrap_err();
+    assert_eq!((problems[0].line, problems[0].key.as_str()), (Some(4), "stop"));
+
+    let empty = "name = \"e\"\ntime_step = 0.1\nsteps = 1\n";
+    let problems = Scenario::parse(empty, Format::Toml).unwrap_err();
+    assert!(problems[0].message.contains("no agents"), "{}", problems[0]);
+}
+
+/// The built-in `name` with its generated agents replaced by the recording's exact start
+/// positions and goals (RVO2's Circle computes sin/cos in float; the recorder's sin/cos
+/// differ from this machine's libm by up to 2 ulp, checked separately below).
+fn builtin_with_recorded_agents(name: &str, reference: &ReferenceRun) -> Scenario {
+    let mut scenario = Scenario::builtin(name).unwrap();
+    scenario.circle.clear();
+    scenario.grid.clear();
+    // The recordings leave out RVO2's random perturbation (tests/data/reference/README).
+    scenario.perturbation = None;
+    scenario.agents = reference
+        .agents
+        .iter()
+        .map(|a| AgentSpec {
+            position: a.position.to_array(),
+            goal: Some(a.goal.to_array()),
+            group: None,
+            params: ParamOverrides::default(),
+        })
+        .collect();
+    scenario
+}
+
+/// Runs the scenario in lockstep with a recording: after each step every agent's position and
+/// velocity must have the recorded bits.
+fn assert_runner_matches_recording(name: &str, recording: &str) {
+    let reference = ReferenceRun::load(&repo_root().join("tests/data/reference").join(recording)).unwrap();
+    let scenario = builtin_with_recorded_agents(name, &reference);
+    assert_eq!(scenario.time_step.to_bits(), reference.time_step.to_bits());
+    assert_eq!(scenario.agent_defaults.apply(AgentParams::default()), reference.defaults);
+    let mut runner = Runner::new(&scenario).unwrap();
+    assert_eq!(runner.simulator().num_agents(), reference.agents.len());
+    for step in 0..reference.steps {
+        runner.step();
+        let expected = &reference.frames[step + 1];
+        for (i, (p, v)) in runner.simulator().positions().iter().zip(runner.simulator().velocities()).enumerate() {
+            let e = expected[i];
+            assert!(
+                p.x.to_bits() == e.position.x.to_bits()
+                    && p.y.to_bits() == e.position.y.to_bits()
+                    && v.x.to_bits() == e.velocity.x.to_bits()
+                    && v.y.to_bits() == e.velocity.y.to_bits(),
+                "{name}: agent {i} differs from RVO2 after step {}: {p} {v} vs {} {}",
+                step + 1,
+                e.position,
+                e.velocity
+            );
+        }
+    }
+}
+
+#[test]
+fn the_circle_builtin_runs_rvo2s_circle_bit_for_bit() {
+    assert_runner_matches_recording("circle", "circle-250");
+}
+
+#[test]
+fn the_blocks_builtin_runs_rvo2s_blocks_bit_for_bit() {
+    // Same obstacles (through the scenario's obstacle list), parameters and rule; RVO2 adds
+    // the four groups interleaved, so the recorded agent order is used.
+    assert_runner_matches_recording("blocks", "blocks-100");
+    let reference = ReferenceRun::load(&repo_root().join("tests/data/reference/blocks-100")).unwrap();
+    let scenario = Scenario::builtin("blocks").unwrap();
+    assert_eq!(scenario.obstacle_polygons(), reference.obstacles);
+    // The grids make the same set of starts and goals as RVO2's interleaved loop.
+    let key = |p: Vec2, g: Vec2| (p.x.to_bits(), p.y.to_bits(), g.x.to_bits(), g.y.to_bits());
+    let mut ours: Vec<_> = scenario.population().unwrap().agents.iter().map(|a| key(a.position, a.goal)).collect();
+    let mut theirs: Vec<_> = reference.agents.iter().map(|a| key(a.position, a.goal)).collect();
+    ours.sort_unstable();
+    theirs.sort_unstable();
+    assert_eq!(ours, theirs);
+}
+
+#[test]
+fn the_head_on_builtin_runs_the_recorded_head_on_bit_for_bit() {
+    assert_runner_matches_recording("head-on", "head-on-2");
+    // head-on lists its agents one by one, so its own start is the recording's exactly.
+    let reference = ReferenceRun::load(&repo_root().join("tests/data/reference/head-on-2")).unwrap();
+    let population = Scenario::builtin("head-on").unwrap().population().unwrap();
+    for (a, r) in population.agents.iter().zip(&reference.agents) {
+        assert_eq!((a.position, a.goal), (r.position, r.goal));
+    }
+}
+
+#[test]
+fn the_circle_generator_places_rvo2s_start_positions() {
+    let reference = ReferenceRun::load(&repo_root().join("tests/data/reference/circle-250")).unwrap();
+    let population = Scenario::builtin("circle").unwrap().population().unwrap();
+    assert_eq!(population.agents.len(), reference.agents.len());
+    let mut worst = 0.0f32;
+    for (a, r) in population.agents.iter().zip(&reference.agents) {
+        worst = worst.max((a.position - r.position).abs().max_element()).max((a.goal - r.goal).abs().max_element());
+    }
+    // 200 m × 2^-23 ≈ 2.4e-5 m is one ulp on the ring; allow four.
+    assert!(worst <= 1e-4, "start positions differ by {worst} m from the recording");
+}
+
+#[test]
+fn crowd_runs_keep_speed_limits_and_stay_out_of_obstacles() {
+    for name in ["crossing", "bottleneck"] {
+        let scenario = Scenario::builtin(name).unwrap();
+        let max_speed = scenario.agent_defaults.max_speed.unwrap();
+        let mut runner = Runner::new(&scenario).unwrap();
+        while !runner.is_finished() {
+            runner.step();
+            for v in runner.simulator().velocities() {
+                // ORCA's velocity lies in the max-speed disc (f32 rounding aside).
+                assert!(v.length() <= max_speed * (1.0 + 1e-5), "{name}: speed {} > {max_speed}", v.length());
+            }
+        }
+        let m = runner.metrics();
+        assert!(runner.all_at_goal(), "{name}: stopped before every agent arrived");
+        assert_eq!(m.never_arrived, 0, "{name}");
+        assert_eq!(m.obstacle_overlaps, 0, "{name}: an agent entered a wall");
+        assert!(m.path_length_ratio_mean.unwrap() >= 1.0, "{name}: a path shorter than the straight line");
+        // Agents never overlap by more than a small fraction of their radius (ORCA's LP3
+        // fallback allows slight violations in dense crowds).
+        assert!(m.max_agent_penetration < 0.5 * 0.4, "{name}: penetration {}", m.max_agent_penetration);
+    }
+}
+
+#[test]
+fn roadmap_navigation_gets_everyone_through_the_door_where_straight_lines_fail() {
+    let roadmap = Scenario::builtin("bottleneck").unwrap();
+    let mut straight = roadmap.clone();
+    straight.navigation = Navigation::Straight;
+    straight.steps = 1500;
+    let run = |s: &Scenario| {
+        let mut r = Runner::new(s).unwrap();
+        while !r.is_finished() {
+            r.step();
+        }
+        r.metrics()
+    };
+    let with_roadmap = run(&roadmap);
+    let without = run(&straight);
+    assert_eq!(with_roadmap.never_arrived, 0);
+    // Agents aiming straight at spots behind the wall press into it and many never pass.
+    assert!(without.never_arrived > 10, "straight-line agents: {} never arrived", without.never_arrived);
+}
+
+const SPAWN: &str = r#"name = "spawn"
+time_step = 0.1
+steps = 400
+stop = "all-at-goal"
+[agent_defaults]
+radius = 0.3
+max_speed = 1.5
+neighbor_dist = 3.0
+time_horizon = 2.0
+[[spawn]]
+rate = 2.0
+limit = 10
+min = [-10.0, -1.0]
+max = [-10.0, 1.0]
+seed = 5
+goal = [10.0, 0.0]
+remove_at_goal = true
+"#;
+
+#[test]
+fn spawners_add_at_their_rate_and_sinks_remove_arrivals() {
+    let scenario = Scenario::from_toml_str(SPAWN, "spawn").unwrap();
+    let mut runner = Runner::new(&scenario).unwrap();
+    assert_eq!(runner.simulator().num_agents(), 1, "one agent at the start time");
+    let mut most = 0;
+    for _ in 0..10 {
+        runner.step();
+        most = most.max(runner.simulator().num_agents());
+    }
+    // After 1 s at 2 agents/s: the first plus one every 0.5 s = 3 (spots are 0.5 m+ apart
+    // once the first agents walked on, so no spawn had to wait).
+    assert_eq!(runner.simulator().num_agents(), 3);
+    while !runner.is_finished() {
+        runner.step();
+        most = most.max(runner.simulator().num_agents());
+    }
+    let m = runner.metrics();
+    assert_eq!(m.agents, 10);
+    assert_eq!(m.arrived, 10);
+    assert_eq!(runner.simulator().num_agents(), 0, "every arrival left through the sink");
+    assert!(most >= 3);
+    // Agents are spawned with 20 m to go at up to 1 m/s preferred speed.
+    assert!(m.time_to_goal_mean.unwrap() >= 20.0 - 0.5);
+}
+
+#[test]
+fn elastic_ball_scenes_keep_their_kinetic_energy() {
+    let scenario = Scenario::builtin("seed-003").unwrap();
+    let mut runner = Runner::new(&scenario).unwrap();
+    runner.set_max_steps(120);
+    while !runner.is_finished() {
+        runner.step();
+    }
+    let world = runner.world().expect("seed-003 has balls");
+    assert_eq!(world.balls().len(), 400);
+    let b = runner.metrics().balls.unwrap();
+    assert!(b.kinetic_energy_max_relative_change < 1e-4, "energy drift {}", b.kinetic_energy_max_relative_change);
+    // Every ball stays inside the box.
+    for ball in world.balls() {
+        assert!(ball.position.cmpge(Vec2::ZERO).all() && ball.position.cmple(Vec2::new(100.0, 75.0)).all());
+    }
+}
+
+#[test]
+fn head_on_agents_pass_without_touching() {
+    let mut runner = Runner::new(&Scenario::builtin("head-on").unwrap()).unwrap();
+    while !runner.is_finished() {
+        runner.step();
+    }
+    let m = runner.metrics();
+    assert_eq!(m.arrived, 2);
+    assert!(m.min_separation.unwrap() >= 0.0);
+    assert_eq!(m.agent_overlaps, 0);
+    // Each had 19 m to go (20 m less the 1 m tolerance) and had to swerve: longer than the
+    // straight line, not absurdly.
+    for a in &m.per_agent {
+        assert_eq!(a.straight_line, 19.0);
+        assert!(a.path_length > a.straight_line && a.path_length < 1.2 * a.straight_line, "{a:?}");
+    }
+}
+
+#[test]
+fn runners_can_move_between_threads() {
+    // Python and the viewer hold a runner in another thread than the one that made it.
+    fn assert_send<T: Send>() {}
+    assert_send::<Runner>();
+}
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Lines drawn from a scenario vocabulary, so that mutated files get past the syntax check
+    /// and reach the reader's checks.
+    fn line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("name = \"f\"".to_string()),
+            Just("time_step = 0.1".to_string()),
+            Just("steps = 5".to_string()),
+            Just("[[agents]]".to_string()),
+            Just("[[circle]]".to_string()),
+            Just("[[obstacles]]".to_string()),
+            Just("[balls]".to_string()),
+            Just("[[balls.ball]]".to_string()),
+            Just("[agent_defaults]".to_string()),
+            (
+                prop::sample::select(vec![
+                    "position",
+                    "goal",
+                    "radius",
+                    "count",
+                    "ring_radius",
+                    "vertices",
+                    "seed",
+                    "stop"
+                ]),
+                prop::sample::select(vec![
+                    "[0, 1]",
+                    "-1",
+                    "2.5",
+                    "\"opposite\"",
+                    "[[0, 0], [1, 0], [0, 1]]",
+                    "{ offset = [1, 1] }",
+                    "true",
+                    "1e40"
+                ])
+            )
+                .prop_map(|(k, v)| format!("{k} = {v}")),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn reading_never_panics_and_every_rejection_says_why(lines in prop::collection::vec(line(), 0..14)) {
+            let text = lines.join("\n");
+            match Scenario::parse(&text, Format::Toml) {
+                Ok(s) => {
+                    // An accepted scenario can be run.
+                    let mut runner = Runner::new(&s).unwrap();
+                    runner.step();
+                }
+                Err(problems) => {
+                    prop_assert!(!problems.is_empty());
+                    for p in &problems {
+                        prop_assert!(!p.message.is_empty());
+                        if let Some(line) = p.line {
+                            prop_assert!(line >= 1 && line <= lines.len().max(1));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn scenario_broad_phase_names_are_the_physics_names() {
+    let physics: Vec<String> = swerve::physics::BroadPhaseKind::ALL.iter().map(|k| k.to_string()).collect();
+    assert_eq!(physics, swerve::scenario::BROAD_PHASE_NAMES.map(String::from));
+    for name in swerve::scenario::BROAD_PHASE_NAMES {
+        // Every name a file may use makes a runnable world.
+        let text = format!("name = \"b\"\ntime_step = 0.01\nsteps = 2\n[balls]\nbroad_phase = \"{name}\"\n[[balls.ball]]\nposition = [0, 0]\nradius = 1\n");
+        let mut runner = Runner::new(&Scenario::from_toml_str(&text, "b").unwrap()).unwrap();
+        runner.step();
+        assert_eq!(runner.world().unwrap().broad_phase().to_string(), name);
+    }
+}
+
+#[test]
+fn agents_dodge_balls_when_told_to() {
+    // Agent-ball overlaps per agent and frame, with and without avoidance.
+    let rate = |avoid: bool| {
+        let mut scenario = Scenario::builtin("ball-pit").unwrap();
+        scenario.balls.as_mut().unwrap().agents_avoid = avoid;
+        let mut runner = Runner::new(&scenario).unwrap();
+        assert_eq!(runner.simulator().movers().len(), if avoid { 200 } else { 0 });
+        let mut agent_frames = 0usize;
+        while !runner.is_finished() && runner.metrics().never_arrived > 0 {
+            runner.step();
+            agent_frames += runner.simulator().num_agents();
+        }
+        let m = runner.metrics();
+        assert_eq!(m.never_arrived, 0, "avoid = {avoid}: agents still walking at the step limit");
+        m.balls.unwrap().agent_overlaps as f64 / agent_frames as f64
+    };
+    let (dodging, ignoring) = (rate(true), rate(false));
+    assert!(ignoring > 0.1, "the pit is dense enough to walk into balls: {ignoring}");
+    assert!(dodging * 5.0 < ignoring, "dodging {dodging} vs ignoring {ignoring} overlaps per agent-frame");
+}
