@@ -3,8 +3,10 @@
 //! Every failure ends in one readable line on stderr (`error: FILE:LINE: key: message`) and a
 //! non-zero exit code.
 
+mod bench;
 mod render;
 mod run;
+mod serve;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -35,6 +37,10 @@ enum Command {
     Render(render::RenderArgs),
     /// Replay an RVO2 reference recording step by step and compare bit for bit.
     Replay(ReplayArgs),
+    /// Open a live view of a scenario in the browser (with the ORCA inspector).
+    Serve(serve::ServeArgs),
+    /// Benchmark ORCA crowds or ball physics and print the table.
+    Bench(bench::BenchArgs),
 }
 
 #[derive(clap::Args)]
@@ -140,6 +146,8 @@ fn main() -> ExitCode {
         Command::List => list().map(|()| true),
         Command::Render(args) => render::render_command(args).map(|()| true),
         Command::Replay(args) => replay(args),
+        Command::Serve(args) => serve::serve(args).map(|()| true),
+        Command::Bench(args) => bench::bench(args).map(|()| true),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,

@@ -29,10 +29,12 @@ pub mod inspect;
 pub mod metrics;
 pub mod protocol;
 mod runner;
+pub mod scenario_scene;
 pub mod scene;
 pub mod scenes;
 mod server;
 
 pub use error::ViewerError;
+pub use scenario_scene::ScenarioScene;
 pub use scene::{BallScene, LiveScene, OrcaScene};
 pub use server::{serve, serve_blocking, Viewer, ViewerConfig};

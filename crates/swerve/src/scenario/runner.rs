@@ -398,6 +398,11 @@ impl Runner {
         &self.balls
     }
 
+    /// The physics world, mutably (to switch its broad phase), when the scene has balls.
+    pub fn world_mut(&mut self) -> Option<&mut World> {
+        self.world.as_mut()
+    }
+
     /// The physics world, when the scene has balls.
     pub fn world(&self) -> Option<&World> {
         self.world.as_ref()

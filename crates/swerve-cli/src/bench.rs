@@ -1,0 +1,90 @@
+//! `swerve bench orca|balls`: the benchmark tables of BENCHMARKS.md, from the command line.
+//!
+//! The full reports with the Rust peers (dodgy_2d, rapier2d, which are dev-dependencies of the
+//! bench crate only) are `cargo run --release -p swerve-bench --example orca_report` and
+//! `--example balls_report`; this command runs swerve itself, and RVO2 through pyrvo when a
+//! Python with pyrvo installed is given.
+
+use anyhow::{bail, Result};
+use std::path::PathBuf;
+use swerve_bench::orca::{render_markdown, time_pyrvo, time_swerve, Row, Scene};
+
+/// What to benchmark.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum Suite {
+    /// ORCA crowds: jgrid, circle and blocks scenes on 1 and 2 threads.
+    Orca,
+    /// Ball physics: every broad phase on the seed 003 scene and the ball pit.
+    Balls,
+}
+
+/// Arguments of `swerve bench`.
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Which suite.
+    suite: Suite,
+    /// Small sizes only (a minute instead of many).
+    #[arg(long)]
+    quick: bool,
+    /// A Python with `pyrvo` installed, to time RVO2 on the same ORCA scenes.
+    #[arg(long)]
+    python: Option<PathBuf>,
+}
+
+/// Runs the suite and prints its Markdown table.
+pub fn bench(args: &BenchArgs) -> Result<()> {
+    match args.suite {
+        Suite::Orca => orca(args),
+        Suite::Balls => {
+            let mut config = swerve_bench::balls::Config::default();
+            if args.quick {
+                config.seed_sizes = vec![100, 400];
+                config.pit_sizes = vec![1_600, 10_000];
+                config.min_seconds = 0.2;
+            }
+            let rows = swerve_bench::balls::run_with_progress(&config, |row| eprintln!("{row:?}"));
+            println!("{}", swerve_bench::balls::render_markdown(&rows));
+            Ok(())
+        }
+    }
+}
+
+fn orca(args: &BenchArgs) -> Result<()> {
+    let cases: &[(&str, usize)] = if args.quick {
+        &[("jgrid", 1_000), ("jgrid", 10_000), ("circle", 1_000), ("circle", 10_000), ("blocks", 10_000)]
+    } else {
+        &[
+            ("jgrid", 1_000),
+            ("jgrid", 10_000),
+            ("jgrid", 100_000),
+            ("jgrid", 1_000_000),
+            ("circle", 1_000),
+            ("circle", 10_000),
+            ("circle", 100_000),
+            ("blocks", 10_000),
+            ("blocks", 100_000),
+        ]
+    };
+    if let Some(python) = &args.python {
+        if !python.exists() {
+            bail!("--python {}: no such file", python.display());
+        }
+    }
+    let mut rows = Vec::new();
+    for &(family, n) in cases {
+        let Some(scene) = Scene::by_name(family, n) else { bail!("unknown scene family {family}") };
+        let mut row = Row { scene: scene.name.clone(), agents: n, ..Row::default() };
+        row.swerve_1t = Some(time_swerve(&scene, 1)?.median_ms);
+        row.swerve_2t = Some(time_swerve(&scene, 2)?.median_ms);
+        if let (Some(python), true) = (&args.python, n <= 100_000) {
+            match time_pyrvo(&scene, python) {
+                Ok(t) => row.pyrvo = Some(t.median_ms),
+                Err(e) => eprintln!("{}: {e}", scene.name),
+            }
+        }
+        eprintln!("{row:?}");
+        rows.push(row);
+    }
+    println!("{}", render_markdown(&rows));
+    Ok(())
+}

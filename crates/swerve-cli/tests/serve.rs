@@ -1,0 +1,89 @@
+//! `swerve serve` as a user starts it: the real binary on a free port, a scenario built-in,
+//! plain HTTP against it. (The browser-driven checks of the page run in `scripts/test`'s
+//! browser section against the same server library.)
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Kills the server when the test ends, however it ends.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn get(addr: &str, path: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("read");
+    let status = response.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let body = response.split("\r\n\r\n").nth(1).unwrap_or("").to_string();
+    (status, body)
+}
+
+#[test]
+fn serve_runs_a_scenario_and_serves_only_its_page() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_swerve"))
+        .args(["serve", "blocks", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start swerve serve");
+    let stdout = child.stdout.take().unwrap();
+    let server = Server(child);
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line).expect("the server prints its address");
+    let url = line.split_whitespace().last().expect("an address").trim_end_matches('/').to_string();
+    let addr = url.trim_start_matches("http://").to_string();
+    assert!(addr.starts_with("127.0.0.1:"), "loopback by default, got {addr}");
+
+    let (status, page) = get(&addr, "/");
+    assert_eq!(status, 200);
+    assert!(page.contains("<canvas"), "the page draws on a canvas");
+    assert_eq!(get(&addr, "/nope").0, 404);
+    assert_eq!(get(&addr, "/../Cargo.toml").0, 404);
+
+    // The simulation runs: the step counter advances, with the scenario's 100 agents.
+    let state = |body: &str, key: &str| -> f64 {
+        let v: serde_json::Value = serde_json::from_str(body).expect("JSON state");
+        v[key].as_f64().unwrap_or_else(|| panic!("no {key} in {body}"))
+    };
+    let (_, first) = get(&addr, "/api/state");
+    assert_eq!(state(&first, "agents"), 100.0);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let (_, now) = get(&addr, "/api/state");
+        if state(&now, "step") > state(&first, "step") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the simulation did not advance");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    drop(server);
+}
+
+#[test]
+fn serve_reports_an_unknown_scenario_on_one_line() {
+    let out = Command::new(env!("CARGO_BIN_EXE_swerve")).args(["serve", "no-such-scene"]).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("no-such-scene"));
+}
+
+#[test]
+fn bench_rejects_a_missing_python() {
+    let out = Command::new(env!("CARGO_BIN_EXE_swerve"))
+        .args(["bench", "orca", "--quick", "--python", "/no/such/python"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/python"));
+}
