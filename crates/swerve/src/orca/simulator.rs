@@ -795,7 +795,11 @@ impl StepContext<'_> {
             };
             let grid = self.neighbor_grid;
             let out = &mut record.agent_neighbors;
-            if grid.nearest_with_hint(center, me, range_squared, k, hint_squared, out) == GridQuery::Tied {
+            if grid.is_coarse() {
+                // A crowd sparse over its bounding box (a ring, far-apart groups): RVO2's
+                // tree adapts to it, the grid's forced-large cells do not.
+                self.agent_tree.nearest(center, me, range_squared, k, out);
+            } else if grid.nearest_with_hint(center, me, range_squared, k, hint_squared, out) == GridQuery::Tied {
                 // Equal distances: only RVO2's tree knows their order.
                 self.agent_tree.nearest(center, me, range_squared, k, &mut record.agent_neighbors);
                 record.asked_tree = true;

@@ -36,6 +36,9 @@ pub struct NeighborGrid {
     points: Vec<Vec2>,
     /// Each agent's cell (by agent index).
     cell_of: Vec<u32>,
+    /// Whether the cell-count cap forced cells much larger than asked for (a sparse crowd
+    /// such as a ring): queries then scan many far-away agents and a tree does better.
+    coarse: bool,
 }
 
 /// Queries for at most this many neighbours keep them in a [`TopK`] on the stack.
@@ -122,7 +125,8 @@ impl NeighborGrid {
             max = max.max(*p);
         }
         let extent = (max - min).as_dvec2();
-        let mut cell = (cell_size as f64).max(1e-3);
+        let asked = (cell_size as f64).max(1e-3);
+        let mut cell = asked;
         // Cap the cell count near 4n: a sparse crowd (a ring, outliers) must not make an
         // enormous empty grid.
         let max_cells = 8.0 * n as f64 + 16.0;
@@ -133,6 +137,7 @@ impl NeighborGrid {
                 cell *= 1.25;
             }
         }
+        self.coarse = cell > 2.0 * asked;
         self.origin = min;
         self.cell_size = cell;
         self.inv_cell_size = 1.0 / cell;
@@ -180,6 +185,12 @@ impl NeighborGrid {
     fn cell_index(&self, p: Vec2) -> usize {
         let (x, y) = self.cell_coords(p);
         y * self.columns + x
+    }
+
+    /// Whether the last rebuild had to use cells more than twice the size asked for (the crowd
+    /// is sparse over its bounding box); the grid still answers exactly, only slower.
+    pub fn is_coarse(&self) -> bool {
+        self.coarse
     }
 
     /// Agent indices in cell order (a good order to process agents in: neighbours in space are
