@@ -73,7 +73,7 @@ pub fn to_py(error: swerve::Error) -> PyErr {
     use swerve::Error as E;
     let message = error.to_string();
     match error {
-        E::UnknownAgent(_) | E::UnknownObstacle(_) => unknown_id(message),
+        E::UnknownAgent(_) | E::UnknownObstacle(_) | E::UnknownMover(_) => unknown_id(message),
         E::NonFinite { .. }
         | E::OutOfRange { .. }
         | E::TooFewVertices { .. }

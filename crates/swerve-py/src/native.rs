@@ -186,6 +186,64 @@ impl PySimulator {
         Ok(id.0)
     }
 
+    /// Turns the options beyond RVO2 on or off (all off: RVO2's behaviour, bit for bit).
+    /// `symmetry_breaking`: seeded jitter of `jitter` m/s plus pass-on-the-right;
+    /// `safe_mode`: `margin` clearance between agents plus `passes` rounds of overlap
+    /// projection; `strict_speed_limit`: never exceed max speed.
+    #[pyo3(signature = (*, symmetry_breaking = false, safe_mode = false, strict_speed_limit = false, jitter = 0.001, seed = 0, margin = 0.05, passes = 8))]
+    #[allow(clippy::too_many_arguments)]
+    fn set_extensions(
+        &mut self,
+        symmetry_breaking: bool,
+        safe_mode: bool,
+        strict_speed_limit: bool,
+        jitter: f32,
+        seed: u64,
+        margin: f32,
+        passes: u32,
+    ) -> PyResult<()> {
+        use swerve::orca::{Extensions, OverlapResolution, SymmetryBreaking};
+        let extensions = Extensions {
+            symmetry_breaking: symmetry_breaking.then(|| SymmetryBreaking {
+                jitter,
+                seed,
+                ..SymmetryBreaking::default()
+            }),
+            overlap_resolution: safe_mode.then_some(OverlapResolution { passes, margin }),
+            strict_speed_limit,
+        };
+        self.sim.set_extensions(extensions).py()
+    }
+
+    /// How much of the avoidance `agent` takes on (RVO2: 0.5 for everyone); between weights
+    /// a and b the first takes a / (a + b); 0 means it never yields.
+    fn set_responsibility(&mut self, agent: u32, weight: f32) -> PyResult<()> {
+        self.sim.set_agent_responsibility(id(agent), weight).py()
+    }
+
+    /// An agent's responsibility weight.
+    fn responsibility(&self, agent: u32) -> PyResult<f32> {
+        self.sim.agent_responsibility(id(agent)).py()
+    }
+
+    /// Adds a non-cooperative moving disc that agents avoid with full responsibility (a ball,
+    /// a vehicle). Returns its id; update it every step with `set_mover`.
+    fn add_mover(&mut self, position: (f32, f32), velocity: (f32, f32), radius: f32) -> PyResult<u32> {
+        let mover = swerve::orca::Mover { position: position.into(), velocity: velocity.into(), radius };
+        Ok(self.sim.add_mover(mover).py()?.0)
+    }
+
+    /// Moves a mover.
+    fn set_mover(&mut self, mover: u32, position: (f32, f32), velocity: (f32, f32), radius: f32) -> PyResult<()> {
+        let state = swerve::orca::Mover { position: position.into(), velocity: velocity.into(), radius };
+        self.sim.set_mover(swerve::orca::MoverId(mover), state).py()
+    }
+
+    /// Removes a mover.
+    fn remove_mover(&mut self, mover: u32) -> PyResult<()> {
+        self.sim.remove_mover(swerve::orca::MoverId(mover)).py()
+    }
+
     /// Removes an agent; the other ids stay valid and the id is never reused.
     fn remove_agent(&mut self, agent: u32) -> PyResult<()> {
         self.sim.remove_agent(id(agent)).py()

@@ -270,3 +270,48 @@ def test_step_releases_the_gil():
     middle = (window["start"] + duration / 4, window["end"] - duration / 4)
     inside = [t for t in ticks if middle[0] < t < middle[1]]
     assert len(inside) > 10, f"main thread ran {len(inside)} times in the middle of a {duration:.3f} s step"
+
+
+def test_options_beyond_rvo2():
+    """The issue-8 options through Python: off they change nothing, on they act."""
+    # Off (the default) equals never calling set_extensions, bit for bit.
+    a, goals = circle(24, 12.0)
+    b, _ = circle(24, 12.0)
+    b.set_extensions()
+    for _ in range(60):
+        for sim in (a, b):
+            sim.set_pref_velocities(pref_toward(goals, sim.positions()))
+            sim.step()
+    assert np.array_equal(a.positions(), b.positions())
+
+    # Strict speed limit and safe mode: speeds within max, no agent pair overlapping.
+    sim, goals = circle(40, 12.0)
+    sim.set_extensions(safe_mode=True, strict_speed_limit=True, symmetry_breaking=True, seed=5)
+    radius = 0.5
+    for _ in range(200):
+        sim.set_pref_velocities(pref_toward(goals, sim.positions()))
+        sim.step()
+        speeds = np.linalg.norm(sim.velocities(), axis=1)
+        assert speeds.max() <= 2.0 * (1 + 1e-6)
+        p = sim.positions().astype(np.float64)
+        d = np.linalg.norm(p[:, None, :] - p[None, :, :], axis=2) + np.eye(len(p)) * 1e9
+        assert d.min() >= 2 * radius - 1e-4, d.min()
+
+    # Responsibility 0: never yields. A mover: avoided.
+    sim = swerve.Simulator(0.25)
+    first = sim.add_agent((-20.0, 0.0))
+    second = sim.add_agent((0.0, -20.0))
+    sim.set_responsibility(first, 0.0)
+    assert sim.responsibility(first) == 0.0
+    mover = sim.add_mover((20.0, 0.5), (-1.0, 0.0), 1.0)
+    goals = np.array([[20.0, 0.0], [0.0, 20.0]])
+    for _ in range(120):
+        sim.set_pref_velocities(pref_toward(goals, sim.positions()))
+        sim.step()
+    sim.remove_mover(mover)
+    with pytest.raises(swerve.UnknownIdError):
+        sim.set_mover(mover, (0.0, 0.0), (0.0, 0.0), 1.0)
+    with pytest.raises(ValueError):
+        sim.set_responsibility(second, -1.0)
+    with pytest.raises(ValueError):
+        sim.set_extensions(safe_mode=True, margin=-0.1)

@@ -495,3 +495,24 @@ fn agents_dodge_balls_when_told_to() {
     assert!(ignoring > 0.1, "the pit is dense enough to walk into balls: {ignoring}");
     assert!(dodging * 5.0 < ignoring, "dodging {dodging} vs ignoring {ignoring} overlaps per agent-frame");
 }
+
+/// The `[extensions]` table switches on the options beyond RVO2 for the run, and a wrong
+/// value or key is reported with its line.
+#[test]
+fn extensions_table_turns_on_options_beyond_rvo2() {
+    let base = "name = \"ext\"\ntime_step = 0.1\nsteps = 10\n\n[[agents]]\nposition = [0.0, 0.0]\ngoal = [5.0, 0.0]\n";
+    let on = format!("{base}\n[extensions]\nsymmetry_breaking = true\nsafe_mode = true\nstrict_speed_limit = true\n");
+    let scenario = Scenario::parse(&on, Format::Toml).expect("valid");
+    let runner = Runner::new(&scenario).unwrap();
+    let ext = runner.simulator().extensions();
+    assert!(ext.symmetry_breaking.is_some() && ext.overlap_resolution.is_some() && ext.strict_speed_limit);
+    // Absent: RVO2's behaviour.
+    let off = Runner::new(&Scenario::parse(base, Format::Toml).unwrap()).unwrap();
+    assert_eq!(off.simulator().extensions(), swerve::orca::Extensions::default());
+
+    let bad = format!("{base}\n[extensions]\nsafe_mode = 3\nfast = true\n");
+    let problems = Scenario::parse(&bad, Format::Toml).unwrap_err();
+    let find = |key: &str| problems.iter().find(|p| p.key == key).unwrap_or_else(|| panic!("{key}: {problems:?}"));
+    assert_eq!(find("extensions.safe_mode").line, Some(10));
+    assert_eq!(find("extensions.fast").line, Some(11));
+}

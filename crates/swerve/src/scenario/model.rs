@@ -66,6 +66,41 @@ pub struct Scenario {
     /// Rigid balls of the physics world.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub balls: Option<BallsSpec>,
+    /// Options beyond RVO2 (all off by default: RVO2's behaviour).
+    #[serde(default, skip_serializing_if = "ExtensionsSpec::is_default")]
+    pub extensions: ExtensionsSpec,
+}
+
+/// The `[extensions]` table: options beyond RVO2, each with its library defaults
+/// ([`crate::orca::Extensions`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExtensionsSpec {
+    /// Seeded jitter plus pass-on-the-right in head-on conflicts ([`crate::orca::SymmetryBreaking`]).
+    #[serde(default)]
+    pub symmetry_breaking: bool,
+    /// Clearance margin and overlap projection ([`crate::orca::OverlapResolution`]).
+    #[serde(default)]
+    pub safe_mode: bool,
+    /// Never exceed an agent's max speed (RVO2's fallback program can).
+    #[serde(default)]
+    pub strict_speed_limit: bool,
+}
+
+impl ExtensionsSpec {
+    /// Whether every option is off.
+    pub fn is_default(&self) -> bool {
+        *self == ExtensionsSpec::default()
+    }
+
+    /// The library options these switches stand for.
+    pub fn to_extensions(self) -> crate::orca::Extensions {
+        crate::orca::Extensions {
+            symmetry_breaking: self.symmetry_breaking.then(crate::orca::SymmetryBreaking::default),
+            overlap_resolution: self.safe_mode.then(crate::orca::OverlapResolution::default),
+            strict_speed_limit: self.strict_speed_limit,
+        }
+    }
 }
 
 /// When a run ends before its step limit.

@@ -282,6 +282,7 @@ impl Reader {
                 "spawn",
                 "obstacles",
                 "balls",
+                "extensions",
             ],
         );
         let name = self.opt_string(t, "name");
@@ -431,6 +432,17 @@ impl Reader {
             Some(ObstacleSpec { vertices })
         });
         let balls = t.node.get("balls").and_then(|n| self.expect_table(n, "balls")).and_then(|b| self.balls(b));
+        let extensions = match t.node.get("extensions").and_then(|n| self.expect_table(n, "extensions")) {
+            Some(e) => {
+                self.check_keys(e, &["symmetry_breaking", "safe_mode", "strict_speed_limit"]);
+                ExtensionsSpec {
+                    symmetry_breaking: self.opt_bool(e, "symmetry_breaking").unwrap_or(false),
+                    safe_mode: self.opt_bool(e, "safe_mode").unwrap_or(false),
+                    strict_speed_limit: self.opt_bool(e, "strict_speed_limit").unwrap_or(false),
+                }
+            }
+            None => ExtensionsSpec::default(),
+        };
 
         // Cross-key checks, once each part read cleanly.
         let scenario = Scenario {
@@ -451,6 +463,7 @@ impl Reader {
             spawn,
             obstacles,
             balls,
+            extensions,
         };
         if !self.problems.is_empty() {
             return None;

@@ -80,6 +80,7 @@ impl Runner {
         let Population { defaults, agents, spawners, groups } = scenario.population().map_err(problem)?;
         let balls = scenario.initial_balls().map_err(problem)?;
         let mut sim = Simulator::new(scenario.time_step, defaults)?;
+        sim.set_extensions(scenario.extensions.to_extensions())?;
         let obstacles = scenario.obstacle_polygons();
         for polygon in &obstacles {
             sim.add_obstacle(polygon)?;
