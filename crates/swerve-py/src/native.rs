@@ -190,7 +190,7 @@ impl PySimulator {
     /// `symmetry_breaking`: seeded jitter of `jitter` m/s plus pass-on-the-right;
     /// `safe_mode`: `margin` clearance between agents plus `passes` rounds of overlap
     /// projection; `strict_speed_limit`: never exceed max speed.
-    #[pyo3(signature = (*, symmetry_breaking = false, safe_mode = false, strict_speed_limit = false, jitter = 0.001, seed = 0, margin = 0.05, passes = 8))]
+    #[pyo3(signature = (*, symmetry_breaking = false, safe_mode = false, strict_speed_limit = false, jitter = 0.001, seed = 0, margin = 0.05, passes = 2))]
     #[allow(clippy::too_many_arguments)]
     fn set_extensions(
         &mut self,

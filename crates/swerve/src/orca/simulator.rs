@@ -747,7 +747,9 @@ impl OverlapContext<'_> {
             };
             push += normal * (0.5 * (combined - distance));
         }
-        if push == Vec2::ZERO || self.obstacle_tree.is_empty() {
+        // No obstacle edge within the agent's obstacle range this step (which is far wider
+        // than any push): nothing to check.
+        if push == Vec2::ZERO || self.records[i].obstacle_neighbors.is_empty() {
             return push;
         }
         let target = p + push;
