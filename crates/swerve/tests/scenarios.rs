@@ -437,7 +437,7 @@ mod fuzz {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(300))]
+        #![proptest_config(ProptestConfig::with_cases(3000))]
         #[test]
         fn reading_never_panics_and_every_rejection_says_why(lines in prop::collection::vec(line(), 0..14)) {
             let text = lines.join("\n");
