@@ -38,15 +38,10 @@ pub struct Scene {
     pub obstacles: Vec<Vec<[f32; 2]>>,
 }
 
+/// RVO2's Circle parameters (15 m, 10 neighbours, 10 s, 10 s, 1.5 m, 2 m/s): the library
+/// defaults.
 fn circle_params() -> AgentParams {
-    AgentParams {
-        neighbor_dist: 15.0,
-        max_neighbors: 10,
-        time_horizon: 10.0,
-        time_horizon_obst: 10.0,
-        radius: 1.5,
-        max_speed: 2.0,
-    }
+    AgentParams::default()
 }
 
 impl Scene {

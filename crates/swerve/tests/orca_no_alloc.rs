@@ -2,29 +2,12 @@
 //! allocator sees every allocation of the process; this file holds a single test so that no
 //! other test allocates concurrently.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use swerve::reference::preferred_velocity_toward;
 use swerve::{AgentParams, Simulator, Vec2};
 
-struct CountingAllocator;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: forwards to the system allocator; only counts.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+#[path = "support/counting_allocator.rs"]
+mod counting_allocator;
+use counting_allocator::{allocations, CountingAllocator};
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
@@ -64,9 +47,9 @@ fn allocations_in_warm_steps(n: usize) -> (usize, bool) {
         }
     };
     run(&mut sim);
-    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    let before = allocations();
     run(&mut sim);
-    let allocated = ALLOCATIONS.load(Ordering::SeqCst) - before;
+    let allocated = allocations() - before;
     (allocated, met_obstacle)
 }
 

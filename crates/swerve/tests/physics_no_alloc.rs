@@ -2,36 +2,16 @@
 //! every broad phase. A counting global allocator sees every allocation of this test binary,
 //! so the binary holds this one test only.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use glam::Vec2;
 use swerve::physics::scene::ball_pit;
 use swerve::physics::BroadPhaseKind;
 
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+#[path = "support/counting_allocator.rs"]
+mod counting_allocator;
+use counting_allocator::{allocations, CountingAllocator};
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: CountingAllocator = CountingAllocator;
 
 const SCENE_SEED: u64 = 0xA110C;
 
@@ -45,13 +25,13 @@ fn step_does_not_allocate_once_warm() {
         for _ in 0..300 {
             world.step(scene.dt);
         }
-        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        let before = allocations();
         let mut contacts = 0;
         for _ in 0..100 {
             world.step(scene.dt);
             contacts += world.last_step_stats().contacts;
         }
-        let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
+        let allocations = allocations() - before;
         assert!(contacts > 0, "{kind}: nothing collided, the test would prove little");
         assert_eq!(allocations, 0, "{kind}: step allocated {allocations} times after warm-up");
     }

@@ -41,6 +41,22 @@ pub struct NeighborGrid {
     coarse: bool,
 }
 
+/// A sorted neighbour list with RVO2's insertion rule that reports ties (see
+/// [`insert_checking_ties`]): the heap [`Vec`] for any `max_count`, [`TopK`] on the stack for
+/// small ones.
+trait NeighborList {
+    /// Offers a candidate with `distance_squared <= *range`; returns whether a tie could have
+    /// changed which neighbours are kept or their order.
+    fn offer(&mut self, candidate: Neighbor, range: &mut f32, max_count: usize) -> bool;
+}
+
+impl NeighborList for Vec<Neighbor> {
+    #[inline(always)]
+    fn offer(&mut self, candidate: Neighbor, range: &mut f32, max_count: usize) -> bool {
+        insert_checking_ties(self, candidate, range, max_count)
+    }
+}
+
 /// Queries for at most this many neighbours keep them in a [`TopK`] on the stack.
 const SMALL_K: usize = 16;
 
@@ -51,8 +67,8 @@ struct TopK {
     len: usize,
 }
 
-impl TopK {
-    /// Offers a candidate with `distance_squared <= *range`; `max_count <= SMALL_K`.
+impl NeighborList for TopK {
+    /// `max_count <= SMALL_K`.
     #[inline(always)]
     fn offer(&mut self, candidate: Neighbor, range: &mut f32, max_count: usize) -> bool {
         let d = candidate.distance_squared;
@@ -245,7 +261,7 @@ impl NeighborGrid {
             for dy in [0, -1, 1, -2, 2] {
                 let y = cy + dy;
                 if y >= 0 && y < rows {
-                    self.offer_row(y, cx - ring, cx + ring, &mut scan, &mut top);
+                    self.scan_row(y, cx - ring, cx + ring, &mut scan, &mut top);
                 }
             }
             out.extend_from_slice(&top.items[..top.len]);
@@ -311,9 +327,9 @@ impl NeighborGrid {
         self.nearest(center, exclude, range_squared, max_count, out)
     }
 
-    /// Offers the agents of cells `x0..=x1` (clamped) of row `y` to a small top-k.
+    /// Offers the agents of cells `x0..=x1` (clamped) of row `y` to `list`.
     #[inline(always)]
-    fn offer_row(&self, y: isize, x0: isize, x1: isize, scan: &mut Scan, top: &mut TopK) {
+    fn scan_row(&self, y: isize, x0: isize, x1: isize, scan: &mut Scan, list: &mut impl NeighborList) {
         let x0 = x0.max(0) as usize;
         let x1 = x1.min(self.columns as isize - 1);
         if x1 < x0 as isize {
@@ -330,32 +346,7 @@ impl NeighborGrid {
             if distance_squared > range || index == exclude {
                 continue;
             }
-            tied |= top.offer(Neighbor { distance_squared, index }, &mut range, max_count);
-        }
-        scan.range = range;
-        scan.tied = tied;
-    }
-
-    /// Offers every agent of cells `x0..=x1` (clamped) of row `y` to the query.
-    #[inline(always)]
-    fn scan_row(&self, y: isize, x0: isize, x1: isize, scan: &mut Scan, out: &mut Vec<Neighbor>) {
-        let x0 = x0.max(0) as usize;
-        let x1 = x1.min(self.columns as isize - 1);
-        if x1 < x0 as isize {
-            return;
-        }
-        let row = y as usize * self.columns;
-        let start = self.cell_start[row + x0] as usize;
-        let end = self.cell_start[row + x1 as usize + 1] as usize;
-        let (center, exclude, max_count) = (scan.center, scan.exclude, scan.max_count);
-        let (mut range, mut tied) = (scan.range, scan.tied);
-        for (&index, &point) in self.entries[start..end].iter().zip(&self.points[start..end]) {
-            // The same expression as the tree's, so the same f32 value.
-            let distance_squared = crate::geom::exact::length_squared(center - point);
-            if distance_squared > range || index == exclude {
-                continue;
-            }
-            tied |= insert_checking_ties(out, Neighbor { distance_squared, index }, &mut range, max_count);
+            tied |= list.offer(Neighbor { distance_squared, index }, &mut range, max_count);
         }
         scan.range = range;
         scan.tied = tied;
