@@ -186,6 +186,67 @@ impl PySimulator {
         Ok(id.0)
     }
 
+    /// The state's metrics, from the library's recorder (`swerve::metrics`): overlapping agent
+    /// pairs and the deepest penetration, agent-obstacle overlaps, the smallest gaps, and —
+    /// given `goals` (an `(N, 2)` array in row order) — how many agents are within `tolerance`
+    /// metres of theirs. A dict; overlaps count pairs deeper than `overlap_tolerance`.
+    #[pyo3(signature = (goals = None, tolerance = 0.5))]
+    fn metrics<'py>(
+        &self,
+        py: Python<'py>,
+        goals: Option<&Bound<'py, PyAny>>,
+        tolerance: f32,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let n = self.sim.num_agents();
+        let goals = match goals {
+            Some(g) => {
+                let g = points(g, "goals")?;
+                check_rows(&g, n, "goals")?;
+                Some(g)
+            }
+            None => None,
+        };
+        if !(tolerance >= 0.0 && tolerance.is_finite()) {
+            return Err(invalid_value(format!("tolerance must be a finite number ≥ 0, got {tolerance}")));
+        }
+        let ids = self.sim.agent_ids();
+        let positions = self.sim.positions();
+        let mut recorder = swerve::metrics::MetricsRecorder::new(self.sim.obstacle_polygons());
+        let mut radius_by_id = Vec::new();
+        for (k, (&agent, &p)) in ids.iter().zip(positions).enumerate() {
+            let goal = goals.as_ref().map_or(p, |g| g[k]);
+            recorder.add_agent(agent, 0, p, goal, tolerance, 0.0);
+            let i = agent.0 as usize;
+            if radius_by_id.len() <= i {
+                radius_by_id.resize(i + 1, 0.0);
+            }
+            radius_by_id[i] = self.sim.agent_params(agent).py()?.radius;
+        }
+        let time = self.sim.global_time();
+        recorder.observe_agents(time, false, ids, positions, self.sim.velocities(), &radius_by_id);
+        let m = recorder.metrics();
+        let mean_speed = if n == 0 {
+            0.0
+        } else {
+            self.sim.velocities().iter().map(|v| f64::from(v.length())).sum::<f64>() / n as f64
+        };
+        let dict = PyDict::new(py);
+        dict.set_item("agents", n)?;
+        dict.set_item("time", time)?;
+        dict.set_item("overlap_tolerance", m.overlap_tolerance)?;
+        dict.set_item("agent_overlaps", m.agent_overlaps)?;
+        dict.set_item("max_agent_penetration", m.max_agent_penetration)?;
+        dict.set_item("obstacle_overlaps", m.obstacle_overlaps)?;
+        dict.set_item("max_obstacle_penetration", m.max_obstacle_penetration)?;
+        dict.set_item("min_separation", m.min_separation)?;
+        dict.set_item("min_obstacle_clearance", m.min_obstacle_clearance)?;
+        dict.set_item("mean_speed", mean_speed)?;
+        if goals.is_some() {
+            dict.set_item("at_goal", m.arrived)?;
+        }
+        Ok(dict)
+    }
+
     /// Turns the options beyond RVO2 on or off (all off: RVO2's behaviour, bit for bit).
     /// `symmetry_breaking`: seeded jitter of `jitter` m/s plus pass-on-the-right;
     /// `safe_mode`: `margin` clearance between agents plus `passes` rounds of overlap

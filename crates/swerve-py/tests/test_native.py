@@ -315,3 +315,36 @@ def test_options_beyond_rvo2():
         sim.set_responsibility(second, -1.0)
     with pytest.raises(ValueError):
         sim.set_extensions(safe_mode=True, margin=-0.1)
+
+
+def test_metrics_match_a_direct_count():
+    """metrics() against numpy: overlapping pairs, deepest penetration, smallest gap, agents
+    at goal, mean speed — computed independently from positions()."""
+    sim = swerve.Simulator(0.1, radius=1.0, max_speed=1.5)
+    rng = np.random.default_rng(1234)
+    positions = rng.uniform(-6.0, 6.0, size=(60, 2))
+    sim.add_agents(positions)
+    goals = -positions
+    # Two steps: moving (non-zero speeds) but still overlapping from the random start.
+    for _ in range(2):
+        sim.set_pref_velocities(pref_toward(goals, sim.positions()))
+        sim.step()
+    m = sim.metrics(goals=goals, tolerance=2.0)
+
+    p = sim.positions().astype(np.float64)
+    d = np.linalg.norm(p[:, None, :] - p[None, :, :], axis=2)
+    iu = np.triu_indices(len(p), 1)
+    gaps = d[iu] - 2.0
+    depth = -gaps
+    assert m["agents"] == 60
+    assert m["agent_overlaps"] == int((depth > m["overlap_tolerance"]).sum())
+    assert m["agent_overlaps"] > 0, "the scene should be crowded enough to overlap"
+    assert m["max_agent_penetration"] == pytest.approx(max(depth.max(), 0.0), abs=1e-5)
+    assert m["min_separation"] == pytest.approx(gaps.min(), abs=1e-5)
+    at_goal = int((np.linalg.norm(p - goals, axis=1) <= 2.0).sum())
+    assert m["at_goal"] == at_goal
+    speeds = np.linalg.norm(sim.velocities().astype(np.float64), axis=1)
+    assert m["mean_speed"] == pytest.approx(speeds.mean(), rel=1e-5)
+    assert "at_goal" not in sim.metrics()
+    with pytest.raises(ValueError):
+        sim.metrics(goals=goals[:3])
