@@ -209,12 +209,6 @@ impl NeighborGrid {
         self.coarse
     }
 
-    /// Agent indices in cell order (a good order to process agents in: neighbours in space are
-    /// neighbours in memory).
-    pub fn agents_in_cell_order(&self) -> &[u32] {
-        &self.entries
-    }
-
     /// RVO2's neighbour query (see [`super::AgentKdTree::nearest`]) over the grid. `out` holds
     /// the answer when the result is [`GridQuery::Exact`]; otherwise ask the tree.
     ///
