@@ -135,7 +135,14 @@ fn main() -> ExitCode {
         Err(e) => {
             // clap's message is several lines (usage, hint); keep the house rule of one line.
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments").trim_start_matches("error: ");
+            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+            let mut first = lines.next().unwrap_or("invalid arguments").trim_start_matches("error: ").to_string();
+            if first.ends_with(':') {
+                // "the following required arguments were not provided:" names them below.
+                if let Some(what) = lines.next() {
+                    first = format!("{first} {what}");
+                }
+            }
             eprintln!("error: {first} (see `swerve --help`)");
             return ExitCode::from(2);
         }

@@ -1,4 +1,6 @@
-//! `swerve serve SCENARIO`: the live browser viewer on any scenario (crate `swerve-viewer`).
+//! `swerve serve SCENARIO`: the live browser viewer on any scenario (crate `swerve-viewer`),
+//! or on one of the viewer's demo scenes (`--scene circle|crossing|obstacles|balls|ball-pit`,
+//! sized by `--count`), which the browser tests use.
 
 use anyhow::{Context, Result};
 use std::net::IpAddr;
@@ -8,7 +10,15 @@ use swerve_viewer::{ScenarioScene, ViewerConfig};
 #[derive(clap::Args)]
 pub struct ServeArgs {
     /// A scenario file or a built-in name (`swerve list`).
-    scenario: String,
+    #[arg(required_unless_present = "scene", conflicts_with = "scene")]
+    scenario: Option<String>,
+    /// Serve one of the viewer's demo scenes instead: circle, crossing, obstacles, balls,
+    /// ball-pit.
+    #[arg(long)]
+    scene: Option<String>,
+    /// Size of the demo scene (agents or balls).
+    #[arg(long, requires = "scene")]
+    count: Option<usize>,
     /// Address to listen on. Loopback by default: the viewer has no authentication.
     #[arg(long, default_value = "127.0.0.1")]
     host: IpAddr,
@@ -32,14 +42,20 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
         )
         .with_writer(std::io::stderr)
         .try_init();
-    let scenario = crate::load_scenario(&args.scenario)?;
-    let scene = ScenarioScene::new(scenario).with_context(|| args.scenario.clone())?;
+    let scene: Box<dyn swerve_viewer::LiveScene> = match (&args.scenario, &args.scene) {
+        (Some(name), _) => {
+            let scenario = crate::load_scenario(name)?;
+            Box::new(ScenarioScene::new(scenario).with_context(|| name.clone())?)
+        }
+        (None, Some(demo)) => swerve_viewer::scenes::by_name(demo, args.count).with_context(|| demo.clone())?,
+        (None, None) => anyhow::bail!("give a scenario or --scene"),
+    };
     let config = ViewerConfig {
         host: args.host,
         port: args.port,
         steps_per_second: args.steps_per_second,
         playing: !args.paused,
     };
-    swerve_viewer::serve_blocking(Box::new(scene), config).context("viewer")?;
+    swerve_viewer::serve_blocking(scene, config).context("viewer")?;
     Ok(())
 }

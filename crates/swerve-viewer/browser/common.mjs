@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const SERVER = process.env.SWERVE_VIEWER_BIN ?? path.join(ROOT, 'target/release/examples/serve');
+// The real command a user runs: `swerve serve --scene NAME` (built by `cargo test --release`).
+export const SERVER = process.env.SWERVE_VIEWER_BIN ?? path.join(ROOT, 'target/release/swerve');
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 // Where tests save screenshots: target/ by default, so a test run leaves the work tree clean;
 // SWERVE_SCREENSHOTS=docs/screenshots refreshes the ones kept in the repository.
@@ -30,7 +31,7 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 // Starts the viewer with `args` on port 0 and resolves once it prints its address.
 export function startServer(args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(SERVER, [...args, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(SERVER, ['serve', ...args, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let log = '';
     const timer = setTimeout(() => reject(new Error(`viewer did not start in 30 s:\n${out}${log}`)), 30000);
