@@ -5,15 +5,14 @@
 
 use std::time::Instant;
 use swerve::orca::{Extensions, Mover, OverlapResolution, SymmetryBreaking};
-use swerve::reference::preferred_velocity_toward;
 use swerve::{AgentParams, Simulator, Vec2};
 
 /// An agent counts as arrived within this distance of its goal (m).
 const ARRIVED: f32 = 0.05;
 
+/// RVO2 examples' rule (`swerve_bench::orca::set_preferred_velocities`), with its own scratch.
 fn set_prefs(sim: &mut Simulator, goals: &[Vec2]) {
-    let prefs: Vec<Vec2> = sim.positions().iter().zip(goals).map(|(p, g)| preferred_velocity_toward(*g, *p)).collect();
-    sim.set_pref_velocities(&prefs).expect("finite");
+    swerve_bench::orca::set_preferred_velocities(sim, goals, &mut Vec::new());
 }
 
 /// Simulated seconds until every agent is within `ARRIVED` of its goal (None: not by `limit`).

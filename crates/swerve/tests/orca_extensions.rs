@@ -3,25 +3,11 @@
 //! with the defaults).
 
 use swerve::orca::{Extensions, Mover, OverlapResolution, SymmetryBreaking};
-use swerve::reference::preferred_velocity_toward;
 use swerve::{AgentParams, Error, Simulator, Vec2};
 
-fn set_prefs(sim: &mut Simulator, goals: &[Vec2]) {
-    let prefs: Vec<Vec2> = sim.positions().iter().zip(goals).map(|(p, g)| preferred_velocity_toward(*g, *p)).collect();
-    sim.set_pref_velocities(&prefs).unwrap();
-}
-
-fn ring(n: usize, radius: f32, params: AgentParams, dt: f32) -> (Simulator, Vec<Vec2>) {
-    let mut sim = Simulator::new(dt, params).unwrap();
-    let mut goals = Vec::new();
-    for i in 0..n {
-        let a = i as f32 * std::f32::consts::TAU / n as f32;
-        let p = radius * Vec2::new(a.cos(), a.sin());
-        sim.add_agent(p).unwrap();
-        goals.push(-p);
-    }
-    (sim, goals)
-}
+#[path = "support/crowd.rs"]
+mod crowd;
+use crowd::{ring, set_prefs};
 
 #[test]
 fn symmetry_breaking_resolves_a_circle_that_stalls_in_rvo2() {

@@ -1,7 +1,6 @@
 //! Properties of the ORCA simulator beyond the RVO2 recordings: determinism across thread
 //! counts, translation invariance, removal with stable ids, and rejection of bad input.
 
-use swerve::reference::preferred_velocity_toward;
 use swerve::{AgentId, AgentParams, Error, Simulator, Vec2};
 
 /// A crowd on a square grid walking to the mirror-image point through the centre, around
@@ -38,10 +37,9 @@ fn crowd_with_blocks(n: usize) -> (Simulator, Vec<Vec2>) {
     (sim, goals)
 }
 
-fn set_prefs(sim: &mut Simulator, goals: &[Vec2]) {
-    let prefs: Vec<Vec2> = sim.positions().iter().zip(goals).map(|(p, g)| preferred_velocity_toward(*g, *p)).collect();
-    sim.set_pref_velocities(&prefs).unwrap();
-}
+#[path = "support/crowd.rs"]
+mod crowd;
+use crowd::set_prefs;
 
 fn bits(v: &[Vec2]) -> Vec<(u32, u32)> {
     v.iter().map(|p| (p.x.to_bits(), p.y.to_bits())).collect()

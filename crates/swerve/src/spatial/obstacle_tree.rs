@@ -167,53 +167,54 @@ impl ObstacleTree {
     /// side), nearest first; ties keep tree order (RVO2's `computeObstacleNeighbors`).
     pub fn edges_near(&self, position: Vec2, range_squared: f32, out: &mut Vec<(f32, u32)>) {
         out.clear();
-        self.query_recursive(position, range_squared, self.root, out);
-    }
-
-    fn query_recursive(&self, position: Vec2, range_squared: f32, node: Option<u32>, out: &mut Vec<(f32, u32)>) {
-        let Some(node) = node else { return };
-        let node = self.nodes[node as usize];
-        let (p1, p2) = self.edge_points(node.vertex);
-        let agent_left_of_line = left_of(p1, p2, position);
-        let (near, far) = if agent_left_of_line >= 0.0 { (node.left, node.right) } else { (node.right, node.left) };
-        self.query_recursive(position, range_squared, near, out);
-        let distance_squared_line = agent_left_of_line * agent_left_of_line / length_squared(p2 - p1);
-        if distance_squared_line < range_squared {
+        self.visit_lines_near(position, range_squared, self.root, &mut |vertex, agent_left_of_line, p1, p2| {
             if agent_left_of_line < 0.0 {
                 // Only edges the agent is on the right of (outside of) can be seen.
                 let distance_squared = distance_squared_to_segment(p1, p2, position);
                 if distance_squared < range_squared {
-                    out.push((distance_squared, node.vertex));
+                    out.push((distance_squared, vertex));
                     let mut i = out.len() - 1;
                     while i != 0 && distance_squared < out[i - 1].0 {
                         out[i] = out[i - 1];
                         i -= 1;
                     }
-                    out[i] = (distance_squared, node.vertex);
+                    out[i] = (distance_squared, vertex);
                 }
             }
-            self.query_recursive(position, range_squared, far, out);
-        }
+        });
     }
 
-    /// The distance from `position` to the nearest obstacle edge it faces, looking no farther
-    /// than `reach` (returns `reach` when nothing is nearer).
+    /// The distance from `position` to the nearest obstacle edge, from either side, looking
+    /// no farther than `reach` (returns `reach` when nothing is nearer).
     pub fn clearance(&self, position: Vec2, reach: f32) -> f32 {
         let mut nearest = reach * reach;
-        self.for_each_edge_near(position, reach * reach, self.root, &mut |d| nearest = nearest.min(d));
+        self.visit_lines_near(position, reach * reach, self.root, &mut |_, _, p1, p2| {
+            nearest = nearest.min(distance_squared_to_segment(p1, p2, position));
+        });
         nearest.sqrt()
     }
 
-    fn for_each_edge_near(&self, position: Vec2, range_squared: f32, node: Option<u32>, f: &mut impl FnMut(f32)) {
+    /// RVO2's traversal of `queryObstacleTreeRecursive`: the subtree on the query point's side
+    /// first, then — if the node's line lies within the range — the node itself
+    /// (`visit(vertex, left_of, p1, p2)`) and the subtree on the other side. The visit order is
+    /// what makes tied obstacle neighbours come out in RVO2's order.
+    fn visit_lines_near(
+        &self,
+        position: Vec2,
+        range_squared: f32,
+        node: Option<u32>,
+        visit: &mut impl FnMut(u32, f32, Vec2, Vec2),
+    ) {
         let Some(node) = node else { return };
         let node = self.nodes[node as usize];
         let (p1, p2) = self.edge_points(node.vertex);
-        let left = left_of(p1, p2, position);
-        let (near, far) = if left >= 0.0 { (node.left, node.right) } else { (node.right, node.left) };
-        self.for_each_edge_near(position, range_squared, near, f);
-        if left * left / length_squared(p2 - p1) < range_squared {
-            f(distance_squared_to_segment(p1, p2, position));
-            self.for_each_edge_near(position, range_squared, far, f);
+        let agent_left_of_line = left_of(p1, p2, position);
+        let (near, far) = if agent_left_of_line >= 0.0 { (node.left, node.right) } else { (node.right, node.left) };
+        self.visit_lines_near(position, range_squared, near, visit);
+        let distance_squared_line = agent_left_of_line * agent_left_of_line / length_squared(p2 - p1);
+        if distance_squared_line < range_squared {
+            visit(node.vertex, agent_left_of_line, p1, p2);
+            self.visit_lines_near(position, range_squared, far, visit);
         }
     }
 
