@@ -2,14 +2,16 @@
 //!
 //! RVO2's answer is "the `k` agents nearest to `p` with squared distance `< r²`, nearest first",
 //! with ties in [`AgentKdTree`](super::AgentKdTree) visit order. Without ties the answer is
-//! the plain top-k by distance, which a grid finds faster than the tree (O(n) counting-sort
-//! build, cache-friendly scans of the cells around `p`). With ties the order would depend on
-//! the tree, so [`NeighborGrid::nearest`] reports [`GridQuery::Tied`] whenever two equal
-//! distances compete for a place or an order, and the caller asks the tree instead. Results
-//! are therefore bit-identical to RVO2's in every case.
+//! the plain top-k by distance, whatever order the candidates are visited in, which a grid
+//! finds faster than the tree (O(n) counting-sort build, contiguous scans of the cells around
+//! `p`, no branch on each candidate). With ties the order would depend on the tree, so
+//! [`NeighborGrid::nearest`] reports [`GridQuery::Tied`] whenever two equal distances compete
+//! for a place or an order, and the caller asks the tree instead. Results are therefore
+//! bit-identical to RVO2's in every case.
 
 use super::agent_kdtree::Neighbor;
 use glam::Vec2;
+use wide::{f32x4, i32x4, CmpLe, CmpLt};
 
 /// Whether a grid query's answer is the exact RVO2 answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +30,8 @@ pub struct NeighborGrid {
     inv_cell_size: f64,
     columns: usize,
     rows: usize,
+    /// Widening (m) of every query's disc, covering the rounding of `f32` coordinates.
+    slack: f64,
     /// `cell_start[c]..cell_start[c + 1]` indexes the entries of cell `c`.
     cell_start: Vec<u32>,
     /// Agent indices in cell order.
@@ -40,81 +44,6 @@ pub struct NeighborGrid {
     /// such as a ring): queries then scan many far-away agents and a tree does better.
     coarse: bool,
 }
-
-/// A sorted neighbour list with RVO2's insertion rule that reports ties (see
-/// [`insert_checking_ties`]): the heap [`Vec`] for any `max_count`, [`TopK`] on the stack for
-/// small ones.
-trait NeighborList {
-    /// Offers a candidate with `distance_squared <= *range`; returns whether a tie could have
-    /// changed which neighbours are kept or their order.
-    fn offer(&mut self, candidate: Neighbor, range: &mut f32, max_count: usize) -> bool;
-}
-
-impl NeighborList for Vec<Neighbor> {
-    #[inline(always)]
-    fn offer(&mut self, candidate: Neighbor, range: &mut f32, max_count: usize) -> bool {
-        insert_checking_ties(self, candidate, range, max_count)
-    }
-}
-
-/// Queries for at most this many neighbours keep them in a [`TopK`] on the stack.
-const SMALL_K: usize = 16;
-
-/// The nearest neighbours so far, sorted, in a fixed array: RVO2's insertion with the same
-/// tie reporting as [`insert_checking_ties`], without a heap-allocated list's length loads.
-struct TopK {
-    items: [Neighbor; SMALL_K],
-    len: usize,
-}
-
-impl NeighborList for TopK {
-    /// `max_count <= SMALL_K`.
-    #[inline(always)]
-    fn offer(&mut self, candidate: Neighbor, range: &mut f32, max_count: usize) -> bool {
-        let d = candidate.distance_squared;
-        let full = self.len == max_count;
-        if d == *range {
-            // Rejected (RVO2 keeps only d < range); a tie if it competes with the worst kept.
-            return full;
-        }
-        let mut tied = false;
-        let mut i = if full {
-            // The worst is evicted: a tie if it equals the one that becomes the worst.
-            let evicted = self.items[max_count - 1].distance_squared;
-            let next_worst = if max_count >= 2 { self.items[max_count - 2].distance_squared.max(d) } else { d };
-            tied = evicted == next_worst;
-            max_count - 1
-        } else {
-            self.len += 1;
-            self.len - 1
-        };
-        while i > 0 && d < self.items[i - 1].distance_squared {
-            self.items[i] = self.items[i - 1];
-            i -= 1;
-        }
-        self.items[i] = candidate;
-        if self.len == max_count {
-            *range = self.items[max_count - 1].distance_squared;
-        }
-        tied
-    }
-}
-
-/// The running state of one query.
-struct Scan {
-    center: Vec2,
-    exclude: u32,
-    /// Squared search radius; shrinks to the farthest kept neighbour once `max_count` are held.
-    range: f32,
-    max_count: usize,
-    /// Whether equal distances competed for a place or an order.
-    tied: bool,
-}
-
-/// Relative safety margin for the early-exit bound: the bound is computed in `f64` from the
-/// cell geometry while distances are `f32`; stopping only when the bound beats the current
-/// worst neighbour by this factor keeps rounding from ever cutting off a true neighbour.
-const BOUND_MARGIN: f64 = 1e-5;
 
 impl NeighborGrid {
     /// An empty grid.
@@ -154,6 +83,10 @@ impl NeighborGrid {
             }
         }
         self.coarse = cell > 2.0 * asked;
+        // f32 coordinates of this magnitude are exact to about 6e-8 of it; a query's disc is
+        // widened by far more than that (and than f32 distance rounding), never less.
+        let magnitude = min.abs().max(max.abs()).max_element() as f64;
+        self.slack = 1e-6 * magnitude + 1e-9;
         self.origin = min;
         self.cell_size = cell;
         self.inv_cell_size = 1.0 / cell;
@@ -189,11 +122,13 @@ impl NeighborGrid {
         self.cell_start[cell_count] = n as u32;
     }
 
+    /// (Truncating a value clamped to `>= 0` is its floor, without a libm call on targets
+    /// lacking SSE4.1.)
     #[inline]
     fn cell_coords(&self, p: Vec2) -> (usize, usize) {
         let d = (p - self.origin).as_dvec2() * self.inv_cell_size;
-        let x = (d.x.floor().max(0.0) as usize).min(self.columns - 1);
-        let y = (d.y.floor().max(0.0) as usize).min(self.rows - 1);
+        let x = (d.x.max(0.0) as usize).min(self.columns - 1);
+        let y = (d.y.max(0.0) as usize).min(self.rows - 1);
         (x, y)
     }
 
@@ -209,12 +144,18 @@ impl NeighborGrid {
         self.coarse
     }
 
-    /// RVO2's neighbour query (see [`super::AgentKdTree::nearest`]) over the grid. `out` holds
-    /// the answer when the result is [`GridQuery::Exact`]; otherwise ask the tree.
-    ///
-    /// Scans the 5×5 cells around the query point first (cells are sized so that this usually
-    /// suffices), then further rings until no unseen agent can be nearer than the current
-    /// range. Each row of a block is one contiguous run of the cell-sorted arrays.
+    /// Cell coordinates of the point `(x, y)`, clamped to the grid (f64, for query bounds).
+    #[inline]
+    fn cell_coords_f64(&self, x: f64, y: f64) -> (usize, usize) {
+        let cx = ((x - self.origin.x as f64) * self.inv_cell_size).max(0.0) as usize;
+        let cy = ((y - self.origin.y as f64) * self.inv_cell_size).max(0.0) as usize;
+        (cx.min(self.columns - 1), cy.min(self.rows - 1))
+    }
+
+    /// RVO2's neighbour query (see [`super::AgentKdTree::nearest`]) over the grid: the
+    /// `max_count` agents nearest to `center` (other than `exclude`) with squared distance
+    /// `< range_squared`, nearest first. `out` holds the answer when the result is
+    /// [`GridQuery::Exact`]; otherwise ask the tree.
     pub fn nearest(
         &self,
         center: Vec2,
@@ -223,86 +164,11 @@ impl NeighborGrid {
         max_count: usize,
         out: &mut Vec<Neighbor>,
     ) -> GridQuery {
-        out.clear();
-        if max_count == 0 || self.entries.is_empty() {
-            return GridQuery::Exact;
-        }
-        let mut scan = Scan { center, exclude, range: range_squared, max_count, tied: false };
-        let (cx, cy) = self.cell_coords(center);
-        let (cx, cy) = (cx as isize, cy as isize);
-        let (columns, rows) = (self.columns as isize, self.rows as isize);
-        // Distance from `center` to its own cell's walls (f64; when the centre lies outside
-        // the grid this is negative and clamped to 0: the bound is then merely weaker).
-        let local = (center - self.origin).as_dvec2();
-        let inner = [
-            local.x - cx as f64 * self.cell_size,
-            (cx + 1) as f64 * self.cell_size - local.x,
-            local.y - cy as f64 * self.cell_size,
-            (cy + 1) as f64 * self.cell_size - local.y,
-        ]
-        .into_iter()
-        .fold(f64::INFINITY, f64::min)
-        .max(0.0);
-
-        const FIRST_BLOCK: isize = 2;
-        let mut ring = FIRST_BLOCK;
-        if max_count <= SMALL_K {
-            // The common case (RVO2's examples use 10): keep the running top-k in a small
-            // array on the stack.
-            let mut top = TopK { items: [Neighbor { distance_squared: 0.0, index: 0 }; SMALL_K], len: 0 };
-            // Middle rows first: nearer candidates arrive early, so fewer later ones beat the
-            // running worst and need inserting.
-            for dy in [0, -1, 1, -2, 2] {
-                let y = cy + dy;
-                if y >= 0 && y < rows {
-                    self.scan_row(y, cx - ring, cx + ring, &mut scan, &mut top);
-                }
-            }
-            out.extend_from_slice(&top.items[..top.len]);
-        } else {
-            for y in (cy - ring).max(0)..=(cy + ring).min(rows - 1) {
-                self.scan_row(y, cx - ring, cx + ring, &mut scan, out);
-            }
-        }
-        loop {
-            let whole_grid = cx - ring <= 0 && cy - ring <= 0 && cx + ring >= columns - 1 && cy + ring >= rows - 1;
-            // Every agent outside the cells scanned so far is at least `bound` away.
-            let bound = inner + ring as f64 * self.cell_size;
-            if whole_grid || (scan.range as f64) < bound * bound * (1.0 - BOUND_MARGIN) {
-                break;
-            }
-            ring += 1;
-            let (x0, x1, y0, y1) = (cx - ring, cx + ring, cy - ring, cy + ring);
-            if y0 >= 0 {
-                self.scan_row(y0, x0, x1, &mut scan, out);
-            }
-            if y1 < rows {
-                self.scan_row(y1, x0, x1, &mut scan, out);
-            }
-            for y in (y0 + 1).max(0)..=(y1 - 1).min(rows - 1) {
-                if x0 >= 0 {
-                    self.scan_row(y, x0, x0, &mut scan, out);
-                }
-                if x1 < columns {
-                    self.scan_row(y, x1, x1, &mut scan, out);
-                }
-            }
-        }
-        for w in out.windows(2) {
-            scan.tied |= w[0].distance_squared == w[1].distance_squared;
-        }
-        if scan.tied {
-            GridQuery::Tied
-        } else {
-            GridQuery::Exact
-        }
+        self.nearest_with_hint(center, exclude, range_squared, max_count, f32::INFINITY, out)
     }
 
     /// [`NeighborGrid::nearest`] with a pruning hint: a squared distance believed to exceed
-    /// the `max_count`-th nearest neighbour's. The scan first keeps only candidates nearer than
-    /// the hint; if that finds `max_count` of them, they are the true answer (every true
-    /// neighbour is then nearer than the hint); otherwise it scans again with the full range.
-    /// A wrong hint costs time, never correctness.
+    /// the `max_count`-th nearest neighbour's. See [`NeighborGrid::nearest_with_hints`].
     pub fn nearest_with_hint(
         &self,
         center: Vec2,
@@ -312,38 +178,93 @@ impl NeighborGrid {
         hint_squared: f32,
         out: &mut Vec<Neighbor>,
     ) -> GridQuery {
-        if hint_squared < range_squared {
-            let query = self.nearest(center, exclude, hint_squared, max_count, out);
-            if out.len() == max_count {
-                return query;
-            }
-        }
-        self.nearest(center, exclude, range_squared, max_count, out)
+        self.nearest_with_hints(center, exclude, range_squared, max_count, &[hint_squared], out)
     }
 
-    /// Offers the agents of cells `x0..=x1` (clamped) of row `y` to `list`.
-    #[inline(always)]
-    fn scan_row(&self, y: isize, x0: isize, x1: isize, scan: &mut Scan, list: &mut impl NeighborList) {
-        let x0 = x0.max(0) as usize;
-        let x1 = x1.min(self.columns as isize - 1);
-        if x1 < x0 as isize {
-            return;
+    /// [`NeighborGrid::nearest`] with pruning hints: squared distances, smallest first, each
+    /// believed more surely than the last to exceed the `max_count`-th nearest neighbour's.
+    /// The query collects only the candidates nearer than the first hint; if there are
+    /// `max_count` of them, the nearest of them are the true answer (every true neighbour is
+    /// then nearer than the hint); otherwise it tries the next hint, and finally the full
+    /// range. A wrong hint costs time, never correctness. Without a finite hint, three cell
+    /// widths serve as one.
+    pub fn nearest_with_hints(
+        &self,
+        center: Vec2,
+        exclude: u32,
+        range_squared: f32,
+        max_count: usize,
+        hints_squared: &[f32],
+        out: &mut Vec<Neighbor>,
+    ) -> GridQuery {
+        out.clear();
+        // NaN is caught too: RVO2's `d < NaN` never holds, so nothing is found.
+        if max_count == 0 || self.entries.is_empty() || range_squared.is_nan() || range_squared <= 0.0 {
+            return GridQuery::Exact;
         }
-        let row = y as usize * self.columns;
-        let start = self.cell_start[row + x0] as usize;
-        let end = self.cell_start[row + x1 as usize + 1] as usize;
-        let (center, exclude, max_count) = (scan.center, scan.exclude, scan.max_count);
-        let (mut range, mut tied) = (scan.range, scan.tied);
-        for (&index, &point) in self.entries[start..end].iter().zip(&self.points[start..end]) {
-            // The same expression as the tree's, so the same f32 value.
-            let distance_squared = crate::geom::exact::length_squared(center - point);
-            if distance_squared > range || index == exclude {
-                continue;
+        let default_hint = 3.0 * self.cell_size;
+        let default_hint = [(default_hint * default_hint) as f32];
+        let hints = if hints_squared.iter().any(|h| h.is_finite()) { hints_squared } else { &default_hint };
+        CANDIDATE_KEYS.with_borrow_mut(|keys| {
+            for &hint_squared in hints {
+                // RVO2 keeps `d < range²`; the scan keeps `d <= limit`, the float just below.
+                if hint_squared > 0.0 && hint_squared < range_squared {
+                    let found = self.collect(center, exclude, below(hint_squared), max_count, keys);
+                    if found.tied || found.count >= max_count {
+                        return finish(&mut keys[..found.count], found.tied, max_count, out);
+                    }
+                }
             }
-            tied |= list.offer(Neighbor { distance_squared, index }, &mut range, max_count);
+            let found = self.collect(center, exclude, below(range_squared), max_count, keys);
+            finish(&mut keys[..found.count], found.tied, max_count, out)
+        })
+    }
+
+    /// Collects into `keys[..count]` every agent other than `exclude` at squared distance
+    /// `<= limit` from `center` — or, when there are many, a subset that still holds the
+    /// `max_count` nearest and every agent tied with the farthest of them.
+    ///
+    /// Branch-free per candidate: each agent of the cells covering the search disc is written
+    /// to the next free key and counted only if it is inside, so that the unpredictable
+    /// inside/outside test costs no misprediction; the keys are sorted once, at the end.
+    fn collect(&self, center: Vec2, exclude: u32, mut limit: f32, max_count: usize, keys: &mut Vec<u64>) -> Collected {
+        // Room for a few rows at once; when it fills up, the list is cut to the nearest
+        // `max_count` (see `compact`).
+        let capacity = 4 * max_count + 256;
+        if keys.len() < capacity {
+            keys.resize(capacity, 0);
         }
-        scan.range = range;
-        scan.tied = tied;
+        // The cells covering the disc of radius sqrt(limit), widened so that rounding (f32
+        // distances, f32 cell assignment) never leaves an agent inside it uncovered.
+        let radius = (limit as f64).sqrt() * (1.0 + 1e-6) + self.slack;
+        let c = center.as_dvec2();
+        let (x0, y0) = self.cell_coords_f64(c.x - radius, c.y - radius);
+        let (x1, y1) = self.cell_coords_f64(c.x + radius, c.y + radius);
+        let mut count = 0usize;
+        for y in y0..=y1 {
+            let row = y * self.columns;
+            let (mut start, end) = (self.cell_start[row + x0] as usize, self.cell_start[row + x1 + 1] as usize);
+            while start < end {
+                if count + (end - start) > capacity && count > max_count {
+                    match compact(&mut keys[..count], max_count) {
+                        Compacted::Tied => return Collected { count: 0, tied: true },
+                        Compacted::Kept { count: kept, limit: kth } => {
+                            count = kept;
+                            limit = limit.min(kth);
+                        }
+                    }
+                }
+                let stop = end.min(start + (capacity - count));
+                for (&index, &point) in self.entries[start..stop].iter().zip(&self.points[start..stop]) {
+                    // The same expression as the tree's, so the same f32 value.
+                    let distance_squared = crate::geom::exact::length_squared(center - point);
+                    keys[count] = key(distance_squared, index);
+                    count += usize::from((distance_squared <= limit) & (index != exclude));
+                }
+                start = stop;
+            }
+        }
+        Collected { count, tied: false }
     }
 
     /// Panics unless the grid is consistent: every agent sits once in the cell its position
@@ -364,36 +285,112 @@ impl NeighborGrid {
     }
 }
 
-/// RVO2's insertion (keep sorted, at most `max_count`, shrink the range when full), also
-/// reporting whether a tie could have changed which neighbours are kept or their order.
-///
-/// The caller has already rejected candidates farther than the range.
+thread_local! {
+    /// The candidate keys of the current query: scratch, one buffer per thread, grown to the
+    /// largest need and then reused.
+    static CANDIDATE_KEYS: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// What one collection pass found.
+struct Collected {
+    /// `keys[..count]` hold the candidates.
+    count: usize,
+    /// A tie for the last place was met while cutting the list short.
+    tied: bool,
+}
+
+/// The outcome of cutting a long candidate list short.
+enum Compacted {
+    /// Two candidates tie for the last place: only the tree knows which one RVO2 keeps.
+    Tied,
+    /// The list now holds the `max_count` nearest (sorted); later candidates matter only
+    /// when at most `limit` away.
+    Kept { count: usize, limit: f32 },
+}
+
+/// A candidate as one integer: the squared distance (non-negative, so its bits order as its
+/// value does) above the agent index.
 #[inline(always)]
-fn insert_checking_ties(out: &mut Vec<Neighbor>, candidate: Neighbor, range: &mut f32, max_count: usize) -> bool {
-    let d = candidate.distance_squared;
-    let full = out.len() == max_count;
-    if d == *range {
-        // Rejected (RVO2 keeps only d < range). A tie when the range is the current worst
-        // neighbour's distance: that neighbour and this one compete for the last place.
-        return full;
+fn key(distance_squared: f32, index: u32) -> u64 {
+    (u64::from(distance_squared.to_bits()) << 32) | u64::from(index)
+}
+
+/// The squared distance's bits in a key.
+#[inline(always)]
+fn key_distance_bits(key: u64) -> u32 {
+    (key >> 32) as u32
+}
+
+/// The largest `f32` below the positive `x`, so that `d < x` is `d <= below(x)`.
+fn below(x: f32) -> f32 {
+    if x == f32::INFINITY {
+        f32::MAX
+    } else {
+        f32::from_bits(x.to_bits() - 1)
     }
-    // After every neighbour at distance <= d: RVO2's insertion keeps equal distances in
-    // arrival order.
-    let position = out.partition_point(|n| n.distance_squared <= d);
-    let mut tied = false;
-    if full {
-        // The current worst is evicted: a tie if it equals the one that becomes the worst.
-        let evicted = out[max_count - 1].distance_squared;
-        let next_worst =
-            if position == max_count - 1 || max_count < 2 { d } else { out[max_count - 2].distance_squared };
-        tied = evicted == next_worst;
-        out.pop();
+}
+
+/// Sorts the candidate `keys` and keeps the `max_count` nearest (`keys.len() > max_count`).
+/// Anything farther than the new farthest can no longer be kept; anything at exactly its
+/// distance would tie with it.
+fn compact(keys: &mut [u64], max_count: usize) -> Compacted {
+    keys.sort_unstable();
+    if key_distance_bits(keys[max_count - 1]) == key_distance_bits(keys[max_count]) {
+        return Compacted::Tied;
     }
-    out.insert(position, candidate);
-    if out.len() == max_count {
-        *range = out[max_count - 1].distance_squared;
+    Compacted::Kept { count: max_count, limit: f32::from_bits(key_distance_bits(keys[max_count - 1])) }
+}
+
+/// Up to this many candidates are ordered by counting ranks rather than by sorting.
+const RANKED: usize = 16;
+
+/// Writes RVO2's answer from the candidates — the nearest `max_count`, nearest first — unless
+/// equal distances make it depend on visiting order: two among the nearest `max_count`, or
+/// the farthest kept and the nearest left out.
+fn finish(keys: &mut [u64], tied: bool, max_count: usize, out: &mut Vec<Neighbor>) -> GridQuery {
+    if tied {
+        return GridQuery::Tied;
     }
-    tied
+    if keys.len() <= RANKED {
+        // Each candidate's place is the number of nearer ones: a fixed 16-wide comparison per
+        // candidate, four lanes at a time, without data-dependent branches; cheaper than
+        // sorting a dozen values.
+        let mut distances = [f32::INFINITY; RANKED];
+        for (slot, &key) in distances.iter_mut().zip(keys.iter()) {
+            *slot = f32::from_bits(key_distance_bits(key));
+        }
+        let lanes: [f32x4; RANKED / 4] = std::array::from_fn(|i| f32x4::from(&distances[4 * i..4 * i + 4]));
+        let mut ordered = [Neighbor { distance_squared: 0.0, index: 0 }; RANKED];
+        for (&key, &distance_squared) in keys.iter().zip(&distances) {
+            let this = f32x4::splat(distance_squared);
+            // Comparison masks are all ones (-1 as integers): subtracting them counts.
+            let (mut nearer, mut not_farther) = (i32x4::ZERO, i32x4::ZERO);
+            for lane in lanes {
+                nearer -= bytemuck::cast::<f32x4, i32x4>(lane.cmp_lt(this));
+                not_farther -= bytemuck::cast::<f32x4, i32x4>(lane.cmp_le(this));
+            }
+            let (nearer, not_farther) = (nearer.reduce_add() as usize, not_farther.reduce_add() as usize);
+            // Another candidate at the same distance (`not_farther` counts this one too):
+            // the two take places `nearer` and `nearer + 1`, which matters within `max_count`.
+            if not_farther > nearer + 1 && nearer < max_count {
+                return GridQuery::Tied;
+            }
+            ordered[nearer] = Neighbor { distance_squared, index: key as u32 };
+        }
+        out.extend_from_slice(&ordered[..keys.len().min(max_count)]);
+        return GridQuery::Exact;
+    }
+    keys.sort_unstable();
+    let decisive = &keys[..keys.len().min(max_count + 1)];
+    if decisive.windows(2).any(|w| key_distance_bits(w[0]) == key_distance_bits(w[1])) {
+        return GridQuery::Tied;
+    }
+    out.extend(
+        keys.iter()
+            .take(max_count)
+            .map(|&k| Neighbor { distance_squared: f32::from_bits(key_distance_bits(k)), index: k as u32 }),
+    );
+    GridQuery::Exact
 }
 
 #[cfg(test)]
@@ -411,17 +408,20 @@ mod tests {
             points in prop::collection::vec((-40i32..40, -40i32..40, -20.0f32..20.0, -20.0f32..20.0), 1..300),
             lattice in any::<bool>(),
             range in 0.5f32..30.0,
-            max_count in 0usize..14,
+            max_count in 0usize..24,
             cell in 0.5f32..20.0,
+            hints in prop::collection::vec(0.0f32..40.0, 0..3),
+            offset in prop::sample::select(vec![0.0f32, 1.0e4, -3.0e5]),
         ) {
             // Lattice points (multiples of 1/2: many exactly equal distances) or random floats.
             let positions: Vec<Vec2> = points
                 .iter()
                 .map(|&(x, y, fx, fy)| {
+                    // Far from the origin too, where f32 coordinates round coarsely.
                     if lattice {
-                        Vec2::new(x as f32 * 0.5, y as f32 * 0.5)
+                        Vec2::new(x as f32 * 0.5 + offset, y as f32 * 0.5 - offset)
                     } else {
-                        Vec2::new(fx, fy)
+                        Vec2::new(fx + offset, fy - offset)
                     }
                 })
                 .collect();
@@ -431,6 +431,9 @@ mod tests {
             let mut tree = AgentKdTree::new();
             tree.rebuild(&positions);
             let (mut a, mut b) = (Vec::new(), Vec::new());
+            // Hints of any quality (too small, too large, unordered) change only the speed.
+            let mut hints_squared: Vec<f32> = hints.iter().map(|h| h * h).collect();
+            hints_squared.sort_by(f32::total_cmp);
             let mut exact = 0;
             for (i, &p) in positions.iter().enumerate() {
                 tree.nearest(p, i as u32, range * range, max_count, &mut b);
@@ -438,11 +441,46 @@ mod tests {
                     prop_assert_eq!(&a, &b, "agent {}", i);
                     exact += 1;
                 }
+                let hinted = grid.nearest_with_hints(p, i as u32, range * range, max_count, &hints_squared, &mut a);
+                if hinted == GridQuery::Exact {
+                    prop_assert_eq!(&a, &b, "agent {} with hints {:?}", i, hints_squared);
+                }
             }
             if !lattice {
                 // Without engineered ties nearly every query must be answered by the grid.
                 prop_assert!(exact * 10 >= positions.len() * 9, "{} of {}", exact, positions.len());
             }
         }
+    }
+
+    /// A crowd dense enough that a query's candidates overflow the key list several times
+    /// (it is cut to the nearest `max_count` each time): still the tree's answer.
+    #[test]
+    fn long_candidate_lists_are_cut_without_changing_the_answer() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut random = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let positions: Vec<Vec2> = (0..4000).map(|_| Vec2::new(random() * 40.0, random() * 40.0)).collect();
+        let mut grid = NeighborGrid::new();
+        grid.rebuild(&positions, 1.0);
+        let mut tree = AgentKdTree::new();
+        tree.rebuild(&positions);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let mut exact = 0;
+        for max_count in [1, 3, 10, 40] {
+            for (i, &p) in positions.iter().enumerate().step_by(37) {
+                tree.nearest(p, i as u32, 400.0, max_count, &mut b);
+                // A zero hint skips the hinted pass: the whole 20 m disc is collected.
+                if grid.nearest_with_hints(p, i as u32, 400.0, max_count, &[0.0], &mut a) == GridQuery::Exact {
+                    assert_eq!(a, b, "agent {i}, max_count {max_count}");
+                    exact += 1;
+                }
+            }
+        }
+        assert!(exact >= 4 * 100, "{exact}");
     }
 }
