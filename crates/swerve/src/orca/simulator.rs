@@ -1,6 +1,6 @@
 //! The crowd simulator: RVO2's `RVOSimulator`, with stable ids, removal and parallel steps.
 
-use super::constraints::{agent_half_plane, obstacle_half_planes, AgentView};
+use super::constraints::{agent_half_plane, agent_half_planes_x4, obstacle_half_planes, AgentView, NeighborView};
 use super::extensions::{is_head_on, jitter_direction, Extensions, Mover, MoverId, OverlapResolution};
 use super::linear_program::{solve, LpOutcome};
 use super::params::AgentParams;
@@ -833,8 +833,18 @@ impl StepContext<'_> {
         // keeps NaN out of the inspection data.
         record.half_planes.retain(HalfPlane::is_finite);
         record.obstacle_half_plane_count = record.half_planes.len();
+        // Safe mode plans with radii grown by the clearance margin.
+        let radius_scale = self.extensions.overlap_resolution.map(|o| 1.0 + o.margin);
+        let planner = match radius_scale {
+            None => agent,
+            Some(scale) => AgentView { radius: agent.radius * scale, ..agent },
+        };
+        // The neighbours' half-planes, four at a time (one per SIMD lane), in neighbour order.
         let mine = self.responsibilities[i];
-        for neighbor in &record.agent_neighbors {
+        let mut batch = [NeighborView::default(); 4];
+        let mut filled = 0;
+        let last = record.agent_neighbors.len();
+        for (n, neighbor) in record.agent_neighbors.iter().enumerate() {
             let j = neighbor.index as usize;
             let theirs = self.responsibilities[j];
             // RVO2: each takes half. Otherwise shares are normalised per pair.
@@ -845,31 +855,25 @@ impl StepContext<'_> {
             } else {
                 RVO2_RESPONSIBILITY
             };
-            if share == 0.0 {
-                // Weight 0 against a positive weight: this agent does not yield.
-                continue;
+            // Weight 0 against a positive weight: this agent does not yield.
+            if share != 0.0 {
+                let radius = match radius_scale {
+                    None => self.params[j].radius,
+                    Some(scale) => self.params[j].radius * scale,
+                };
+                batch[filled] = NeighborView {
+                    position: self.positions[j],
+                    velocity: self.velocities[j],
+                    radius,
+                    responsibility: share,
+                };
+                filled += 1;
             }
-            let half_plane = match self.extensions.overlap_resolution {
-                None => agent_half_plane(
-                    &agent,
-                    self.positions[j],
-                    self.velocities[j],
-                    self.params[j].radius,
-                    self.time_step,
-                    share,
-                ),
-                // Safe mode: plan with radii grown by the clearance margin.
-                Some(o) => agent_half_plane(
-                    &AgentView { radius: agent.radius * (1.0 + o.margin), ..agent },
-                    self.positions[j],
-                    self.velocities[j],
-                    self.params[j].radius * (1.0 + o.margin),
-                    self.time_step,
-                    share,
-                ),
-            };
-            if half_plane.is_finite() {
-                record.half_planes.push(half_plane);
+            if filled == 4 || (n + 1 == last && filled > 0) {
+                // Unused lanes keep stale or default data; their results are dropped.
+                let planes = agent_half_planes_x4(&planner, &batch, self.time_step);
+                record.half_planes.extend(planes[..filled].iter().filter(|p| p.is_finite()));
+                filled = 0;
             }
         }
         // Non-cooperative movers: full responsibility, after the agents.
