@@ -316,6 +316,7 @@ pub fn agent_half_planes_x4(agent: &AgentView, others: &[NeighborView; 4], time_
     let lanes = |f: fn(&NeighborView) -> f32| f32x4::from(others.map(|o| f(&o)));
     let neg = |x: f32x4| x ^ f32x4::splat(-0.0);
     let splat = f32x4::splat;
+    let zero = f32x4::ZERO;
 
     let inv_time_horizon = splat(1.0 / agent.time_horizon);
     let (px, py) =
@@ -332,12 +333,16 @@ pub fn agent_half_planes_x4(agent: &AgentView, others: &[NeighborView; 4], time_
     let dot_product1 = wx * px + wy * py;
     let near_cutoff =
         dot_product1.cmp_lt(splat(0.0)) & (dot_product1 * dot_product1).cmp_gt(combined_radius_sq * w_length_sq);
-    // ... nearest the cut-off circle,
-    let w_length = w_length_sq.sqrt();
-    let inv_w_length = splat(1.0) / w_length;
-    let (unit_wx, unit_wy) = (wx * inv_w_length, wy * inv_w_length);
-    let cutoff_scale = combined_radius * inv_time_horizon - w_length;
-    let cutoff = (unit_wy, neg(unit_wx), cutoff_scale * unit_wx, cutoff_scale * unit_wy);
+    // ... nearest the cut-off circle (skipped when no lane is: a square root and a division),
+    let cutoff = if near_cutoff.move_mask() == 0 {
+        (zero, zero, zero, zero)
+    } else {
+        let w_length = w_length_sq.sqrt();
+        let inv_w_length = splat(1.0) / w_length;
+        let (unit_wx, unit_wy) = (wx * inv_w_length, wy * inv_w_length);
+        let cutoff_scale = combined_radius * inv_time_horizon - w_length;
+        (unit_wy, neg(unit_wx), cutoff_scale * unit_wx, cutoff_scale * unit_wy)
+    };
     // ... or nearest one of the legs.
     let leg = (dist_sq - combined_radius_sq).sqrt();
     let inv_dist_sq = splat(1.0) / dist_sq;
@@ -350,16 +355,20 @@ pub fn agent_half_planes_x4(agent: &AgentView, others: &[NeighborView; 4], time_
     let dot_product2 = vx * leg_dx + vy * leg_dy;
     let legs = (leg_dx, leg_dy, dot_product2 * leg_dx - vx, dot_product2 * leg_dy - vy);
 
-    // Already overlapping: the cut-off circle of one time step.
-    let inv_time_step = splat(1.0 / time_step);
-    let (ox, oy) = (vx - inv_time_step * px, vy - inv_time_step * py);
-    let o_length = (ox * ox + oy * oy).sqrt();
-    let inv_o_length = splat(1.0) / o_length;
-    let (unit_ox, unit_oy) = (ox * inv_o_length, oy * inv_o_length);
-    let overlap_scale = combined_radius * inv_time_step - o_length;
-    let overlap = (unit_oy, neg(unit_ox), overlap_scale * unit_ox, overlap_scale * unit_oy);
-
+    // Already overlapping: the cut-off circle of one time step (skipped when no lane is).
     let apart = dist_sq.cmp_gt(combined_radius_sq);
+    let overlap = if apart.move_mask() == 0b1111 {
+        (zero, zero, zero, zero)
+    } else {
+        let inv_time_step = splat(1.0 / time_step);
+        let (ox, oy) = (vx - inv_time_step * px, vy - inv_time_step * py);
+        let o_length = (ox * ox + oy * oy).sqrt();
+        let inv_o_length = splat(1.0) / o_length;
+        let (unit_ox, unit_oy) = (ox * inv_o_length, oy * inv_o_length);
+        let overlap_scale = combined_radius * inv_time_step - o_length;
+        (unit_oy, neg(unit_ox), overlap_scale * unit_ox, overlap_scale * unit_oy)
+    };
+
     let pick = |c: f32x4, l: f32x4, o: f32x4| apart.blend(near_cutoff.blend(c, l), o);
     let direction_x = pick(cutoff.0, legs.0, overlap.0).to_array();
     let direction_y = pick(cutoff.1, legs.1, overlap.1).to_array();

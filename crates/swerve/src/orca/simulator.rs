@@ -572,8 +572,15 @@ impl Simulator {
     /// crowd is stepped from a thread outside any rayon pool, rayon's job injector allocates
     /// one small block every 63 steps; call `step` inside `ThreadPool::install` to avoid it.
     pub fn step(&mut self) {
-        self.agent_tree.rebuild(&self.positions);
-        self.neighbor_grid.rebuild(&self.positions, self.grid_cell_size());
+        let cell_size = self.grid_cell_size();
+        if self.positions.len() >= PARALLEL_THRESHOLD {
+            // Independent: the grid's (serial) counting sort overlaps the tree's build.
+            let (tree, grid, positions) = (&mut self.agent_tree, &mut self.neighbor_grid, &self.positions);
+            rayon::join(|| tree.rebuild(positions), || grid.rebuild(positions, cell_size));
+        } else {
+            self.agent_tree.rebuild(&self.positions);
+            self.neighbor_grid.rebuild(&self.positions, cell_size);
+        }
         let context = StepContext {
             positions: &self.positions,
             velocities: &self.velocities,
@@ -597,24 +604,38 @@ impl Simulator {
                 context.decide(i, record);
             }
         }
-        self.tree_queries = 0;
-        let mut range_sum = 0.0f64;
-        let mut max_step_squared = 0.0f32;
-        for ((position, velocity), record) in self.positions.iter_mut().zip(&mut self.velocities).zip(&self.records) {
+        // Move everyone; note the largest step (bounds how far search radii can grow) and the
+        // tie fallbacks. Both are exact in any summation order, so threads cannot change them.
+        let time_step = self.time_step;
+        let advance = |(max_step_squared, ties): (f32, usize),
+                       ((position, velocity), record): ((&mut Vec2, &mut Vec2), &AgentRecord)| {
             *velocity = record.new_velocity;
-            let step = *velocity * self.time_step;
+            let step = *velocity * time_step;
             *position += step;
-            max_step_squared = max_step_squared.max(step.length_squared());
-            self.tree_queries += usize::from(record.asked_tree);
-            range_sum += record.search_range_squared as f64;
-        }
+            (max_step_squared.max(step.length_squared()), ties + usize::from(record.asked_tree))
+        };
+        let (max_step_squared, ties) = if self.records.len() >= PARALLEL_THRESHOLD {
+            self.positions
+                .par_iter_mut()
+                .zip(&mut self.velocities)
+                .zip(&self.records)
+                .with_min_len(4096)
+                .fold(|| (0.0, 0), advance)
+                .reduce(|| (0.0, 0), |a, b| (a.0.max(b.0), a.1 + b.1))
+        } else {
+            self.positions.iter_mut().zip(&mut self.velocities).zip(&self.records).fold((0.0, 0), advance)
+        };
+        self.tree_queries = ties;
         self.max_displacement = max_step_squared.sqrt();
         self.search_hints_valid = true;
         if let Some(resolution) = self.extensions.overlap_resolution {
             self.resolve_overlaps(resolution);
         }
-        if !self.records.is_empty() {
-            self.mean_search_range_squared = (range_sum / self.records.len() as f64) as f32;
+        // A sample is enough to size the next step's grid cells.
+        let sample = self.records.iter().step_by(16).map(|r| r.search_range_squared as f64);
+        let (sum, count) = sample.fold((0.0, 0usize), |(s, c), r| (s + r, c + 1));
+        if count > 0 {
+            self.mean_search_range_squared = (sum / count as f64) as f32;
         }
         self.global_time += self.time_step;
         self.step_number += 1;
