@@ -11,7 +11,7 @@
 
 use super::agent_kdtree::Neighbor;
 use glam::Vec2;
-use wide::{f32x4, i32x4, CmpLe, CmpLt};
+use wide::{f32x4, i32x4, CmpLt};
 
 /// Whether a grid query's answer is the exact RVO2 answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -360,22 +360,21 @@ fn finish(keys: &mut [u64], tied: bool, max_count: usize, out: &mut Vec<Neighbor
             *slot = f32::from_bits(key_distance_bits(key));
         }
         let lanes: [f32x4; RANKED / 4] = std::array::from_fn(|i| f32x4::from(&distances[4 * i..4 * i + 4]));
-        let mut ordered = [Neighbor { distance_squared: 0.0, index: 0 }; RANKED];
+        // Places never taken are marked by an impossible index.
+        let mut ordered = [Neighbor { distance_squared: 0.0, index: u32::MAX }; RANKED];
         for (&key, &distance_squared) in keys.iter().zip(&distances) {
             let this = f32x4::splat(distance_squared);
             // Comparison masks are all ones (-1 as integers): subtracting them counts.
-            let (mut nearer, mut not_farther) = (i32x4::ZERO, i32x4::ZERO);
+            let mut nearer = i32x4::ZERO;
             for lane in lanes {
                 nearer -= bytemuck::cast::<f32x4, i32x4>(lane.cmp_lt(this));
-                not_farther -= bytemuck::cast::<f32x4, i32x4>(lane.cmp_le(this));
             }
-            let (nearer, not_farther) = (nearer.reduce_add() as usize, not_farther.reduce_add() as usize);
-            // Another candidate at the same distance (`not_farther` counts this one too):
-            // the two take places `nearer` and `nearer + 1`, which matters within `max_count`.
-            if not_farther > nearer + 1 && nearer < max_count {
-                return GridQuery::Tied;
-            }
-            ordered[nearer] = Neighbor { distance_squared, index: key as u32 };
+            ordered[nearer.reduce_add() as usize] = Neighbor { distance_squared, index: key as u32 };
+        }
+        // Two candidates at one distance take the same place and leave the next one empty:
+        // a tie that matters if that place is among the first `max_count + 1`.
+        if ordered[..keys.len().min(max_count + 1)].iter().any(|n| n.index == u32::MAX) {
+            return GridQuery::Tied;
         }
         out.extend_from_slice(&ordered[..keys.len().min(max_count)]);
         return GridQuery::Exact;
