@@ -304,16 +304,24 @@ pub struct NeighborView {
     pub responsibility: f32,
 }
 
-/// [`agent_half_plane`] for four neighbours at once, one per SIMD lane; lane `i` of the result
-/// is bit for bit `agent_half_plane(agent, others[i]…)`.
+/// [`agent_half_plane`] for four neighbours at once, one per SIMD lane: appends to `out` the
+/// half-planes of the first `count` of `others`, in order, each bit for bit
+/// `agent_half_plane(agent, others[i]…)`, skipping those that are not finite (RVO2's
+/// degenerate geometry can give NaN half-planes, which its linear programs then ignore).
 ///
 /// Every lane runs the same IEEE operations in the same order as the scalar construction
 /// (no fused multiply-add, negation by flipping the sign bit), and all three cases — cut-off
 /// circle, legs, overlap — are computed for every lane and then selected, so the results are
 /// identical while the square roots and divisions of four neighbours overlap.
-pub fn agent_half_planes_x4(agent: &AgentView, others: &[NeighborView; 4], time_step: f32) -> [HalfPlane; 4] {
+pub fn agent_half_planes_x4(
+    agent: &AgentView,
+    others: &[NeighborView; 4],
+    count: usize,
+    time_step: f32,
+    out: &mut Vec<HalfPlane>,
+) {
     use wide::{f32x4, CmpGt, CmpLt};
-    let lanes = |f: fn(&NeighborView) -> f32| f32x4::from(others.map(|o| f(&o)));
+    let lanes = |f: fn(&NeighborView) -> f32| f32x4::from([f(&others[0]), f(&others[1]), f(&others[2]), f(&others[3])]);
     let neg = |x: f32x4| x ^ f32x4::splat(-0.0);
     let splat = f32x4::splat;
     let zero = f32x4::ZERO;
@@ -370,15 +378,25 @@ pub fn agent_half_planes_x4(agent: &AgentView, others: &[NeighborView; 4], time_
     };
 
     let pick = |c: f32x4, l: f32x4, o: f32x4| apart.blend(near_cutoff.blend(c, l), o);
-    let direction_x = pick(cutoff.0, legs.0, overlap.0).to_array();
-    let direction_y = pick(cutoff.1, legs.1, overlap.1).to_array();
+    let direction_x = pick(cutoff.0, legs.0, overlap.0);
+    let direction_y = pick(cutoff.1, legs.1, overlap.1);
     let responsibility = lanes(|o| o.responsibility);
-    let point_x = (splat(agent.velocity.x) + responsibility * pick(cutoff.2, legs.2, overlap.2)).to_array();
-    let point_y = (splat(agent.velocity.y) + responsibility * pick(cutoff.3, legs.3, overlap.3)).to_array();
-    std::array::from_fn(|i| HalfPlane {
-        point: Vec2::new(point_x[i], point_y[i]),
-        direction: Vec2::new(direction_x[i], direction_y[i]),
-    })
+    let point_x = splat(agent.velocity.x) + responsibility * pick(cutoff.2, legs.2, overlap.2);
+    let point_y = splat(agent.velocity.y) + responsibility * pick(cutoff.3, legs.3, overlap.3);
+    // |x| < ∞ fails for infinities and NaN.
+    let is_finite = |x: f32x4| x.abs().cmp_lt(splat(f32::INFINITY));
+    let finite =
+        (is_finite(direction_x) & is_finite(direction_y) & is_finite(point_x) & is_finite(point_y)).move_mask() as u32;
+    let (direction_x, direction_y) = (direction_x.to_array(), direction_y.to_array());
+    let (point_x, point_y) = (point_x.to_array(), point_y.to_array());
+    for i in 0..count.min(4) {
+        if finite >> i & 1 == 1 {
+            out.push(HalfPlane {
+                point: Vec2::new(point_x[i], point_y[i]),
+                direction: Vec2::new(direction_x[i], direction_y[i]),
+            });
+        }
+    }
 }
 
 #[cfg(test)]
@@ -429,11 +447,23 @@ mod tests {
                 time_horizon,
                 time_horizon_obst: time_horizon,
             };
-            let batched = agent_half_planes_x4(&agent, &others, time_step);
-            for (lane, other) in others.iter().enumerate() {
-                let scalar = agent_half_plane(&agent, other.position, other.velocity, other.radius, time_step, other.responsibility);
-                prop_assert_eq!(bits(&batched[lane]), bits(&scalar), "lane {}: {:?} vs {:?}", lane, batched[lane], scalar);
-            }
+            let mut batched = Vec::new();
+            agent_half_planes_x4(&agent, &others, 4, time_step, &mut batched);
+            let scalar: Vec<HalfPlane> = others
+                .iter()
+                .map(|o| agent_half_plane(&agent, o.position, o.velocity, o.radius, time_step, o.responsibility))
+                .filter(HalfPlane::is_finite)
+                .collect();
+            prop_assert_eq!(batched.iter().map(bits).collect::<Vec<_>>(), scalar.iter().map(bits).collect::<Vec<_>>());
+            // Fewer lanes: only the first ones, still in order.
+            batched.clear();
+            agent_half_planes_x4(&agent, &others, 2, time_step, &mut batched);
+            let first_two: Vec<HalfPlane> = others[..2]
+                .iter()
+                .map(|o| agent_half_plane(&agent, o.position, o.velocity, o.radius, time_step, o.responsibility))
+                .filter(HalfPlane::is_finite)
+                .collect();
+            prop_assert_eq!(batched.iter().map(bits).collect::<Vec<_>>(), first_two.iter().map(bits).collect::<Vec<_>>());
         }
     }
 }

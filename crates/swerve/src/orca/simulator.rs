@@ -801,7 +801,15 @@ impl StepContext<'_> {
         // Neighbours (RVO2's computeNeighbors): obstacle edges the agent could reach within
         // its obstacle horizon, and the nearest agents within its neighbour distance.
         let obstacle_range = params.time_horizon_obst * params.max_speed + params.radius;
-        self.obstacle_tree.edges_near(agent.position, obstacle_range * obstacle_range, &mut record.obstacle_neighbors);
+        if self.obstacle_tree.is_empty() {
+            record.obstacle_neighbors.clear();
+        } else {
+            self.obstacle_tree.edges_near(
+                agent.position,
+                obstacle_range * obstacle_range,
+                &mut record.obstacle_neighbors,
+            );
+        }
         record.asked_tree = false;
         if params.max_neighbors > 0 {
             let range_squared = params.neighbor_dist * params.neighbor_dist;
@@ -892,8 +900,7 @@ impl StepContext<'_> {
             }
             if filled == 4 || (n + 1 == last && filled > 0) {
                 // Unused lanes keep stale or default data; their results are dropped.
-                let planes = agent_half_planes_x4(&planner, &batch, self.time_step);
-                record.half_planes.extend(planes[..filled].iter().filter(|p| p.is_finite()));
+                agent_half_planes_x4(&planner, &batch, filled, self.time_step, &mut record.half_planes);
                 filled = 0;
             }
         }
