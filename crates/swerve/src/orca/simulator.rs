@@ -576,10 +576,10 @@ impl Simulator {
         if self.positions.len() >= PARALLEL_THRESHOLD {
             // Independent: the grid's (serial) counting sort overlaps the tree's build.
             let (tree, grid, positions) = (&mut self.agent_tree, &mut self.neighbor_grid, &self.positions);
-            rayon::join(|| tree.rebuild(positions), || grid.rebuild(positions, cell_size));
+            rayon::join(|| tree.rebuild(positions), || grid.rebuild_unless_coarse(positions, cell_size));
         } else {
             self.agent_tree.rebuild(&self.positions);
-            self.neighbor_grid.rebuild(&self.positions, cell_size);
+            self.neighbor_grid.rebuild_unless_coarse(&self.positions, cell_size);
         }
         let context = StepContext {
             positions: &self.positions,

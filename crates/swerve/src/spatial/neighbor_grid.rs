@@ -43,6 +43,8 @@ pub struct NeighborGrid {
     /// Whether the cell-count cap forced cells much larger than asked for (a sparse crowd
     /// such as a ring): queries then scan many far-away agents and a tree does better.
     coarse: bool,
+    /// Whether the last rebuild filled the cells (see [`NeighborGrid::rebuild_unless_coarse`]).
+    filled: bool,
 }
 
 impl NeighborGrid {
@@ -54,7 +56,19 @@ impl NeighborGrid {
     /// Rebuilds over `positions` with cells of about `cell_size` metres (enlarged so that there
     /// are at most about eight cells per agent). Allocates only when the agent count grew.
     pub fn rebuild(&mut self, positions: &[Vec2], cell_size: f32) {
+        self.rebuild_with(positions, cell_size, true);
+    }
+
+    /// [`NeighborGrid::rebuild`], except that a grid that would be [coarse](Self::is_coarse)
+    /// is not filled (its queries then answer [`GridQuery::Tied`]: ask the tree). Returns
+    /// whether the grid was filled. For callers that answer coarse crowds with a tree anyway.
+    pub fn rebuild_unless_coarse(&mut self, positions: &[Vec2], cell_size: f32) -> bool {
+        self.rebuild_with(positions, cell_size, false)
+    }
+
+    fn rebuild_with(&mut self, positions: &[Vec2], cell_size: f32, even_if_coarse: bool) -> bool {
         let n = positions.len();
+        self.filled = false;
         self.entries.clear();
         self.points.clear();
         self.cell_of.clear();
@@ -62,7 +76,8 @@ impl NeighborGrid {
             self.cell_start.clear();
             self.columns = 0;
             self.rows = 0;
-            return;
+            self.filled = true;
+            return true;
         }
         let (mut min, mut max) = (positions[0], positions[0]);
         for p in positions {
@@ -83,6 +98,9 @@ impl NeighborGrid {
             }
         }
         self.coarse = cell > 2.0 * asked;
+        if self.coarse && !even_if_coarse {
+            return false;
+        }
         // f32 coordinates of this magnitude are exact to about 6e-8 of it; a query's disc is
         // widened by far more than that (and than f32 distance rounding), never less.
         let magnitude = min.abs().max(max.abs()).max_element() as f64;
@@ -120,6 +138,8 @@ impl NeighborGrid {
             self.cell_start[c] = self.cell_start[c + 1];
         }
         self.cell_start[cell_count] = n as u32;
+        self.filled = true;
+        true
     }
 
     /// (Truncating a value clamped to `>= 0` is its floor, without a libm call on targets
@@ -199,7 +219,14 @@ impl NeighborGrid {
     ) -> GridQuery {
         out.clear();
         // NaN is caught too: RVO2's `d < NaN` never holds, so nothing is found.
-        if max_count == 0 || self.entries.is_empty() || range_squared.is_nan() || range_squared <= 0.0 {
+        if max_count == 0 || range_squared.is_nan() || range_squared <= 0.0 {
+            return GridQuery::Exact;
+        }
+        if !self.filled {
+            // Left unfilled by `rebuild_unless_coarse`: only the tree can answer.
+            return GridQuery::Tied;
+        }
+        if self.entries.is_empty() {
             return GridQuery::Exact;
         }
         let default_hint = 3.0 * self.cell_size;
@@ -481,5 +508,31 @@ mod tests {
             }
         }
         assert!(exact >= 4 * 100, "{exact}");
+    }
+
+    /// A ring (sparse over its bounding box) makes a coarse grid: `rebuild_unless_coarse`
+    /// leaves it unfilled and every query defers to the tree, while `rebuild` still answers
+    /// exactly.
+    #[test]
+    fn coarse_grids_can_be_left_unfilled() {
+        let positions: Vec<Vec2> =
+            (0..2000).map(|i| Vec2::from_angle(i as f32 * std::f32::consts::TAU / 2000.0) * 2000.0).collect();
+        let mut grid = NeighborGrid::new();
+        assert!(!grid.rebuild_unless_coarse(&positions, 1.0));
+        assert!(grid.is_coarse());
+        let mut out = Vec::new();
+        assert_eq!(grid.nearest(positions[0], 0, 100.0, 5, &mut out), GridQuery::Tied);
+        grid.rebuild(&positions, 1.0);
+        grid.assert_well_formed(&positions);
+        let mut tree = AgentKdTree::new();
+        tree.rebuild(&positions);
+        let mut expected = Vec::new();
+        tree.nearest(positions[0], 0, 100.0, 5, &mut expected);
+        assert_eq!(grid.nearest(positions[0], 0, 100.0, 5, &mut out), GridQuery::Exact);
+        assert_eq!(out, expected);
+        // A compact crowd is filled either way.
+        let square: Vec<Vec2> = (0..400).map(|i| Vec2::new((i % 20) as f32 * 1.3, (i / 20) as f32 * 1.1)).collect();
+        assert!(grid.rebuild_unless_coarse(&square, 2.0));
+        assert_eq!(grid.nearest(square[0], 0, 100.0, 5, &mut out), GridQuery::Exact);
     }
 }
