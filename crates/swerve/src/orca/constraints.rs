@@ -291,7 +291,7 @@ pub fn agent_half_plane(
     HalfPlane { point: agent.velocity + responsibility * u, direction }
 }
 
-/// A neighbouring agent as [`agent_half_planes_x4`] sees it.
+/// A neighbouring agent as the half-plane construction sees it.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NeighborView {
     /// Position (m).
@@ -304,35 +304,77 @@ pub struct NeighborView {
     pub responsibility: f32,
 }
 
-/// [`agent_half_plane`] for four neighbours at once, one per SIMD lane: appends to `out` the
-/// half-planes of the first `count` of `others`, in order, each bit for bit
-/// `agent_half_plane(agent, others[i]…)`, skipping those that are not finite (RVO2's
-/// degenerate geometry can give NaN half-planes, which its linear programs then ignore).
+/// Up to four neighbours for [`agent_half_planes_x4`], stored lane by lane (one array per
+/// field), so that each field loads as one SIMD vector.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NeighborBatch {
+    position_x: [f32; 4],
+    position_y: [f32; 4],
+    velocity_x: [f32; 4],
+    velocity_y: [f32; 4],
+    radius: [f32; 4],
+    responsibility: [f32; 4],
+    len: usize,
+}
+
+impl NeighborBatch {
+    /// Adds a neighbour in the next lane (at most four).
+    #[inline(always)]
+    pub fn push(&mut self, other: NeighborView) {
+        let lane = self.len;
+        self.position_x[lane] = other.position.x;
+        self.position_y[lane] = other.position.y;
+        self.velocity_x[lane] = other.velocity.x;
+        self.velocity_y[lane] = other.velocity.y;
+        self.radius[lane] = other.radius;
+        self.responsibility[lane] = other.responsibility;
+        self.len += 1;
+    }
+
+    /// How many lanes are in use.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no lane is in use.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether all four lanes are in use.
+    pub fn is_full(&self) -> bool {
+        self.len == 4
+    }
+
+    /// Empties the batch (unused lanes keep stale data, whose results are dropped).
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
+/// [`agent_half_plane`] for a batch of up to four neighbours, one per SIMD lane: appends to
+/// `out` their half-planes, in order, each bit for bit `agent_half_plane(agent, others[i]…)`,
+/// skipping those that are not finite (RVO2's degenerate geometry can give NaN half-planes,
+/// which its linear programs then ignore).
 ///
 /// Every lane runs the same IEEE operations in the same order as the scalar construction
 /// (no fused multiply-add, negation by flipping the sign bit), and all three cases — cut-off
 /// circle, legs, overlap — are computed for every lane and then selected, so the results are
 /// identical while the square roots and divisions of four neighbours overlap.
-pub fn agent_half_planes_x4(
-    agent: &AgentView,
-    others: &[NeighborView; 4],
-    count: usize,
-    time_step: f32,
-    out: &mut Vec<HalfPlane>,
-) {
+pub fn agent_half_planes_x4(agent: &AgentView, others: &NeighborBatch, time_step: f32, out: &mut Vec<HalfPlane>) {
     use wide::{f32x4, CmpGt, CmpLt};
-    let lanes = |f: fn(&NeighborView) -> f32| f32x4::from([f(&others[0]), f(&others[1]), f(&others[2]), f(&others[3])]);
+    let lanes = f32x4::from;
     let neg = |x: f32x4| x ^ f32x4::splat(-0.0);
     let splat = f32x4::splat;
     let zero = f32x4::ZERO;
 
     let inv_time_horizon = splat(1.0 / agent.time_horizon);
     let (px, py) =
-        (lanes(|o| o.position.x) - splat(agent.position.x), lanes(|o| o.position.y) - splat(agent.position.y));
+        (lanes(others.position_x) - splat(agent.position.x), lanes(others.position_y) - splat(agent.position.y));
     let (vx, vy) =
-        (splat(agent.velocity.x) - lanes(|o| o.velocity.x), splat(agent.velocity.y) - lanes(|o| o.velocity.y));
+        (splat(agent.velocity.x) - lanes(others.velocity_x), splat(agent.velocity.y) - lanes(others.velocity_y));
     let dist_sq = px * px + py * py;
-    let combined_radius = splat(agent.radius) + lanes(|o| o.radius);
+    let combined_radius = splat(agent.radius) + lanes(others.radius);
     let combined_radius_sq = combined_radius * combined_radius;
 
     // No collision: w from the cut-off circle's centre to the relative velocity.
@@ -380,21 +422,19 @@ pub fn agent_half_planes_x4(
     let pick = |c: f32x4, l: f32x4, o: f32x4| apart.blend(near_cutoff.blend(c, l), o);
     let direction_x = pick(cutoff.0, legs.0, overlap.0);
     let direction_y = pick(cutoff.1, legs.1, overlap.1);
-    let responsibility = lanes(|o| o.responsibility);
+    let responsibility = lanes(others.responsibility);
     let point_x = splat(agent.velocity.x) + responsibility * pick(cutoff.2, legs.2, overlap.2);
     let point_y = splat(agent.velocity.y) + responsibility * pick(cutoff.3, legs.3, overlap.3);
     // |x| < ∞ fails for infinities and NaN.
     let is_finite = |x: f32x4| x.abs().cmp_lt(splat(f32::INFINITY));
     let finite =
         (is_finite(direction_x) & is_finite(direction_y) & is_finite(point_x) & is_finite(point_y)).move_mask() as u32;
-    let (direction_x, direction_y) = (direction_x.to_array(), direction_y.to_array());
-    let (point_x, point_y) = (point_x.to_array(), point_y.to_array());
-    for i in 0..count.min(4) {
-        if finite >> i & 1 == 1 {
-            out.push(HalfPlane {
-                point: Vec2::new(point_x[i], point_y[i]),
-                direction: Vec2::new(direction_x[i], direction_y[i]),
-            });
+    // One vector per half-plane (point x, point y, direction x, direction y: its layout).
+    let planes = f32x4::transpose([point_x, point_y, direction_x, direction_y]);
+    for (lane, plane) in planes.iter().enumerate().take(others.len) {
+        if finite >> lane & 1 == 1 {
+            let [px, py, dx, dy] = plane.to_array();
+            out.push(HalfPlane { point: Vec2::new(px, py), direction: Vec2::new(dx, dy) });
         }
     }
 }
@@ -447,8 +487,12 @@ mod tests {
                 time_horizon,
                 time_horizon_obst: time_horizon,
             };
+            let mut batch = NeighborBatch::default();
+            for other in &others {
+                batch.push(*other);
+            }
             let mut batched = Vec::new();
-            agent_half_planes_x4(&agent, &others, 4, time_step, &mut batched);
+            agent_half_planes_x4(&agent, &batch, time_step, &mut batched);
             let scalar: Vec<HalfPlane> = others
                 .iter()
                 .map(|o| agent_half_plane(&agent, o.position, o.velocity, o.radius, time_step, o.responsibility))
@@ -457,7 +501,10 @@ mod tests {
             prop_assert_eq!(batched.iter().map(bits).collect::<Vec<_>>(), scalar.iter().map(bits).collect::<Vec<_>>());
             // Fewer lanes: only the first ones, still in order.
             batched.clear();
-            agent_half_planes_x4(&agent, &others, 2, time_step, &mut batched);
+            batch.clear();
+            batch.push(others[0]);
+            batch.push(others[1]);
+            agent_half_planes_x4(&agent, &batch, time_step, &mut batched);
             let first_two: Vec<HalfPlane> = others[..2]
                 .iter()
                 .map(|o| agent_half_plane(&agent, o.position, o.velocity, o.radius, time_step, o.responsibility))

@@ -1,6 +1,8 @@
 //! The crowd simulator: RVO2's `RVOSimulator`, with stable ids, removal and parallel steps.
 
-use super::constraints::{agent_half_plane, agent_half_planes_x4, obstacle_half_planes, AgentView, NeighborView};
+use super::constraints::{
+    agent_half_plane, agent_half_planes_x4, obstacle_half_planes, AgentView, NeighborBatch, NeighborView,
+};
 use super::extensions::{is_head_on, jitter_direction, Extensions, Mover, MoverId, OverlapResolution};
 use super::linear_program::{solve, LpOutcome};
 use super::params::AgentParams;
@@ -870,10 +872,8 @@ impl StepContext<'_> {
         };
         // The neighbours' half-planes, four at a time (one per SIMD lane), in neighbour order.
         let mine = self.responsibilities[i];
-        let mut batch = [NeighborView::default(); 4];
-        let mut filled = 0;
-        let last = record.agent_neighbors.len();
-        for (n, neighbor) in record.agent_neighbors.iter().enumerate() {
+        let mut batch = NeighborBatch::default();
+        for neighbor in &record.agent_neighbors {
             let j = neighbor.index as usize;
             let theirs = self.responsibilities[j];
             // RVO2: each takes half. Otherwise shares are normalised per pair.
@@ -890,19 +890,20 @@ impl StepContext<'_> {
                     None => self.params[j].radius,
                     Some(scale) => self.params[j].radius * scale,
                 };
-                batch[filled] = NeighborView {
+                batch.push(NeighborView {
                     position: self.positions[j],
                     velocity: self.velocities[j],
                     radius,
                     responsibility: share,
-                };
-                filled += 1;
+                });
+                if batch.is_full() {
+                    agent_half_planes_x4(&planner, &batch, self.time_step, &mut record.half_planes);
+                    batch.clear();
+                }
             }
-            if filled == 4 || (n + 1 == last && filled > 0) {
-                // Unused lanes keep stale or default data; their results are dropped.
-                agent_half_planes_x4(&planner, &batch, filled, self.time_step, &mut record.half_planes);
-                filled = 0;
-            }
+        }
+        if !batch.is_empty() {
+            agent_half_planes_x4(&planner, &batch, self.time_step, &mut record.half_planes);
         }
         // Non-cooperative movers: full responsibility, after the agents.
         for mover in self.movers {
