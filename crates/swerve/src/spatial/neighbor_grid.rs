@@ -273,6 +273,8 @@ impl NeighborGrid {
             let (mut start, end) = (self.cell_start[row + x0] as usize, self.cell_start[row + x1 + 1] as usize);
             while start < end {
                 if count + (end - start) > capacity && count > max_count {
+                    // (The querying agent itself must not take one of the places kept.)
+                    remove_agent(keys, &mut count, exclude);
                     match compact(&mut keys[..count], max_count) {
                         Compacted::Tied => return Collected { count: 0, tied: true },
                         Compacted::Kept { count: kept, limit: kth } => {
@@ -286,11 +288,14 @@ impl NeighborGrid {
                     // The same expression as the tree's, so the same f32 value.
                     let distance_squared = crate::geom::exact::length_squared(center - point);
                     keys[count] = key(distance_squared, index);
-                    count += usize::from((distance_squared <= limit) & (index != exclude));
+                    count += usize::from(distance_squared <= limit);
                 }
                 start = stop;
             }
         }
+        // The querying agent is collected like any other (cheaper than testing every
+        // candidate); take it out.
+        remove_agent(keys, &mut count, exclude);
         Collected { count, tied: false }
     }
 
@@ -340,6 +345,14 @@ enum Compacted {
 #[inline(always)]
 fn key(distance_squared: f32, index: u32) -> u64 {
     (u64::from(distance_squared.to_bits()) << 32) | u64::from(index)
+}
+
+/// Removes agent `index`'s key from `keys[..*count]`, if there (order is not kept).
+fn remove_agent(keys: &mut [u64], count: &mut usize, index: u32) {
+    if let Some(position) = keys[..*count].iter().position(|&k| k as u32 == index) {
+        keys.swap(position, *count - 1);
+        *count -= 1;
+    }
 }
 
 /// The squared distance's bits in a key.
