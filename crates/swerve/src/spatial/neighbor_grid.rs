@@ -184,21 +184,7 @@ impl NeighborGrid {
         max_count: usize,
         out: &mut Vec<Neighbor>,
     ) -> GridQuery {
-        self.nearest_with_hint(center, exclude, range_squared, max_count, f32::INFINITY, out)
-    }
-
-    /// [`NeighborGrid::nearest`] with a pruning hint: a squared distance believed to exceed
-    /// the `max_count`-th nearest neighbour's. See [`NeighborGrid::nearest_with_hints`].
-    pub fn nearest_with_hint(
-        &self,
-        center: Vec2,
-        exclude: u32,
-        range_squared: f32,
-        max_count: usize,
-        hint_squared: f32,
-        out: &mut Vec<Neighbor>,
-    ) -> GridQuery {
-        self.nearest_with_hints(center, exclude, range_squared, max_count, &[hint_squared], out)
+        self.nearest_with_hints(center, exclude, range_squared, max_count, &[], out)
     }
 
     /// [`NeighborGrid::nearest`] with pruning hints: squared distances, smallest first, each
@@ -253,7 +239,8 @@ impl NeighborGrid {
     ///
     /// Branch-free per candidate: each agent of the cells covering the search disc is written
     /// to the next free key and counted only if it is inside, so that the unpredictable
-    /// inside/outside test costs no misprediction; the keys are sorted once, at the end.
+    /// inside/outside test costs no misprediction; the keys are ordered once, at the end
+    /// ([`finish`]).
     fn collect(&self, center: Vec2, exclude: u32, mut limit: f32, max_count: usize, keys: &mut Vec<u64>) -> Collected {
         // Room for a few rows at once; when it fills up, the list is cut to the nearest
         // `max_count` (see `compact`).
@@ -272,14 +259,18 @@ impl NeighborGrid {
             let row = y * self.columns;
             let (mut start, end) = (self.cell_start[row + x0] as usize, self.cell_start[row + x1 + 1] as usize);
             while start < end {
-                if count + (end - start) > capacity && count > max_count {
-                    // (The querying agent itself must not take one of the places kept.)
+                if count + (end - start) > capacity {
+                    // Full: cut the list to the nearest `max_count` (the querying agent itself
+                    // must not take one of those places). With no more than that, there is
+                    // nothing to cut and room enough for the next part of the row.
                     remove_agent(keys, &mut count, exclude);
-                    match compact(&mut keys[..count], max_count) {
-                        Compacted::Tied => return Collected { count: 0, tied: true },
-                        Compacted::Kept { count: kept, limit: kth } => {
-                            count = kept;
-                            limit = limit.min(kth);
+                    if count > max_count {
+                        match compact(&mut keys[..count], max_count) {
+                            Compacted::Tied => return Collected { count: 0, tied: true },
+                            Compacted::Kept { count: kept, limit: kth } => {
+                                count = kept;
+                                limit = limit.min(kth);
+                            }
                         }
                     }
                 }
@@ -492,6 +483,38 @@ mod tests {
         }
     }
 
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(60))]
+        /// Dense clusters next to sparse agents: blocks whose rows overflow the key list at
+        /// any point of a query (so it is cut, with or without the querying agent in it).
+        #[test]
+        fn clusters_overflowing_the_key_list_keep_exact_answers(
+            cluster in 250usize..700,
+            spread in prop_oneof![Just(0.0f32), 0.001f32..2.0],
+            others in prop::collection::vec((-8.0f32..8.0, -8.0f32..8.0), 1..60),
+            center in (-4.0f32..4.0, -4.0f32..4.0),
+            max_count in 1usize..24,
+            cell in 0.3f32..6.0,
+        ) {
+            let mut positions: Vec<Vec2> = others.iter().map(|&(x, y)| Vec2::new(x, y)).collect();
+            positions.extend((0..cluster).map(|i| {
+                let t = i as f32 * 0.618_034;
+                Vec2::new(center.0 + spread * (t.fract() - 0.5), center.1 + spread * ((t * 1.7).fract() - 0.5))
+            }));
+            let mut grid = NeighborGrid::new();
+            grid.rebuild(&positions, cell);
+            let mut tree = AgentKdTree::new();
+            tree.rebuild(&positions);
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            for (i, &p) in positions.iter().enumerate().step_by(7) {
+                tree.nearest(p, i as u32, 100.0, max_count, &mut b);
+                if grid.nearest_with_hints(p, i as u32, 100.0, max_count, &[0.0], &mut a) == GridQuery::Exact {
+                    prop_assert_eq!(&a, &b, "agent {}", i);
+                }
+            }
+        }
+    }
+
     /// A crowd dense enough that a query's candidates overflow the key list several times
     /// (it is cut to the nearest `max_count` each time): still the tree's answer.
     #[test]
@@ -547,5 +570,24 @@ mod tests {
         let square: Vec<Vec2> = (0..400).map(|i| Vec2::new((i % 20) as f32 * 1.3, (i / 20) as f32 * 1.1)).collect();
         assert!(grid.rebuild_unless_coarse(&square, 2.0));
         assert_eq!(grid.nearest(square[0], 0, 100.0, 5, &mut out), GridQuery::Exact);
+    }
+
+    /// A query whose first rows hold exactly `max_count` others plus the querying agent, and
+    /// whose next row is too long for the key list: the list is cut after the querying agent
+    /// is taken out, which leaves no more than `max_count` (nothing to cut).
+    #[test]
+    fn a_long_row_after_exactly_max_count_neighbours() {
+        let mut positions = vec![Vec2::new(0.5, 0.5)];
+        positions.extend((0..10).map(|i| Vec2::new(0.1 + 0.083 * i as f32, 0.2 + 0.011 * i as f32)));
+        positions.extend((0..400).map(|i| Vec2::new(0.3 + 0.001 * i as f32, 2.5)));
+        positions.push(Vec2::new(9.0, 9.0));
+        let mut grid = NeighborGrid::new();
+        grid.rebuild(&positions, 1.0);
+        let mut tree = AgentKdTree::new();
+        tree.rebuild(&positions);
+        let (mut out, mut expected) = (Vec::new(), Vec::new());
+        tree.nearest(positions[0], 0, 100.0, 10, &mut expected);
+        assert_eq!(grid.nearest(positions[0], 0, 100.0, 10, &mut out), GridQuery::Exact);
+        assert_eq!(out, expected);
     }
 }
