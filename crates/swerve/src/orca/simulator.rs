@@ -103,8 +103,8 @@ pub struct Simulator {
     neighbor_grid: NeighborGrid,
     /// Neighbour queries the grid passed to the tree in the last step (ties).
     tree_queries: usize,
-    /// Mean over agents of the squared search radius their last query ended with (m²); sizes
-    /// the grid cells. Zero before the first step.
+    /// Mean over every 16th agent of the squared search radius its last query ended with
+    /// (m²); sizes the grid cells. Zero before the first step.
     mean_search_range_squared: f32,
     /// The farthest any agent moved in the last step (m).
     max_displacement: f32,
