@@ -318,7 +318,11 @@ pub struct NeighborBatch {
 }
 
 impl NeighborBatch {
-    /// Adds a neighbour in the next lane (at most four).
+    /// Adds a neighbour in the next lane.
+    ///
+    /// # Panics
+    ///
+    /// If the batch is full (four neighbours); see [`NeighborBatch::is_full`].
     #[inline(always)]
     pub fn push(&mut self, other: NeighborView) {
         let lane = self.len;
