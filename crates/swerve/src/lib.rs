@@ -8,7 +8,7 @@
 //! * [`spatial`] — the spatial indexes: RVO2's agent k-d tree and obstacle BSP tree.
 //! * [`physics`] — rigid-ball physics: elastic response, continuous collision and seven
 //!   interchangeable broad phases (seed 003).
-//! * [`reference`] — loading and replaying RVO2 recordings (the conformance check).
+//! * [`reference`](mod@reference) — loading and replaying RVO2 recordings (the conformance check).
 //! * [`scenario`] — scenario files, built-in scenes, the [`scenario::Runner`] and trajectory
 //!   formats; [`navigation`] — the visibility roadmap; [`metrics`] — run metrics.
 //!
