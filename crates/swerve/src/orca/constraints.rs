@@ -362,9 +362,10 @@ impl NeighborBatch {
 /// which its linear programs then ignore).
 ///
 /// Every lane runs the same IEEE operations in the same order as the scalar construction
-/// (no fused multiply-add, negation by flipping the sign bit), and all three cases — cut-off
-/// circle, legs, overlap — are computed for every lane and then selected, so the results are
-/// identical while the square roots and divisions of four neighbours overlap.
+/// (no fused multiply-add, negation by flipping the sign bit). The three cases — cut-off
+/// circle, legs, overlap — are computed for all four lanes and then selected per lane (the
+/// cut-off and overlap cases only when some lane needs them), so the results are identical
+/// while the square roots and divisions of four neighbours overlap.
 pub fn agent_half_planes_x4(agent: &AgentView, others: &NeighborBatch, time_step: f32, out: &mut Vec<HalfPlane>) {
     use wide::{f32x4, CmpGt, CmpLt};
     let lanes = f32x4::from;
