@@ -27,6 +27,16 @@ fn time_to_all_arrive(mut sim: Simulator, goals: &[Vec2], limit: f32) -> Option<
     None
 }
 
+/// RVO2's behaviour, plus symmetry breaking when `on`.
+fn symmetry_breaking(on: bool) -> Extensions {
+    Extensions { symmetry_breaking: on.then(SymmetryBreaking::default), ..Default::default() }
+}
+
+/// RVO2's behaviour, plus safe mode (overlap resolution) when `on`.
+fn safe_mode(on: bool) -> Extensions {
+    Extensions { overlap_resolution: on.then(OverlapResolution::default), ..Default::default() }
+}
+
 fn show(t: Option<f32>, limit: f32) -> String {
     t.map_or(format!("not all by {limit:.0} s"), |t| format!("{t:.1} s"))
 }
@@ -49,13 +59,7 @@ fn stalls() {
             let mut sim = Simulator::new(0.1, params).unwrap();
             sim.add_agent(Vec2::new(-10.0, 0.0)).unwrap();
             sim.add_agent(Vec2::new(10.0, offset)).unwrap();
-            if sym {
-                sim.set_extensions(Extensions {
-                    symmetry_breaking: Some(SymmetryBreaking::default()),
-                    ..Default::default()
-                })
-                .unwrap();
-            }
+            sim.set_extensions(symmetry_breaking(sym)).unwrap();
             sim
         };
         let goals = [Vec2::new(10.0, 0.0), Vec2::new(-10.0, offset)];
@@ -76,13 +80,7 @@ fn stalls() {
                 sim.add_agent(p).unwrap();
                 goals.push(-p);
             }
-            if sym {
-                sim.set_extensions(Extensions {
-                    symmetry_breaking: Some(SymmetryBreaking::default()),
-                    ..Default::default()
-                })
-                .unwrap();
-            }
+            sim.set_extensions(symmetry_breaking(sym)).unwrap();
             (sim, goals)
         };
         let (a, goals) = build(false);
@@ -144,13 +142,7 @@ fn overlaps() {
                 goals.push(-p);
             }
         }
-        if safe {
-            sim.set_extensions(Extensions {
-                overlap_resolution: Some(OverlapResolution::default()),
-                ..Default::default()
-            })
-            .unwrap();
-        }
+        sim.set_extensions(safe_mode(safe)).unwrap();
         (sim, goals)
     };
     let bottleneck = |safe: bool| {
@@ -168,13 +160,7 @@ fn overlaps() {
         sim.add_obstacle(&wall(2.0, 40.0)).unwrap();
         sim.add_obstacle(&wall(-40.0, -2.0)).unwrap();
         sim.process_obstacles();
-        if safe {
-            sim.set_extensions(Extensions {
-                overlap_resolution: Some(OverlapResolution::default()),
-                ..Default::default()
-            })
-            .unwrap();
-        }
+        sim.set_extensions(safe_mode(safe)).unwrap();
         (sim, goals)
     };
     type Build<'a> = &'a dyn Fn(bool) -> (Simulator, Vec<Vec2>);
