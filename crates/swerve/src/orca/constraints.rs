@@ -10,6 +10,7 @@ use crate::geom::exact::{det, div, dot, length, length_squared, normalize};
 use crate::geom::HalfPlane;
 use crate::spatial::ObstacleVertex;
 use glam::Vec2;
+use wide::f32x4;
 
 /// The deciding agent's state, as the half-plane constructions see it.
 #[derive(Clone, Copy, Debug)]
@@ -304,62 +305,61 @@ pub struct NeighborView {
     pub responsibility: f32,
 }
 
-/// Up to four neighbours for [`agent_half_planes_x4`], stored lane by lane (one array per
-/// field), so that each field loads as one SIMD vector.
-#[derive(Clone, Copy, Debug, Default)]
+/// Up to four neighbours for [`agent_half_planes_x4`], one per SIMD lane (one vector per
+/// field). Built straight into registers by [`NeighborBatch::gather`]: writing lanes one by
+/// one into memory and reading them back as vectors stalls on store forwarding.
+#[derive(Clone, Copy, Debug)]
 pub struct NeighborBatch {
-    position_x: [f32; 4],
-    position_y: [f32; 4],
-    velocity_x: [f32; 4],
-    velocity_y: [f32; 4],
-    radius: [f32; 4],
-    responsibility: [f32; 4],
+    position_x: f32x4,
+    position_y: f32x4,
+    velocity_x: f32x4,
+    velocity_y: f32x4,
+    radius: f32x4,
+    responsibility: f32x4,
     len: usize,
 }
 
 impl NeighborBatch {
-    /// Adds a neighbour in the next lane.
+    /// The batch of neighbours `view(0)`, …, `view(len - 1)` (`len` is clamped to 1..=4; the
+    /// unused lanes repeat the last one and give no half-plane). `view` is called for every
+    /// lane, without a branch.
+    #[inline(always)]
+    pub fn gather(len: usize, view: impl Fn(usize) -> NeighborView) -> NeighborBatch {
+        let last = len.clamp(1, 4) - 1;
+        // (Spelled out: `array::map` is not reliably inlined here.)
+        let v = [view(0), view(last.min(1)), view(last.min(2)), view(last)];
+        #[inline(always)]
+        fn lanes(v: &[NeighborView; 4], f: impl Fn(&NeighborView) -> f32) -> f32x4 {
+            f32x4::new([f(&v[0]), f(&v[1]), f(&v[2]), f(&v[3])])
+        }
+        let field = |f: fn(&NeighborView) -> f32| lanes(&v, f);
+        NeighborBatch {
+            position_x: field(|v| v.position.x),
+            position_y: field(|v| v.position.y),
+            velocity_x: field(|v| v.velocity.x),
+            velocity_y: field(|v| v.velocity.y),
+            radius: field(|v| v.radius),
+            responsibility: field(|v| v.responsibility),
+            len: last + 1,
+        }
+    }
+
+    /// The batch of the first (at most four) of `views`.
     ///
     /// # Panics
     ///
-    /// If the batch is full (four neighbours); see [`NeighborBatch::is_full`].
-    #[inline(always)]
-    pub fn push(&mut self, other: NeighborView) {
-        let lane = self.len;
-        self.position_x[lane] = other.position.x;
-        self.position_y[lane] = other.position.y;
-        self.velocity_x[lane] = other.velocity.x;
-        self.velocity_y[lane] = other.velocity.y;
-        self.radius[lane] = other.radius;
-        self.responsibility[lane] = other.responsibility;
-        self.len += 1;
-    }
-
-    /// How many lanes are in use.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether no lane is in use.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Whether all four lanes are in use.
-    pub fn is_full(&self) -> bool {
-        self.len == 4
-    }
-
-    /// Empties the batch (unused lanes keep stale data, whose results are dropped).
-    pub fn clear(&mut self) {
-        self.len = 0;
+    /// If `views` is empty.
+    pub fn from_views(views: &[NeighborView]) -> NeighborBatch {
+        assert!(!views.is_empty(), "a neighbour batch needs at least one neighbour");
+        NeighborBatch::gather(views.len(), |k| views[k])
     }
 }
 
 /// [`agent_half_plane`] for a batch of up to four neighbours, one per SIMD lane: appends to
 /// `out` their half-planes, in order, each bit for bit `agent_half_plane(agent, others[i]…)`,
 /// skipping those that are not finite (RVO2's degenerate geometry can give NaN half-planes,
-/// which its linear programs then ignore).
+/// which its linear programs then ignore) and those of neighbours the agent takes no share
+/// of the avoidance against (responsibility 0: it does not yield to them).
 ///
 /// Every lane runs the same IEEE operations in the same order as the scalar construction
 /// (no fused multiply-add, negation by flipping the sign bit). The three cases — cut-off
@@ -367,19 +367,16 @@ impl NeighborBatch {
 /// cut-off and overlap cases only when some lane needs them), so the results are identical
 /// while the square roots and divisions of four neighbours overlap.
 pub fn agent_half_planes_x4(agent: &AgentView, others: &NeighborBatch, time_step: f32, out: &mut Vec<HalfPlane>) {
-    use wide::{f32x4, CmpGt, CmpLt};
-    let lanes = f32x4::from;
+    use wide::{CmpGt, CmpLt, CmpNe};
     let neg = |x: f32x4| x ^ f32x4::splat(-0.0);
     let splat = f32x4::splat;
     let zero = f32x4::ZERO;
 
     let inv_time_horizon = splat(1.0 / agent.time_horizon);
-    let (px, py) =
-        (lanes(others.position_x) - splat(agent.position.x), lanes(others.position_y) - splat(agent.position.y));
-    let (vx, vy) =
-        (splat(agent.velocity.x) - lanes(others.velocity_x), splat(agent.velocity.y) - lanes(others.velocity_y));
+    let (px, py) = (others.position_x - splat(agent.position.x), others.position_y - splat(agent.position.y));
+    let (vx, vy) = (splat(agent.velocity.x) - others.velocity_x, splat(agent.velocity.y) - others.velocity_y);
     let dist_sq = px * px + py * py;
-    let combined_radius = splat(agent.radius) + lanes(others.radius);
+    let combined_radius = splat(agent.radius) + others.radius;
     let combined_radius_sq = combined_radius * combined_radius;
 
     // No collision: w from the cut-off circle's centre to the relative velocity.
@@ -427,21 +424,28 @@ pub fn agent_half_planes_x4(agent: &AgentView, others: &NeighborBatch, time_step
     let pick = |c: f32x4, l: f32x4, o: f32x4| apart.blend(near_cutoff.blend(c, l), o);
     let direction_x = pick(cutoff.0, legs.0, overlap.0);
     let direction_y = pick(cutoff.1, legs.1, overlap.1);
-    let responsibility = lanes(others.responsibility);
+    let responsibility = others.responsibility;
     let point_x = splat(agent.velocity.x) + responsibility * pick(cutoff.2, legs.2, overlap.2);
     let point_y = splat(agent.velocity.y) + responsibility * pick(cutoff.3, legs.3, overlap.3);
     // |x| < ∞ fails for infinities and NaN.
     let is_finite = |x: f32x4| x.abs().cmp_lt(splat(f32::INFINITY));
-    let finite =
-        (is_finite(direction_x) & is_finite(direction_y) & is_finite(point_x) & is_finite(point_y)).move_mask() as u32;
-    // One vector per half-plane (point x, point y, direction x, direction y: its layout).
+    let kept = is_finite(direction_x) & is_finite(direction_y) & is_finite(point_x) & is_finite(point_y);
+    let kept = (kept & responsibility.cmp_ne(zero)).move_mask() as usize & ((1 << others.len) - 1);
+    // One vector per half-plane (point x, point y, direction x, direction y: its layout),
+    // packed without a branch: each lane is written to the next free place, which only
+    // advances when the lane is kept.
     let planes = f32x4::transpose([point_x, point_y, direction_x, direction_y]);
-    for (lane, plane) in planes.iter().enumerate().take(others.len) {
-        if finite >> lane & 1 == 1 {
-            let [px, py, dx, dy] = plane.to_array();
-            out.push(HalfPlane { point: Vec2::new(px, py), direction: Vec2::new(dx, dy) });
-        }
+    let mut packed = [HalfPlane::default(); 4];
+    let mut count = 0;
+    for (lane, plane) in planes.iter().enumerate() {
+        let [px, py, dx, dy] = plane.to_array();
+        packed[count.min(3)] = HalfPlane { point: Vec2::new(px, py), direction: Vec2::new(dx, dy) };
+        count += kept >> lane & 1;
     }
+    // All four copied (a fixed-size copy), the unkept cut off.
+    let base = out.len();
+    out.extend_from_slice(&packed);
+    out.truncate(base + count);
 }
 
 #[cfg(test)]
@@ -462,7 +466,7 @@ mod tests {
             prop_oneof![-3.0f32..3.0, Just(0.0)],
             prop_oneof![-3.0f32..3.0, Just(0.0)],
             prop_oneof![0.1f32..2.0, Just(0.0)],
-            prop_oneof![Just(0.5f32), 0.0f32..1.0],
+            prop_oneof![Just(0.5f32), 0.0f32..1.0, Just(0.0)],
         )
             .prop_map(|(x, y, vx, vy, radius, responsibility)| NeighborView {
                 position: Vec2::new(x, y),
@@ -492,30 +496,22 @@ mod tests {
                 time_horizon,
                 time_horizon_obst: time_horizon,
             };
-            let mut batch = NeighborBatch::default();
-            for other in &others {
-                batch.push(*other);
+            // Every batch length: only the first lanes count, in order; neighbours with no
+            // share of the avoidance and non-finite half-planes are left out.
+            for len in 1..=4 {
+                let mut batched = vec![HalfPlane::default()];
+                agent_half_planes_x4(&agent, &NeighborBatch::from_views(&others[..len]), time_step, &mut batched);
+                let scalar: Vec<HalfPlane> = std::iter::once(HalfPlane::default())
+                    .chain(
+                        others[..len]
+                            .iter()
+                            .filter(|o| o.responsibility != 0.0)
+                            .map(|o| agent_half_plane(&agent, o.position, o.velocity, o.radius, time_step, o.responsibility))
+                            .filter(HalfPlane::is_finite),
+                    )
+                    .collect();
+                prop_assert_eq!(batched.iter().map(bits).collect::<Vec<_>>(), scalar.iter().map(bits).collect::<Vec<_>>());
             }
-            let mut batched = Vec::new();
-            agent_half_planes_x4(&agent, &batch, time_step, &mut batched);
-            let scalar: Vec<HalfPlane> = others
-                .iter()
-                .map(|o| agent_half_plane(&agent, o.position, o.velocity, o.radius, time_step, o.responsibility))
-                .filter(HalfPlane::is_finite)
-                .collect();
-            prop_assert_eq!(batched.iter().map(bits).collect::<Vec<_>>(), scalar.iter().map(bits).collect::<Vec<_>>());
-            // Fewer lanes: only the first ones, still in order.
-            batched.clear();
-            batch.clear();
-            batch.push(others[0]);
-            batch.push(others[1]);
-            agent_half_planes_x4(&agent, &batch, time_step, &mut batched);
-            let first_two: Vec<HalfPlane> = others[..2]
-                .iter()
-                .map(|o| agent_half_plane(&agent, o.position, o.velocity, o.radius, time_step, o.responsibility))
-                .filter(HalfPlane::is_finite)
-                .collect();
-            prop_assert_eq!(batched.iter().map(bits).collect::<Vec<_>>(), first_two.iter().map(bits).collect::<Vec<_>>());
         }
     }
 }

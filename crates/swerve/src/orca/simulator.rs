@@ -594,6 +594,7 @@ impl Simulator {
             time_step: self.time_step,
             hint_growth: if self.search_hints_valid { Some(2.0 * self.max_displacement) } else { None },
             responsibilities: &self.responsibilities,
+            rvo2_shares: self.responsibilities.iter().fold(true, |all, &w| all & (w == RVO2_RESPONSIBILITY)),
             movers: &self.live_movers,
             extensions: self.extensions,
             ids: &self.ids,
@@ -723,6 +724,8 @@ struct StepContext<'a> {
     /// `Some(2 d)`, the most any agent's k-th neighbour distance can have grown.
     hint_growth: Option<f32>,
     responsibilities: &'a [f32],
+    /// Whether every agent has RVO2's weight, so that every share is ½.
+    rvo2_shares: bool,
     movers: &'a [Mover],
     extensions: Extensions,
     ids: &'a [AgentId],
@@ -731,6 +734,18 @@ struct StepContext<'a> {
 
 /// RVO2's fixed share of the avoidance.
 const RVO2_RESPONSIBILITY: f32 = 0.5;
+
+/// The share of the avoidance an agent of weight `mine` takes against one of weight `theirs`:
+/// `mine / (mine + theirs)`, or RVO2's ½ when both weights are 0. (Two weights of ½ give
+/// exactly ½ too.)
+fn share(mine: f32, theirs: f32) -> f32 {
+    let sum = mine + theirs;
+    if sum > 0.0 {
+        mine / sum
+    } else {
+        RVO2_RESPONSIBILITY
+    }
+}
 
 /// The read-only state of one overlap-resolution round.
 struct OverlapContext<'a> {
@@ -872,37 +887,25 @@ impl StepContext<'_> {
         };
         // The neighbours' half-planes, four at a time (one per SIMD lane), in neighbour order.
         let mine = self.responsibilities[i];
-        let mut batch = NeighborBatch::default();
-        for neighbor in &record.agent_neighbors {
-            let j = neighbor.index as usize;
-            let theirs = self.responsibilities[j];
-            // RVO2: each takes half. Otherwise shares are normalised per pair.
-            let share = if mine == RVO2_RESPONSIBILITY && theirs == RVO2_RESPONSIBILITY {
-                RVO2_RESPONSIBILITY
-            } else if mine + theirs > 0.0 {
-                mine / (mine + theirs)
-            } else {
-                RVO2_RESPONSIBILITY
-            };
-            // Weight 0 against a positive weight: this agent does not yield.
-            if share != 0.0 {
-                let radius = match radius_scale {
-                    None => self.params[j].radius,
-                    Some(scale) => self.params[j].radius * scale,
-                };
-                batch.push(NeighborView {
-                    position: self.positions[j],
-                    velocity: self.velocities[j],
-                    radius,
-                    responsibility: share,
-                });
-                if batch.is_full() {
-                    agent_half_planes_x4(&planner, &batch, self.time_step, &mut record.half_planes);
-                    batch.clear();
-                }
-            }
-        }
-        if !batch.is_empty() {
+        let (positions, velocities, all_params) = (self.positions, self.velocities, self.params);
+        for chunk in record.agent_neighbors.chunks(4) {
+            let batch = NeighborBatch::gather(
+                chunk.len(),
+                #[inline(always)]
+                |lane| {
+                    let j = chunk[lane].index as usize;
+                    // RVO2: each takes half. Otherwise shares are normalised per pair; a share of 0
+                    // (weight 0 against a positive weight: this agent does not yield) gives no
+                    // half-plane.
+                    let responsibility =
+                        if self.rvo2_shares { RVO2_RESPONSIBILITY } else { share(mine, self.responsibilities[j]) };
+                    let radius = match radius_scale {
+                        None => all_params[j].radius,
+                        Some(scale) => all_params[j].radius * scale,
+                    };
+                    NeighborView { position: positions[j], velocity: velocities[j], radius, responsibility }
+                },
+            );
             agent_half_planes_x4(&planner, &batch, self.time_step, &mut record.half_planes);
         }
         // Non-cooperative movers: full responsibility, after the agents.
