@@ -93,3 +93,31 @@ fn coincident_agents_with_equal_velocities_stay_finite() {
         assert!(sim.agent_half_planes(id).unwrap().iter().all(|h| h.is_finite()));
     }
 }
+
+/// A crowd spawned at one point (a door, a spawn marker) with a straight wall drawn with many
+/// collinear vertices: RVO2's trees for both are chains as deep as the input is large. Stepped
+/// on worker threads with small stacks, which recursing that deep overflowed (aborting the
+/// process) before the trees made room on the stack; the crowd must then spread out.
+#[test]
+fn a_crowd_spawned_at_one_point_next_to_a_many_vertex_wall_steps_without_overflow() {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).stack_size(256 * 1024).build().expect("pool");
+    pool.install(|| {
+        let mut sim = Simulator::new(0.25, AgentParams::default()).expect("valid");
+        let spawn = Vec2::new(0.0, 5.0);
+        for _ in 0..3000 {
+            sim.add_agent(spawn).expect("valid");
+        }
+        let mut wall: Vec<Vec2> = (0..=150).map(|i| Vec2::new(i as f32 - 75.0, 0.0)).collect();
+        wall.extend((0..=150).rev().map(|i| Vec2::new(i as f32 - 75.0, -1.0)));
+        sim.add_obstacle(&wall).expect("valid wall");
+        sim.process_obstacles();
+        let goals: Vec<Vec2> = (0..3000).map(|i| Vec2::from_angle(i as f32) * 2.0).collect();
+        sim.set_pref_velocities(&goals).expect("finite");
+        for _ in 0..2 {
+            sim.step();
+        }
+        assert!(sim.positions().iter().all(|p| p.is_finite()));
+        let spread = sim.positions().iter().filter(|p| p.distance(spawn) > 0.01).count();
+        assert!(spread > 2900, "only {spread} of 3000 agents left the spawn point");
+    });
+}

@@ -6,6 +6,7 @@
 //! permutation, and the neighbour order changes the ORCA result, so bit-exactness with RVO2
 //! requires keeping it (seed 004, "KdTree").
 
+use super::stack_room::{with_room, with_room_now};
 use crate::geom::exact::{cpp_max, cpp_min};
 use glam::Vec2;
 
@@ -98,7 +99,7 @@ impl AgentKdTree {
         for p in &self.points[1..] {
             grow(&mut min, &mut max, *p);
         }
-        build_subtree(&mut self.nodes, 0, &mut self.points, &mut self.order, 0, Bounds { min, max });
+        build_subtree(&mut self.nodes, 0, &mut self.points, &mut self.order, 0, Bounds { min, max }, 0);
         debug_assert_eq!(self.nodes.len(), 2 * n - 1);
     }
 
@@ -115,9 +116,14 @@ impl AgentKdTree {
             return;
         }
         let mut range_squared = range_squared;
-        self.query_recursive(center, exclude, &mut range_squared, max_count, out, 0);
+        self.query_recursive(center, exclude, &mut range_squared, max_count, out, 0, 0);
     }
 
+    /// RVO2's `queryAgentTreeRecursive` at `node` (at `depth` in the tree): a leaf's agents are
+    /// offered to the list; an inner node's nearer child is visited first (the right one when
+    /// both boxes are equally far), the farther one afterwards if its box is still within the
+    /// range, which the nearer subtree may have shrunk.
+    #[allow(clippy::too_many_arguments)]
     fn query_recursive(
         &self,
         center: Vec2,
@@ -126,6 +132,7 @@ impl AgentKdTree {
         max_count: usize,
         out: &mut Vec<Neighbor>,
         node: usize,
+        depth: u32,
     ) {
         let n = &self.nodes[node];
         if (n.end - n.begin) as usize <= MAX_LEAF_SIZE {
@@ -142,17 +149,20 @@ impl AgentKdTree {
         let (left, right) = (n.left as usize, n.right as usize);
         let distance_left = self.box_distance_squared(left, center);
         let distance_right = self.box_distance_squared(right, center);
+        let mut visit = |child: usize, range_squared: &mut f32| {
+            with_room(depth, || self.query_recursive(center, exclude, range_squared, max_count, out, child, depth + 1))
+        };
         if distance_left < distance_right {
             if distance_left < *range_squared {
-                self.query_recursive(center, exclude, range_squared, max_count, out, left);
+                visit(left, range_squared);
                 if distance_right < *range_squared {
-                    self.query_recursive(center, exclude, range_squared, max_count, out, right);
+                    visit(right, range_squared);
                 }
             }
         } else if distance_right < *range_squared {
-            self.query_recursive(center, exclude, range_squared, max_count, out, right);
+            visit(right, range_squared);
             if distance_left < *range_squared {
-                self.query_recursive(center, exclude, range_squared, max_count, out, left);
+                visit(left, range_squared);
             }
         }
     }
@@ -227,7 +237,8 @@ const PARALLEL_SUBTREE: usize = 8192;
 
 /// Builds the subtree over `points`/`order` (the node's agents) into `nodes`, whose first
 /// element is the subtree's root, node number `base` of the whole tree; `offset` is the index
-/// of `points[0]` in the whole tree's arrays; `bounds` is the tight box of `points`.
+/// of `points[0]` in the whole tree's arrays; `bounds` is the tight box of `points`; `depth`
+/// is the subtree root's depth in the whole tree.
 ///
 /// RVO2's `buildAgentTreeRecursive`: a leaf holds at most [`MAX_LEAF_SIZE`] agents; otherwise
 /// the box's longer side is split at its midpoint by a Hoare-style partition, the left child
@@ -242,6 +253,7 @@ fn build_subtree(
     order: &mut [u32],
     offset: usize,
     bounds: Bounds,
+    depth: u32,
 ) {
     let count = points.len();
     let Bounds { min, max } = bounds;
@@ -268,15 +280,19 @@ fn build_subtree(
     let (left_tree, right_tree) = rest.split_at_mut(left_nodes);
     let (left_points, right_points) = points.split_at_mut(left);
     let (left_order, right_order) = order.split_at_mut(left);
-    let mut build_left = move || build_subtree(left_tree, base + 1, left_points, left_order, offset, left_bounds);
-    let mut build_right = move || {
-        build_subtree(right_tree, base + 1 + left_nodes, right_points, right_order, offset + left, right_bounds)
+    let build_left =
+        move || build_subtree(left_tree, base + 1, left_points, left_order, offset, left_bounds, depth + 1);
+    let build_right = move || {
+        let (base, offset) = (base + 1 + left_nodes, offset + left);
+        build_subtree(right_tree, base, right_points, right_order, offset, right_bounds, depth + 1)
     };
+    // Stack room (see `stack_room`): at every parallel level, whose children may run on
+    // either thread; every few levels below, where one thread recurses alone.
     if count >= PARALLEL_SUBTREE {
-        rayon::join(build_left, build_right);
+        rayon::join(|| with_room_now(build_left), || with_room_now(build_right));
     } else {
-        build_left();
-        build_right();
+        with_room(depth, build_left);
+        with_room(depth, build_right);
     }
 }
 
@@ -440,6 +456,47 @@ mod tests {
                 assert_same_answer(&out, &positions, p, i as u32, 9.0);
             }
         }
+    }
+
+    /// Agents spawned at one point: RVO2's tree peels one off per level, a chain as deep as
+    /// the crowd. Built and queried on a thread with a small stack, which that depth would
+    /// overflow (aborting the process) without the recursions' stack checks.
+    #[test]
+    fn coincident_agents_make_a_deep_tree_without_overflowing_the_stack() {
+        let mut positions = vec![Vec2::new(3.0, -2.0); 3000];
+        positions.extend((0..40).map(|i| Vec2::new(i as f32 * 0.7, 1.0)));
+        let worker = std::thread::Builder::new().stack_size(128 * 1024).spawn(move || {
+            let mut tree = AgentKdTree::new();
+            tree.rebuild(&positions);
+            tree.assert_well_formed();
+            let mut out = Vec::new();
+            for i in [0, 1234, 2999, 3000, 3039] {
+                tree.nearest(positions[i], i as u32, 1e4, 12, &mut out);
+                assert_eq!(out.len(), 12, "agent {i}");
+                assert_same_answer(&out, &positions, positions[i], i as u32, 1e4);
+            }
+        });
+        worker.expect("spawn").join().expect("deep tree");
+    }
+
+    /// The same above the parallel-build threshold, on two threads with small stacks: the
+    /// chain's levels alternate between the threads (each steals the other's next level), so
+    /// each thread must check for room at every parallel level, not every so many levels.
+    #[test]
+    fn a_deep_tree_built_in_parallel_does_not_overflow_the_stack() {
+        let mut positions = vec![Vec2::new(-1.0, 4.0); PARALLEL_SUBTREE + 6000];
+        positions.extend((0..40).map(|i| Vec2::new(i as f32 * 0.7, 1.0)));
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).stack_size(256 * 1024).build().expect("pool");
+        pool.install(|| {
+            let mut tree = AgentKdTree::new();
+            tree.rebuild(&positions);
+            tree.assert_well_formed();
+            let mut out = Vec::new();
+            for i in [0, positions.len() - 1] {
+                tree.nearest(positions[i], i as u32, 1e4, 12, &mut out);
+                assert_same_answer(&out, &positions, positions[i], i as u32, 1e4);
+            }
+        });
     }
 
     #[test]

@@ -10,6 +10,7 @@
 mod agent_kdtree;
 mod neighbor_grid;
 mod obstacle_tree;
+mod stack_room;
 
 pub use agent_kdtree::{nearest_brute_force, AgentKdTree, Neighbor, MAX_LEAF_SIZE};
 pub use neighbor_grid::{GridQuery, NeighborGrid};

@@ -6,6 +6,7 @@
 //! exactly as RVO2's `KdTree::buildObstacleTreeRecursive` — the shape of the tree decides the
 //! order of obstacle neighbours and so, through the linear program, the agents' velocities.
 
+use super::stack_room::with_room;
 use crate::geom::exact::{det, distance_squared_to_segment, left_of, length_squared, normalize, EPSILON};
 use glam::Vec2;
 
@@ -52,7 +53,7 @@ impl ObstacleTree {
         }
         let mut tree = ObstacleTree { vertices, nodes: Vec::new(), root: None };
         let all: Vec<u32> = (0..tree.vertices.len() as u32).collect();
-        tree.root = tree.build_recursive(&all);
+        tree.root = tree.build_recursive(&all, 0);
         tree
     }
 
@@ -67,7 +68,7 @@ impl ObstacleTree {
         self.root.is_none()
     }
 
-    fn build_recursive(&mut self, edges: &[u32]) -> Option<u32> {
+    fn build_recursive(&mut self, edges: &[u32], depth: u32) -> Option<u32> {
         if edges.is_empty() {
             return None;
         }
@@ -149,8 +150,8 @@ impl ObstacleTree {
         }
         let node = self.nodes.len() as u32;
         self.nodes.push(Node { vertex: split_edge, left: None, right: None });
-        let left = self.build_recursive(&left_edges);
-        let right = self.build_recursive(&right_edges);
+        let left = with_room(depth, || self.build_recursive(&left_edges, depth + 1));
+        let right = with_room(depth, || self.build_recursive(&right_edges, depth + 1));
         self.nodes[node as usize].left = left;
         self.nodes[node as usize].right = right;
         Some(node)
@@ -167,7 +168,7 @@ impl ObstacleTree {
     /// side), nearest first; ties keep tree order (RVO2's `computeObstacleNeighbors`).
     pub fn edges_near(&self, position: Vec2, range_squared: f32, out: &mut Vec<(f32, u32)>) {
         out.clear();
-        self.visit_lines_near(position, range_squared, self.root, &mut |vertex, agent_left_of_line, p1, p2| {
+        self.visit_lines_near(position, range_squared, self.root, 0, &mut |vertex, agent_left_of_line, p1, p2| {
             if agent_left_of_line < 0.0 {
                 // Only edges the agent is on the right of (outside of) can be seen.
                 let distance_squared = distance_squared_to_segment(p1, p2, position);
@@ -188,7 +189,7 @@ impl ObstacleTree {
     /// no farther than `reach` (returns `reach` when nothing is nearer).
     pub fn clearance(&self, position: Vec2, reach: f32) -> f32 {
         let mut nearest = reach * reach;
-        self.visit_lines_near(position, reach * reach, self.root, &mut |_, _, p1, p2| {
+        self.visit_lines_near(position, reach * reach, self.root, 0, &mut |_, _, p1, p2| {
             nearest = nearest.min(distance_squared_to_segment(p1, p2, position));
         });
         nearest.sqrt()
@@ -203,6 +204,7 @@ impl ObstacleTree {
         position: Vec2,
         range_squared: f32,
         node: Option<u32>,
+        depth: u32,
         visit: &mut impl FnMut(u32, f32, Vec2, Vec2),
     ) {
         let Some(node) = node else { return };
@@ -210,22 +212,24 @@ impl ObstacleTree {
         let (p1, p2) = self.edge_points(node.vertex);
         let agent_left_of_line = left_of(p1, p2, position);
         let (near, far) = if agent_left_of_line >= 0.0 { (node.left, node.right) } else { (node.right, node.left) };
-        self.visit_lines_near(position, range_squared, near, visit);
+        with_room(depth, || self.visit_lines_near(position, range_squared, near, depth + 1, visit));
         let distance_squared_line = agent_left_of_line * agent_left_of_line / length_squared(p2 - p1);
         if distance_squared_line < range_squared {
             visit(node.vertex, agent_left_of_line, p1, p2);
-            self.visit_lines_near(position, range_squared, far, visit);
+            with_room(depth, || self.visit_lines_near(position, range_squared, far, depth + 1, visit));
         }
     }
 
     /// Whether a disc of `radius` can move from `q1` to `q2` without crossing any edge
     /// (RVO2's `queryVisibility`). True when there are no obstacles.
     pub fn is_visible(&self, q1: Vec2, q2: Vec2, radius: f32) -> bool {
-        self.visible_recursive(q1, q2, radius, self.root)
+        self.visible_recursive(q1, q2, radius, self.root, 0)
     }
 
-    fn visible_recursive(&self, q1: Vec2, q2: Vec2, radius: f32, node: Option<u32>) -> bool {
+    fn visible_recursive(&self, q1: Vec2, q2: Vec2, radius: f32, node: Option<u32>, depth: u32) -> bool {
         let Some(node) = node else { return true };
+        let visible =
+            |child: Option<u32>| with_room(depth, || self.visible_recursive(q1, q2, radius, child, depth + 1));
         let node = self.nodes[node as usize];
         let (p1, p2) = self.edge_points(node.vertex);
         let q1_left = left_of(p1, p2, q1);
@@ -234,14 +238,12 @@ impl ObstacleTree {
         let radius_sq = radius * radius;
         let both_far = || q1_left * q1_left * inv_length >= radius_sq && q2_left * q2_left * inv_length >= radius_sq;
         if q1_left >= 0.0 && q2_left >= 0.0 {
-            self.visible_recursive(q1, q2, radius, node.left)
-                && (both_far() || self.visible_recursive(q1, q2, radius, node.right))
+            visible(node.left) && (both_far() || visible(node.right))
         } else if q1_left <= 0.0 && q2_left <= 0.0 {
-            self.visible_recursive(q1, q2, radius, node.right)
-                && (both_far() || self.visible_recursive(q1, q2, radius, node.left))
+            visible(node.right) && (both_far() || visible(node.left))
         } else if q1_left >= 0.0 && q2_left <= 0.0 {
             // One can see through an obstacle edge from its back (left) to its front.
-            self.visible_recursive(q1, q2, radius, node.left) && self.visible_recursive(q1, q2, radius, node.right)
+            visible(node.left) && visible(node.right)
         } else {
             let point1_left_of_q = left_of(q1, q2, p1);
             let point2_left_of_q = left_of(q1, q2, p2);
@@ -249,8 +251,8 @@ impl ObstacleTree {
             point1_left_of_q * point2_left_of_q >= 0.0
                 && point1_left_of_q * point1_left_of_q * inv_length_q > radius_sq
                 && point2_left_of_q * point2_left_of_q * inv_length_q > radius_sq
-                && self.visible_recursive(q1, q2, radius, node.left)
-                && self.visible_recursive(q1, q2, radius, node.right)
+                && visible(node.left)
+                && visible(node.right)
         }
     }
 
@@ -336,6 +338,31 @@ mod tests {
                 prop_assert_eq!(found, edges_near_brute_force(&tree, p, range * range));
             }
         }
+    }
+
+    /// A long thin block whose sides are drawn with many collinear vertices: every split puts
+    /// all other edges on one side, so RVO2's tree is a chain as deep as the edge count. Built
+    /// and queried on a thread with a small stack, which that depth would overflow without
+    /// the recursions' stack checks.
+    #[test]
+    fn collinear_edges_make_a_deep_tree_without_overflowing_the_stack() {
+        let side = 200;
+        let mut block: Vec<Vec2> = (0..=side).map(|i| Vec2::new(i as f32, 0.0)).collect();
+        block.extend((0..=side).rev().map(|i| Vec2::new(i as f32, 1.0)));
+        let worker = std::thread::Builder::new().stack_size(64 * 1024).spawn(move || {
+            let tree = ObstacleTree::build(&[block]);
+            tree.assert_well_formed();
+            let mut out = Vec::new();
+            for p in [Vec2::new(-3.0, 0.5), Vec2::new(100.0, -2.0), Vec2::new(250.0, 3.0)] {
+                tree.edges_near(p, 100.0, &mut out);
+                let mut found: Vec<u32> = out.iter().map(|e| e.1).collect();
+                found.sort();
+                assert_eq!(found, edges_near_brute_force(&tree, p, 100.0));
+            }
+            assert!(!tree.is_visible(Vec2::new(50.0, -5.0), Vec2::new(50.0, 5.0), 0.1));
+            assert!(tree.is_visible(Vec2::new(-5.0, -5.0), Vec2::new(-5.0, 5.0), 0.1));
+        });
+        worker.expect("spawn").join().expect("deep tree");
     }
 
     #[test]
