@@ -7,6 +7,9 @@
 //! order of obstacle neighbours and so, through the linear program, the agents' velocities.
 
 use super::stack_room::with_room;
+
+/// Edge lists at least this long have their split searched by several threads.
+const PARALLEL_SPLIT_SEARCH: usize = 512;
 use crate::geom::exact::{det, distance_squared_to_segment, left_of, length_squared, normalize, EPSILON};
 use glam::Vec2;
 
@@ -72,43 +75,9 @@ impl ObstacleTree {
         if edges.is_empty() {
             return None;
         }
-        // Choose the edge minimising (larger side, smaller side), lexicographically; the inner
-        // loop gives up on a candidate as soon as it cannot beat the best so far.
-        let mut optimal_split = 0;
-        let mut min_left = edges.len();
-        let mut min_right = edges.len();
-        let rank = |l: usize, r: usize| (l.max(r), l.min(r));
-        for (i, &edge_i) in edges.iter().enumerate() {
-            let (mut left_size, mut right_size) = (0usize, 0usize);
-            let (i1, i2) = self.edge_points(edge_i);
-            for (j, &edge_j) in edges.iter().enumerate() {
-                if i == j {
-                    continue;
-                }
-                let (j1, j2) = self.edge_points(edge_j);
-                let j1_left = left_of(i1, i2, j1);
-                let j2_left = left_of(i1, i2, j2);
-                if j1_left >= -EPSILON && j2_left >= -EPSILON {
-                    left_size += 1;
-                } else if j1_left <= EPSILON && j2_left <= EPSILON {
-                    right_size += 1;
-                } else {
-                    left_size += 1;
-                    right_size += 1;
-                }
-                if rank(left_size, right_size) >= rank(min_left, min_right) {
-                    break;
-                }
-            }
-            if rank(left_size, right_size) < rank(min_left, min_right) {
-                min_left = left_size;
-                min_right = right_size;
-                optimal_split = i;
-            }
-        }
-
-        let mut left_edges = Vec::with_capacity(min_left);
-        let mut right_edges = Vec::with_capacity(min_right);
+        let optimal_split = self.optimal_split(edges);
+        let mut left_edges = Vec::new();
+        let mut right_edges = Vec::new();
         let split_edge = edges[optimal_split];
         let (i1, i2) = self.edge_points(split_edge);
         for (j, &edge_j) in edges.iter().enumerate() {
@@ -155,6 +124,85 @@ impl ObstacleTree {
         self.nodes[node as usize].left = left;
         self.nodes[node as usize].right = right;
         Some(node)
+    }
+
+    /// RVO2's choice of split edge among `edges` (an index into it): the one minimising
+    /// (larger side, smaller side) lexicographically, the first such one on ties, where an
+    /// edge j is on the left of edge i if both its ends are (`left_of ≥ −ε`), on the right if
+    /// both are (`≤ ε`), and on both sides otherwise.
+    ///
+    /// RVO2 counts edge by edge and gives up on a candidate once it cannot beat the best so
+    /// far; that is O(n²) per node (every count must pass n/2 before it can give up) and took
+    /// 1.3 s for the 16,000 edges of `blocks 100000`. Here four edges are classified at a
+    /// time in SIMD lanes (the same `f32` operations as [`left_of`]) and, for long lists, the
+    /// candidates are shared between threads, each with its own best so far; the first
+    /// candidate of least rank wins, so the choice is RVO2's.
+    fn optimal_split(&self, edges: &[u32]) -> usize {
+        use rayon::prelude::*;
+        use wide::{f32x4, CmpGe, CmpLe};
+        let n = edges.len();
+        // Both ends of every edge, four edges per vector (x and y of each end); the last
+        // vector is padded with the last edge, whose extra lanes are masked out.
+        let chunks = n.div_ceil(4);
+        let ends: Vec<[f32x4; 4]> = (0..chunks)
+            .map(|c| {
+                let quad = [0, 1, 2, 3].map(|k| self.edge_points(edges[(4 * c + k).min(n - 1)]));
+                [quad.map(|e| e.0.x), quad.map(|e| e.0.y), quad.map(|e| e.1.x), quad.map(|e| e.1.y)].map(f32x4::new)
+            })
+            .collect();
+        let tail_lanes = n - 4 * (chunks - 1);
+        let rank = |l: usize, r: usize| (l.max(r), l.min(r));
+        // Candidate i's (left, right) counts, or counts already no better than `best`.
+        let count = |i: usize, best: (usize, usize)| -> (usize, usize) {
+            let (i1, i2) = self.edge_points(edges[i]);
+            let direction = i2 - i1;
+            let (dx, dy) = (f32x4::splat(direction.x), f32x4::splat(direction.y));
+            let (ix, iy) = (f32x4::splat(i1.x), f32x4::splat(i1.y));
+            let (low, high) = (f32x4::splat(-EPSILON), f32x4::splat(EPSILON));
+            // left_of(i1, i2, j) = det(i1 − j, i2 − i1), lane by lane.
+            let side = |jx: f32x4, jy: f32x4| (ix - jx) * dy - (iy - jy) * dx;
+            // Edge i itself is counted like the others, then taken out.
+            let (own_left, own_right) = {
+                let (a, b) = (left_of(i1, i2, i1), left_of(i1, i2, i2));
+                let left = a >= -EPSILON && b >= -EPSILON;
+                let right = !left && a <= EPSILON && b <= EPSILON;
+                (usize::from(!right), usize::from(!left))
+            };
+            let (mut left, mut right) = (0usize, 0usize);
+            for (c, [first_x, first_y, second_x, second_y]) in ends.iter().enumerate() {
+                let (a, b) = (side(*first_x, *first_y), side(*second_x, *second_y));
+                let valid = if c + 1 == chunks { (1u32 << tail_lanes) - 1 } else { 0b1111 };
+                let on_left = (a.cmp_ge(low) & b.cmp_ge(low)).move_mask() as u32 & valid;
+                let on_right = (a.cmp_le(high) & b.cmp_le(high)).move_mask() as u32 & valid & !on_left;
+                // Straddling edges count on both sides.
+                let straddling = valid & !on_left & !on_right;
+                left += (on_left | straddling).count_ones() as usize;
+                right += (on_right | straddling).count_ones() as usize;
+                // Only a speed-up (counts only grow): this candidate cannot win any more.
+                // Checked every 32 edges: the counts must pass n/2 before it can hold.
+                if c % 8 == 7 && rank(left.saturating_sub(own_left), right.saturating_sub(own_right)) >= best {
+                    break;
+                }
+            }
+            // (Saturating: a candidate given up on may not have reached itself.)
+            (left.saturating_sub(own_left), right.saturating_sub(own_right))
+        };
+        // The best (rank, index) over some candidates, visited in order, starting from RVO2's
+        // initial bound (no candidate reaches it).
+        let better = |best: ((usize, usize), usize), i: usize| {
+            let (l, r) = count(i, best.0);
+            if rank(l, r) < best.0 {
+                (rank(l, r), i)
+            } else {
+                best
+            }
+        };
+        let start = (rank(n, n), 0);
+        if n >= PARALLEL_SPLIT_SEARCH {
+            (0..n).into_par_iter().with_min_len(64).fold(|| start, better).reduce(|| start, |a, b| a.min(b)).1
+        } else {
+            (0..n).fold(start, better).1
+        }
     }
 
     #[inline(always)]
@@ -363,6 +411,76 @@ mod tests {
             assert!(tree.is_visible(Vec2::new(-5.0, -5.0), Vec2::new(-5.0, 5.0), 0.1));
         });
         worker.expect("spawn").join().expect("deep tree");
+    }
+
+    /// RVO2's split search as it is written (edge by edge, giving up on a candidate once it
+    /// cannot win): the oracle for the SIMD, multi-threaded [`ObstacleTree::optimal_split`].
+    fn optimal_split_rvo2(tree: &ObstacleTree, edges: &[u32]) -> usize {
+        let (mut optimal_split, mut min_left, mut min_right) = (0, edges.len(), edges.len());
+        let rank = |l: usize, r: usize| (l.max(r), l.min(r));
+        for (i, &edge_i) in edges.iter().enumerate() {
+            let (mut left_size, mut right_size) = (0usize, 0usize);
+            let (i1, i2) = tree.edge_points(edge_i);
+            for (j, &edge_j) in edges.iter().enumerate() {
+                if i == j {
+                    continue;
+                }
+                let (j1, j2) = tree.edge_points(edge_j);
+                let (j1_left, j2_left) = (left_of(i1, i2, j1), left_of(i1, i2, j2));
+                if j1_left >= -EPSILON && j2_left >= -EPSILON {
+                    left_size += 1;
+                } else if j1_left <= EPSILON && j2_left <= EPSILON {
+                    right_size += 1;
+                } else {
+                    left_size += 1;
+                    right_size += 1;
+                }
+                if rank(left_size, right_size) >= rank(min_left, min_right) {
+                    break;
+                }
+            }
+            if rank(left_size, right_size) < rank(min_left, min_right) {
+                (min_left, min_right, optimal_split) = (left_size, right_size, i);
+            }
+        }
+        optimal_split
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        /// The split search picks RVO2's edge: lattice squares (collinear edges, equal ranks)
+        /// and random polygons, lists short and long enough to be searched by several threads,
+        /// in any order.
+        #[test]
+        fn split_search_equals_rvo2(
+            shapes in prop::collection::vec((-30i32..30, -30i32..30, 1i32..4, 3usize..7, any::<bool>()), 1..200),
+            rotations in prop::collection::vec(0usize..1000, 1..3),
+        ) {
+            let polygons: Vec<Vec<Vec2>> = shapes
+                .iter()
+                .map(|&(x, y, h, sides, lattice)| {
+                    if lattice {
+                        square(x as f32, y as f32, h as f32 * 0.5)
+                    } else {
+                        (0..sides)
+                            .map(|k| {
+                                let angle = k as f32 * std::f32::consts::TAU / sides as f32 + x as f32;
+                                Vec2::new(x as f32 * 1.7, y as f32 * 1.3) + Vec2::from_angle(angle) * h as f32
+                            })
+                            .collect()
+                    }
+                })
+                .collect();
+            let tree = ObstacleTree::build(&polygons);
+            let mut edges: Vec<u32> = (0..tree.vertices.len() as u32).collect();
+            for r in rotations {
+                let r = r % edges.len();
+                edges.rotate_left(r);
+                prop_assert_eq!(tree.optimal_split(&edges), optimal_split_rvo2(&tree, &edges));
+                let half = &edges[..edges.len().div_ceil(2)];
+                prop_assert_eq!(tree.optimal_split(half), optimal_split_rvo2(&tree, half));
+            }
+        }
     }
 
     #[test]
