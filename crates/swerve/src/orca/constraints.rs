@@ -366,6 +366,7 @@ impl NeighborBatch {
 /// circle, legs, overlap — are computed for all four lanes and then selected per lane (the
 /// cut-off and overlap cases only when some lane needs them), so the results are identical
 /// while the square roots and divisions of four neighbours overlap.
+#[inline(always)]
 pub fn agent_half_planes_x4(agent: &AgentView, others: &NeighborBatch, time_step: f32, out: &mut Vec<HalfPlane>) {
     use wide::{CmpGt, CmpLt, CmpNe};
     let neg = |x: f32x4| x ^ f32x4::splat(-0.0);

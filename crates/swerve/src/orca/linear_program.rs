@@ -33,6 +33,7 @@ pub enum LpOutcome {
 /// Solves the whole ORCA program: nearest to `preferred` within `max_speed` and all
 /// `half_planes`, falling back to least violation. `obstacle_count` leading half-planes are
 /// hard constraints in the fallback. `scratch` is reused to avoid allocating.
+#[inline(always)]
 pub fn solve(
     half_planes: &[HalfPlane],
     obstacle_count: usize,
@@ -55,6 +56,7 @@ pub fn solve(
 ///
 /// With `direction_opt`, `target` is a direction and the result is the extreme point of the
 /// segment along it; otherwise the result is the segment's point nearest `target`.
+#[inline(always)]
 pub fn linear_program1(
     half_planes: &[HalfPlane],
     line: usize,
@@ -120,6 +122,7 @@ pub fn linear_program1(
 /// The 2-D program: incremental over `half_planes`. Returns the index of the first half-plane
 /// that could not be satisfied (`half_planes.len()` on success); `result` then holds the
 /// optimum of the half-planes before it.
+#[inline(always)]
 pub fn linear_program2(
     half_planes: &[HalfPlane],
     radius: f32,
@@ -150,6 +153,7 @@ pub fn linear_program2(
 /// The fallback: for each half-plane from `begin` whose violation exceeds the current worst,
 /// minimise the violation within the obstacle half-planes and the bisectors with the agent
 /// half-planes before it. `projected` is scratch space.
+#[inline(always)]
 pub fn linear_program3(
     half_planes: &[HalfPlane],
     obstacle_count: usize,

@@ -194,6 +194,7 @@ impl NeighborGrid {
     /// then nearer than the hint); otherwise it tries the next hint, and finally the full
     /// range. A wrong hint costs time, never correctness. Without a finite hint, three cell
     /// widths serve as one.
+    #[inline(always)]
     pub fn nearest_with_hints(
         &self,
         center: Vec2,
@@ -378,6 +379,7 @@ const RANKED: usize = 16;
 /// Writes RVO2's answer from the candidates — the nearest `max_count`, nearest first — unless
 /// equal distances make it depend on visiting order: two among the nearest `max_count`, or
 /// the farthest kept and the nearest left out.
+#[inline(always)]
 fn finish(keys: &mut [u64], tied: bool, max_count: usize, out: &mut Vec<Neighbor>) -> GridQuery {
     if tied {
         return GridQuery::Tied;
