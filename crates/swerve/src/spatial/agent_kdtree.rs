@@ -94,12 +94,8 @@ impl AgentKdTree {
 
     fn build(&mut self) {
         let n = self.points.len();
-        let mut min = self.points[0];
-        let mut max = min;
-        for p in &self.points[1..] {
-            grow(&mut min, &mut max, *p);
-        }
-        build_subtree(&mut self.nodes, 0, &mut self.points, &mut self.order, 0, Bounds { min, max }, 0);
+        let bounds = bounds_of(&self.points);
+        build_subtree(&mut self.nodes, 0, &mut self.points, &mut self.order, 0, bounds, 0);
         debug_assert_eq!(self.nodes.len(), 2 * n - 1);
     }
 
@@ -243,9 +239,9 @@ const PARALLEL_SUBTREE: usize = 8192;
 /// RVO2's `buildAgentTreeRecursive`: a leaf holds at most [`MAX_LEAF_SIZE`] agents; otherwise
 /// the box's longer side is split at its midpoint by a Hoare-style partition, the left child
 /// is the next node and the right child follows the left subtree's `2·left_size − 1` nodes.
-/// The children's boxes are gathered during the partition instead of by a second pass (min
-/// and max do not depend on the order points are seen in, up to the sign of zeros, which no
-/// later computation can tell apart).
+/// The children's boxes are computed after the partition by a SIMD pass over each side
+/// ([`bounds_of`]), which costs less than growing two boxes point by point inside the
+/// partition's branchy loop.
 fn build_subtree(
     nodes: &mut [Node],
     base: usize,
@@ -263,16 +259,12 @@ fn build_subtree(
     }
     let vertical = max.x - min.x > max.y - min.y;
     let split = if vertical { 0.5 * (max.x + min.x) } else { 0.5 * (max.y + min.y) };
-    let (mut left, left_bounds, right_bounds) =
+    let left =
         if vertical { partition(points, order, split, |p| p.x) } else { partition(points, order, split, |p| p.y) };
-    let (left_bounds, right_bounds) = if left == 0 {
-        // Every point is on the right side of the split: RVO2 moves the first one to the left
-        // anyway. Recompute both boxes (rare: only when all keys equal the split value).
-        left = 1;
-        (bounds_of(&points[..1]), bounds_of(&points[1..]))
-    } else {
-        (left_bounds, right_bounds)
-    };
+    // Every point on the right side of the split (only when all keys equal the split value):
+    // RVO2 moves the first one to the left anyway.
+    let left = left.max(1);
+    let (left_bounds, right_bounds) = (bounds_of(&points[..left]), bounds_of(&points[left..]));
     let left_nodes = 2 * left - 1;
     nodes[0].left = (base + 1) as u32;
     nodes[0].right = (base + 1 + left_nodes) as u32;
@@ -296,44 +288,50 @@ fn build_subtree(
     }
 }
 
-/// RVO2's partition loop around `split` on `key`; returns the left side's length and the
-/// boxes of both sides (meaningless for an empty side).
+/// RVO2's partition loop around `split` on `key`; returns the left side's length.
 #[inline(always)]
-fn partition(points: &mut [Vec2], order: &mut [u32], split: f32, key: impl Fn(Vec2) -> f32) -> (usize, Bounds, Bounds) {
-    let empty = || Bounds { min: Vec2::splat(f32::INFINITY), max: Vec2::splat(f32::NEG_INFINITY) };
-    let (mut l, mut r) = (empty(), empty());
+fn partition(points: &mut [Vec2], order: &mut [u32], split: f32, key: impl Fn(Vec2) -> f32) -> usize {
     let mut left = 0;
     let mut right = points.len();
-    // Each point is looked at exactly once by one of the two scans (or moved by a swap to
-    // the side it then belongs to), so the boxes are complete when the scans meet.
     while left < right {
         while left < right && key(points[left]) < split {
-            grow(&mut l.min, &mut l.max, points[left]);
             left += 1;
         }
         while right > left && key(points[right - 1]) >= split {
-            grow(&mut r.min, &mut r.max, points[right - 1]);
             right -= 1;
         }
         if left < right {
             points.swap(left, right - 1);
             order.swap(left, right - 1);
-            grow(&mut l.min, &mut l.max, points[left]);
-            grow(&mut r.min, &mut r.max, points[right - 1]);
             left += 1;
             right -= 1;
         }
     }
-    (left, l, r)
+    left
 }
 
+/// The tight box of `points` (not empty), two points per SIMD vector. The smallest and the
+/// largest coordinate do not depend on the order the points are seen in (up to the sign of
+/// zeros, which no later computation can tell apart), so this is RVO2's box.
 fn bounds_of(points: &[Vec2]) -> Bounds {
-    let mut min = points[0];
-    let mut max = min;
-    for p in &points[1..] {
-        grow(&mut min, &mut max, *p);
+    use wide::f32x4;
+    let pairs = points.chunks_exact(2);
+    let odd = pairs.remainder();
+    let first = points[0];
+    let start = f32x4::new([first.x, first.y, first.x, first.y]);
+    let (min, max) = pairs.fold((start, start), |(min, max), pair| {
+        let both = f32x4::new([pair[0].x, pair[0].y, pair[1].x, pair[1].y]);
+        (min.fast_min(both), max.fast_max(both))
+    });
+    let (min, max) = (min.to_array(), max.to_array());
+    let mut bounds = Bounds {
+        min: Vec2::new(min[0].min(min[2]), min[1].min(min[3])),
+        max: Vec2::new(max[0].max(max[2]), max[1].max(max[3])),
+    };
+    if let Some(&p) = odd.first() {
+        grow(&mut bounds.min, &mut bounds.max, p);
     }
-    Bounds { min, max }
+    bounds
 }
 
 /// RVO2's `insertAgentNeighbor`: keep `out` sorted by distance (ties: first come first),
