@@ -37,9 +37,6 @@ struct AgentRecord {
     half_planes: Vec<HalfPlane>,
     obstacle_half_plane_count: usize,
     outcome: LpOutcome,
-    new_velocity: Vec2,
-    /// Whether the neighbour query met a distance tie and asked the k-d tree.
-    asked_tree: bool,
     /// The squared radius the neighbour query ended with (m²).
     search_range_squared: f32,
 }
@@ -123,6 +120,8 @@ pub struct Simulator {
     live_movers: Vec<Mover>,
     /// Overlap resolution's per-agent corrections (scratch).
     corrections: Vec<Vec2>,
+    /// The velocities being decided in a step (scratch; swapped with `velocities` after).
+    next_velocities: Vec<Vec2>,
 }
 
 impl Simulator {
@@ -156,6 +155,7 @@ impl Simulator {
             movers: Vec::new(),
             live_movers: Vec::new(),
             corrections: Vec::new(),
+            next_velocities: Vec::new(),
         })
     }
 
@@ -600,34 +600,40 @@ impl Simulator {
             ids: &self.ids,
             step_number: self.step_number,
         };
-        if self.records.len() >= PARALLEL_THRESHOLD {
-            self.records.par_iter_mut().with_min_len(64).enumerate().for_each(|(i, record)| context.decide(i, record));
+        // Every agent decides into `next_velocities` (dense, so that the move below reads 8
+        // bytes per agent rather than its whole record), and the tie fallbacks are counted on
+        // the way (a sum: exact in any order, so threads cannot change it).
+        self.next_velocities.resize(self.positions.len(), Vec2::ZERO);
+        let ties: usize = if self.records.len() >= PARALLEL_THRESHOLD {
+            let decisions = self.records.par_iter_mut().zip(&mut self.next_velocities);
+            decisions
+                .with_min_len(64)
+                .enumerate()
+                .map(|(i, (record, next))| usize::from(context.decide(i, record, next)))
+                .sum()
         } else {
-            for (i, record) in self.records.iter_mut().enumerate() {
-                context.decide(i, record);
-            }
-        }
-        // Move everyone; note the largest step (bounds how far search radii can grow) and the
-        // tie fallbacks. Both are exact in any summation order, so threads cannot change them.
+            let decisions = self.records.iter_mut().zip(&mut self.next_velocities);
+            decisions.enumerate().map(|(i, (record, next))| usize::from(context.decide(i, record, next))).sum()
+        };
+        // Move everyone and note the largest step (bounds how far search radii can grow; a
+        // maximum, exact in any order).
         let time_step = self.time_step;
-        let advance = |(max_step_squared, ties): (f32, usize),
-                       ((position, velocity), record): ((&mut Vec2, &mut Vec2), &AgentRecord)| {
-            *velocity = record.new_velocity;
+        let advance = |max_step_squared: f32, (position, velocity): (&mut Vec2, &Vec2)| {
             let step = *velocity * time_step;
             *position += step;
-            (max_step_squared.max(step.length_squared()), ties + usize::from(record.asked_tree))
+            max_step_squared.max(step.length_squared())
         };
-        let (max_step_squared, ties) = if self.records.len() >= PARALLEL_THRESHOLD {
+        let max_step_squared = if self.records.len() >= PARALLEL_THRESHOLD {
             self.positions
                 .par_iter_mut()
-                .zip(&mut self.velocities)
-                .zip(&self.records)
+                .zip(&self.next_velocities)
                 .with_min_len(4096)
-                .fold(|| (0.0, 0), advance)
-                .reduce(|| (0.0, 0), |a, b| (a.0.max(b.0), a.1 + b.1))
+                .fold(|| 0.0, advance)
+                .reduce(|| 0.0, f32::max)
         } else {
-            self.positions.iter_mut().zip(&mut self.velocities).zip(&self.records).fold((0.0, 0), advance)
+            self.positions.iter_mut().zip(&self.next_velocities).fold(0.0, advance)
         };
+        std::mem::swap(&mut self.velocities, &mut self.next_velocities);
         self.tree_queries = ties;
         self.max_displacement = max_step_squared.sqrt();
         self.search_hints_valid = true;
@@ -804,8 +810,10 @@ impl OverlapContext<'_> {
 }
 
 impl StepContext<'_> {
-    /// One agent's decision: neighbours, half-planes, linear program.
-    fn decide(&self, i: usize, record: &mut AgentRecord) {
+    /// One agent's decision: neighbours, half-planes, linear program; the new velocity goes to
+    /// `next_velocity`. Returns whether the neighbour query met a distance tie and asked the
+    /// k-d tree.
+    fn decide(&self, i: usize, record: &mut AgentRecord, next_velocity: &mut Vec2) -> bool {
         let params = &self.params[i];
         let agent = AgentView {
             position: self.positions[i],
@@ -827,7 +835,7 @@ impl StepContext<'_> {
                 &mut record.obstacle_neighbors,
             );
         }
-        record.asked_tree = false;
+        let mut asked_tree = false;
         if params.max_neighbors > 0 {
             let range_squared = params.neighbor_dist * params.neighbor_dist;
             let (center, me, k) = (agent.position, i as u32, params.max_neighbors);
@@ -854,7 +862,7 @@ impl StepContext<'_> {
             } else if grid.nearest_with_hints(center, me, range_squared, k, &hints_squared, out) == GridQuery::Tied {
                 // Equal distances: only RVO2's tree knows their order.
                 self.agent_tree.nearest(center, me, range_squared, k, &mut record.agent_neighbors);
-                record.asked_tree = true;
+                asked_tree = true;
             }
             record.search_range_squared = match record.agent_neighbors.last() {
                 Some(farthest) if record.agent_neighbors.len() == k => farthest.distance_squared,
@@ -936,7 +944,7 @@ impl StepContext<'_> {
         let (new_velocity, outcome) = PROJECTED_SCRATCH.with_borrow_mut(|projected| {
             solve(&record.half_planes, record.obstacle_half_plane_count, params.max_speed, preferred, projected)
         });
-        record.new_velocity = if self.extensions.strict_speed_limit
+        *next_velocity = if self.extensions.strict_speed_limit
             && new_velocity.length_squared() > params.max_speed * params.max_speed
         {
             new_velocity * (params.max_speed / new_velocity.length())
@@ -944,5 +952,6 @@ impl StepContext<'_> {
             new_velocity
         };
         record.outcome = outcome;
+        asked_tree
     }
 }
