@@ -37,7 +37,16 @@ struct AgentRecord {
     half_planes: Vec<HalfPlane>,
     obstacle_half_plane_count: usize,
     outcome: LpOutcome,
-    /// The squared radius the neighbour query ended with (m²).
+}
+
+/// What one agent decided in the last step that the step itself reads back, kept densely
+/// (12 bytes per agent) apart from the bulky [`AgentRecord`]: the move reads every agent's,
+/// the grid sizing samples them.
+#[derive(Clone, Copy, Debug, Default)]
+struct Decision {
+    /// The new velocity (m/s).
+    velocity: Vec2,
+    /// The squared radius the neighbour query ended with (m²): the next query's hint.
     search_range_squared: f32,
 }
 
@@ -120,8 +129,8 @@ pub struct Simulator {
     live_movers: Vec<Mover>,
     /// Overlap resolution's per-agent corrections (scratch).
     corrections: Vec<Vec2>,
-    /// The velocities being decided in a step (scratch; swapped with `velocities` after).
-    next_velocities: Vec<Vec2>,
+    /// Each agent's last decision (see [`Decision`]), in agent order.
+    decisions: Vec<Decision>,
 }
 
 impl Simulator {
@@ -155,7 +164,7 @@ impl Simulator {
             movers: Vec::new(),
             live_movers: Vec::new(),
             corrections: Vec::new(),
-            next_velocities: Vec::new(),
+            decisions: Vec::new(),
         })
     }
 
@@ -219,6 +228,7 @@ impl Simulator {
         self.params.push(params);
         self.responsibilities.push(RVO2_RESPONSIBILITY);
         self.records.push(AgentRecord::with_capacity(&params));
+        self.decisions.push(Decision::default());
         Ok(id)
     }
 
@@ -241,6 +251,7 @@ impl Simulator {
         self.params.remove(dense);
         self.responsibilities.remove(dense);
         self.records.remove(dense);
+        self.decisions.remove(dense);
         // Neighbour lists of the last step name dense indices, which just shifted.
         for record in &mut self.records {
             record.agent_neighbors.clear();
@@ -600,25 +611,24 @@ impl Simulator {
             ids: &self.ids,
             step_number: self.step_number,
         };
-        // Every agent decides into `next_velocities` (dense, so that the move below reads 8
-        // bytes per agent rather than its whole record), and the tie fallbacks are counted on
-        // the way (a sum: exact in any order, so threads cannot change it).
-        self.next_velocities.resize(self.positions.len(), Vec2::ZERO);
+        // Every agent decides into its `Decision`, and the tie fallbacks are counted on the
+        // way (a sum: exact in any order, so threads cannot change it).
         let ties: usize = if self.records.len() >= PARALLEL_THRESHOLD {
-            let decisions = self.records.par_iter_mut().zip(&mut self.next_velocities);
+            let decisions = self.records.par_iter_mut().zip(&mut self.decisions);
             decisions
                 .with_min_len(64)
                 .enumerate()
-                .map(|(i, (record, next))| usize::from(context.decide(i, record, next)))
+                .map(|(i, (record, decision))| usize::from(context.decide(i, record, decision)))
                 .sum()
         } else {
-            let decisions = self.records.iter_mut().zip(&mut self.next_velocities);
-            decisions.enumerate().map(|(i, (record, next))| usize::from(context.decide(i, record, next))).sum()
+            let decisions = self.records.iter_mut().zip(&mut self.decisions);
+            decisions.enumerate().map(|(i, (record, decision))| usize::from(context.decide(i, record, decision))).sum()
         };
         // Move everyone and note the largest step (bounds how far search radii can grow; a
         // maximum, exact in any order).
         let time_step = self.time_step;
-        let advance = |max_step_squared: f32, (position, velocity): (&mut Vec2, &Vec2)| {
+        let advance = |max_step_squared: f32, ((position, velocity), decision): ((&mut Vec2, &mut Vec2), &Decision)| {
+            *velocity = decision.velocity;
             let step = *velocity * time_step;
             *position += step;
             max_step_squared.max(step.length_squared())
@@ -626,14 +636,14 @@ impl Simulator {
         let max_step_squared = if self.records.len() >= PARALLEL_THRESHOLD {
             self.positions
                 .par_iter_mut()
-                .zip(&self.next_velocities)
+                .zip(&mut self.velocities)
+                .zip(&self.decisions)
                 .with_min_len(4096)
                 .fold(|| 0.0, advance)
                 .reduce(|| 0.0, f32::max)
         } else {
-            self.positions.iter_mut().zip(&self.next_velocities).fold(0.0, advance)
+            self.positions.iter_mut().zip(&mut self.velocities).zip(&self.decisions).fold(0.0, advance)
         };
-        std::mem::swap(&mut self.velocities, &mut self.next_velocities);
         self.tree_queries = ties;
         self.max_displacement = max_step_squared.sqrt();
         self.search_hints_valid = true;
@@ -641,7 +651,7 @@ impl Simulator {
             self.resolve_overlaps(resolution);
         }
         // A sample is enough to size the next step's grid cells.
-        let sample = self.records.iter().step_by(16).map(|r| r.search_range_squared as f64);
+        let sample = self.decisions.iter().step_by(16).map(|d| d.search_range_squared as f64);
         let (sum, count) = sample.fold((0.0, 0usize), |(s, c), r| (s + r, c + 1));
         if count > 0 {
             self.mean_search_range_squared = (sum / count as f64) as f32;
@@ -810,10 +820,10 @@ impl OverlapContext<'_> {
 }
 
 impl StepContext<'_> {
-    /// One agent's decision: neighbours, half-planes, linear program; the new velocity goes to
-    /// `next_velocity`. Returns whether the neighbour query met a distance tie and asked the
-    /// k-d tree.
-    fn decide(&self, i: usize, record: &mut AgentRecord, next_velocity: &mut Vec2) -> bool {
+    /// One agent's decision: neighbours, half-planes, linear program, into `record` and
+    /// `decision` (whose search range is read first, as a hint). Returns whether the
+    /// neighbour query met a distance tie and asked the k-d tree.
+    fn decide(&self, i: usize, record: &mut AgentRecord, decision: &mut Decision) -> bool {
         let params = &self.params[i];
         let agent = AgentView {
             position: self.positions[i],
@@ -846,7 +856,7 @@ impl StepContext<'_> {
             // crowds change slowly, and last step's radius plus 1/64 nearly always suffices.
             let hints_squared = match self.hint_growth {
                 Some(growth) => {
-                    let last = (record.search_range_squared as f64).sqrt();
+                    let last = (decision.search_range_squared as f64).sqrt();
                     let bound = last + growth as f64;
                     let guess = last * (1.0 + 1.0 / 64.0);
                     [(guess * guess) as f32, (bound * bound * (1.0 + 1e-5) + 1e-9) as f32]
@@ -864,13 +874,13 @@ impl StepContext<'_> {
                 self.agent_tree.nearest(center, me, range_squared, k, &mut record.agent_neighbors);
                 asked_tree = true;
             }
-            record.search_range_squared = match record.agent_neighbors.last() {
+            decision.search_range_squared = match record.agent_neighbors.last() {
                 Some(farthest) if record.agent_neighbors.len() == k => farthest.distance_squared,
                 _ => range_squared,
             };
         } else {
             record.agent_neighbors.clear();
-            record.search_range_squared = 0.0;
+            decision.search_range_squared = 0.0;
         }
 
         // Half-planes: obstacles first (they stay hard in the fallback), then agents.
@@ -944,7 +954,7 @@ impl StepContext<'_> {
         let (new_velocity, outcome) = PROJECTED_SCRATCH.with_borrow_mut(|projected| {
             solve(&record.half_planes, record.obstacle_half_plane_count, params.max_speed, preferred, projected)
         });
-        *next_velocity = if self.extensions.strict_speed_limit
+        decision.velocity = if self.extensions.strict_speed_limit
             && new_velocity.length_squared() > params.max_speed * params.max_speed
         {
             new_velocity * (params.max_speed / new_velocity.length())
