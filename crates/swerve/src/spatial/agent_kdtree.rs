@@ -6,8 +6,9 @@
 //! permutation, and the neighbour order changes the ORCA result, so bit-exactness with RVO2
 //! requires keeping it (seed 004, "KdTree").
 
+use super::bounding_box;
 use super::stack_room::{with_room, with_room_now};
-use crate::geom::exact::{cpp_max, cpp_min};
+use crate::geom::exact::cpp_max;
 use glam::Vec2;
 
 /// Leaves hold at most this many agents (RVO2's `MAX_LEAF_SIZE`).
@@ -217,16 +218,6 @@ struct Bounds {
     max: Vec2,
 }
 
-/// Widens a box by a point, with `std::max`/`std::min` argument order as RVO2's
-/// `buildAgentTreeRecursive`.
-#[inline(always)]
-fn grow(min: &mut Vec2, max: &mut Vec2, p: Vec2) {
-    max.x = cpp_max(max.x, p.x);
-    min.x = cpp_min(min.x, p.x);
-    max.y = cpp_max(max.y, p.y);
-    min.y = cpp_min(min.y, p.y);
-}
-
 /// Subtrees at least this large are built in parallel (the two halves own disjoint nodes and
 /// points, so the result does not depend on the thread count).
 const PARALLEL_SUBTREE: usize = 8192;
@@ -310,28 +301,10 @@ fn partition(points: &mut [Vec2], order: &mut [u32], split: f32, key: impl Fn(Ve
     left
 }
 
-/// The tight box of `points` (not empty), two points per SIMD vector. The smallest and the
-/// largest coordinate do not depend on the order the points are seen in (up to the sign of
-/// zeros, which no later computation can tell apart), so this is RVO2's box.
+/// The tight box of `points` (not empty): RVO2's box (see [`bounding_box`]).
 fn bounds_of(points: &[Vec2]) -> Bounds {
-    use wide::f32x4;
-    let pairs = points.chunks_exact(2);
-    let odd = pairs.remainder();
-    let first = points[0];
-    let start = f32x4::new([first.x, first.y, first.x, first.y]);
-    let (min, max) = pairs.fold((start, start), |(min, max), pair| {
-        let both = f32x4::new([pair[0].x, pair[0].y, pair[1].x, pair[1].y]);
-        (min.fast_min(both), max.fast_max(both))
-    });
-    let (min, max) = (min.to_array(), max.to_array());
-    let mut bounds = Bounds {
-        min: Vec2::new(min[0].min(min[2]), min[1].min(min[3])),
-        max: Vec2::new(max[0].max(max[2]), max[1].max(max[3])),
-    };
-    if let Some(&p) = odd.first() {
-        grow(&mut bounds.min, &mut bounds.max, p);
-    }
-    bounds
+    let (min, max) = bounding_box(points);
+    Bounds { min, max }
 }
 
 /// RVO2's `insertAgentNeighbor`: keep `out` sorted by distance (ties: first come first),

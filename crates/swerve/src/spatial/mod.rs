@@ -15,3 +15,27 @@ mod stack_room;
 pub use agent_kdtree::{nearest_brute_force, AgentKdTree, Neighbor, MAX_LEAF_SIZE};
 pub use neighbor_grid::{GridQuery, NeighborGrid};
 pub use obstacle_tree::{ObstacleTree, ObstacleVertex};
+
+/// The tight box `(min, max)` of `points` (not empty), two points per SIMD vector. The
+/// smallest and the largest coordinate do not depend on the order the points are seen in (up
+/// to the sign of zeros, which no later computation can tell apart), so this is the box RVO2
+/// computes point by point.
+pub(crate) fn bounding_box(points: &[glam::Vec2]) -> (glam::Vec2, glam::Vec2) {
+    use glam::Vec2;
+    use wide::f32x4;
+    let pairs = points.chunks_exact(2);
+    let odd = pairs.remainder();
+    let first = points[0];
+    let start = f32x4::new([first.x, first.y, first.x, first.y]);
+    let (min, max) = pairs.fold((start, start), |(min, max), pair| {
+        let both = f32x4::new([pair[0].x, pair[0].y, pair[1].x, pair[1].y]);
+        (min.fast_min(both), max.fast_max(both))
+    });
+    let (min, max) = (min.to_array(), max.to_array());
+    let (mut min, mut max) =
+        (Vec2::new(min[0].min(min[2]), min[1].min(min[3])), Vec2::new(max[0].max(max[2]), max[1].max(max[3])));
+    if let Some(&p) = odd.first() {
+        (min, max) = (min.min(p), max.max(p));
+    }
+    (min, max)
+}

@@ -79,11 +79,7 @@ impl NeighborGrid {
             self.filled = true;
             return true;
         }
-        let (mut min, mut max) = (positions[0], positions[0]);
-        for p in positions {
-            min = min.min(*p);
-            max = max.max(*p);
-        }
+        let (min, max) = super::bounding_box(positions);
         let extent = (max - min).as_dvec2();
         let asked = (cell_size as f64).max(1e-3);
         let mut cell = asked;
@@ -114,10 +110,11 @@ impl NeighborGrid {
 
         self.cell_start.clear();
         self.cell_start.resize(cell_count + 1, 0);
-        for p in positions {
-            let c = self.cell_index(*p);
-            self.cell_of.push(c as u32);
-            self.cell_start[c + 1] += 1;
+        // Cells first (no dependency between agents), then the counts.
+        let layout = self.layout();
+        self.cell_of.extend(positions.iter().map(|p| layout.cell_index(*p) as u32));
+        for &c in &self.cell_of {
+            self.cell_start[c as usize + 1] += 1;
         }
         for c in 0..cell_count {
             self.cell_start[c + 1] += self.cell_start[c];
@@ -142,20 +139,14 @@ impl NeighborGrid {
         true
     }
 
-    /// (Truncating a value clamped to `>= 0` is its floor, without a libm call on targets
-    /// lacking SSE4.1.)
-    #[inline]
-    fn cell_coords(&self, p: Vec2) -> (usize, usize) {
-        let d = (p - self.origin).as_dvec2() * self.inv_cell_size;
-        let x = (d.x.max(0.0) as usize).min(self.columns - 1);
-        let y = (d.y.max(0.0) as usize).min(self.rows - 1);
-        (x, y)
+    /// The cell layout of the last rebuild.
+    fn layout(&self) -> CellLayout {
+        CellLayout { origin: self.origin, inv_cell_size: self.inv_cell_size, columns: self.columns, rows: self.rows }
     }
 
     #[inline]
     fn cell_index(&self, p: Vec2) -> usize {
-        let (x, y) = self.cell_coords(p);
-        y * self.columns + x
+        self.layout().cell_index(p)
     }
 
     /// Whether the last rebuild had to use cells more than twice the size asked for (the crowd
@@ -306,6 +297,28 @@ impl NeighborGrid {
             }
         }
         assert!(seen.iter().all(|s| *s));
+    }
+}
+
+/// Where a point's cell is (a copy of the grid's layout, so that cells can be computed while
+/// the grid's arrays are being written).
+#[derive(Clone, Copy)]
+struct CellLayout {
+    origin: Vec2,
+    inv_cell_size: f64,
+    columns: usize,
+    rows: usize,
+}
+
+impl CellLayout {
+    /// (Truncating a value clamped to `>= 0` is its floor, without a libm call on targets
+    /// lacking SSE4.1.)
+    #[inline]
+    fn cell_index(&self, p: Vec2) -> usize {
+        let d = (p - self.origin).as_dvec2() * self.inv_cell_size;
+        let x = (d.x.max(0.0) as usize).min(self.columns - 1);
+        let y = (d.y.max(0.0) as usize).min(self.rows - 1);
+        y * self.columns + x
     }
 }
 
