@@ -479,22 +479,26 @@ mod tests {
             // Hints of any quality (too small, too large, unordered) change only the speed.
             let mut hints_squared: Vec<f32> = hints.iter().map(|h| h * h).collect();
             hints_squared.sort_by(f32::total_cmp);
-            let mut exact = 0;
+            let (mut tie_free, mut tie_free_exact) = (0, 0);
             for (i, &p) in positions.iter().enumerate() {
                 tree.nearest(p, i as u32, range * range, max_count, &mut b);
+                // Whether equal distances really decide this answer (random floats meet some
+                // too: far from the origin, nearby points round to the same coordinates).
+                let decisive = crate::spatial::nearest_brute_force(&positions, p, i as u32, range * range, max_count + 1);
+                let tied = decisive.windows(2).any(|w| w[0].distance_squared == w[1].distance_squared);
+                tie_free += usize::from(!tied);
                 if grid.nearest(p, i as u32, range * range, max_count, &mut a) == GridQuery::Exact {
                     prop_assert_eq!(&a, &b, "agent {}", i);
-                    exact += 1;
+                    tie_free_exact += usize::from(!tied);
                 }
                 let hinted = grid.nearest_with_hints(p, i as u32, range * range, max_count, &hints_squared, &mut a);
                 if hinted == GridQuery::Exact {
                     prop_assert_eq!(&a, &b, "agent {} with hints {:?}", i, hints_squared);
                 }
             }
-            if !lattice {
-                // Without engineered ties nearly every query must be answered by the grid.
-                prop_assert!(exact * 10 >= positions.len() * 9, "{} of {}", exact, positions.len());
-            }
+            // Nearly every query without a deciding tie must be answered by the grid (not all:
+            // a candidate list cut short can meet a tie that the whole answer does not).
+            prop_assert!(tie_free_exact * 10 >= tie_free * 9, "{} of {}", tie_free_exact, tie_free);
         }
     }
 
