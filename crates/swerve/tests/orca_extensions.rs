@@ -67,6 +67,14 @@ fn an_agent_with_responsibility_zero_does_not_yield() {
     let b = sim.add_agent(Vec2::new(0.0, -20.0)).unwrap();
     sim.set_agent_responsibility(a, 0.0).unwrap();
     sim.set_agent_responsibility(b, 1.0).unwrap();
+    // Weights changed back and forth and an agent removed: the simulator's count of agents
+    // whose share is not RVO2's ½ must still see A's and B's weights.
+    let c = sim.add_agent(Vec2::new(500.0, 500.0)).unwrap();
+    sim.set_agent_responsibility(c, 0.3).unwrap();
+    sim.set_agent_responsibility(b, 0.5).unwrap();
+    sim.set_agent_responsibility(b, 1.0).unwrap();
+    sim.set_agent_responsibility(c, 0.5).unwrap();
+    sim.remove_agent(c).unwrap();
     let goals = [Vec2::new(20.0, 0.0), Vec2::new(0.0, 20.0)];
     let mut closest = f32::INFINITY;
     let mut b_deviation = 0.0f32;

@@ -98,6 +98,8 @@ pub struct Simulator {
     params: Vec<AgentParams>,
     /// Each agent's share weight in reciprocal avoidance (RVO2: ½ for everyone).
     responsibilities: Vec<f32>,
+    /// How many agents have a weight other than RVO2's ½ (none: every share is ½).
+    custom_weights: usize,
     records: Vec<AgentRecord>,
     /// `slots[id]` is the dense index of agent `id`, or `REMOVED`.
     slots: Vec<u32>,
@@ -149,6 +151,7 @@ impl Simulator {
             pref_velocities: Vec::new(),
             params: Vec::new(),
             responsibilities: Vec::new(),
+            custom_weights: 0,
             records: Vec::new(),
             slots: Vec::new(),
             agent_tree: AgentKdTree::new(),
@@ -249,7 +252,8 @@ impl Simulator {
         self.velocities.remove(dense);
         self.pref_velocities.remove(dense);
         self.params.remove(dense);
-        self.responsibilities.remove(dense);
+        let weight = self.responsibilities.remove(dense);
+        self.custom_weights -= usize::from(weight != RVO2_RESPONSIBILITY);
         self.records.remove(dense);
         self.decisions.remove(dense);
         // Neighbour lists of the last step name dense indices, which just shifted.
@@ -415,7 +419,10 @@ impl Simulator {
     /// does not yield at all, and the other avoids alone.
     pub fn set_agent_responsibility(&mut self, id: AgentId, weight: f32) -> Result<(), Error> {
         let i = self.dense(id)?;
-        self.responsibilities[i] = Error::check_non_negative("responsibility", weight)?;
+        let weight = Error::check_non_negative("responsibility", weight)?;
+        let old = std::mem::replace(&mut self.responsibilities[i], weight);
+        self.custom_weights =
+            self.custom_weights + usize::from(weight != RVO2_RESPONSIBILITY) - usize::from(old != RVO2_RESPONSIBILITY);
         Ok(())
     }
 
@@ -605,7 +612,7 @@ impl Simulator {
             time_step: self.time_step,
             hint_growth: if self.search_hints_valid { Some(2.0 * self.max_displacement) } else { None },
             responsibilities: &self.responsibilities,
-            rvo2_shares: self.responsibilities.iter().fold(true, |all, &w| all & (w == RVO2_RESPONSIBILITY)),
+            rvo2_shares: self.custom_weights == 0,
             movers: &self.live_movers,
             extensions: self.extensions,
             ids: &self.ids,
