@@ -73,7 +73,7 @@ fn main() {
                 row.dodgy_2t = Some(time_dodgy(&scene, 2).median_ms);
             }
         }
-        eprintln!("{row:?}");
+        eprintln!("{}", row.progress_line());
         rows.push(row);
     }
     println!("{}", render_markdown(&rows));

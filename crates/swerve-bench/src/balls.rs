@@ -112,6 +112,20 @@ pub struct Row {
 }
 
 impl Row {
+    /// One line for progress output, e.g. `ball pit, 10000 balls, uniform-grid: 0.4885 ms per
+    /// step`, or why the cell was skipped.
+    pub fn progress_line(&self) -> String {
+        let scene = match self.scene {
+            SceneKind::Seed => "seed 003 scene",
+            SceneKind::Pit => "ball pit",
+        };
+        let result = match self.ms_per_step {
+            Some(ms) => format!("{ms:.4} ms per step"),
+            None => self.note.clone(),
+        };
+        format!("{scene}, {} balls, {}: {result}", self.n, self.algorithm)
+    }
+
     /// Steps per second (`1000 / ms_per_step`).
     pub fn steps_per_second(&self) -> Option<f64> {
         self.ms_per_step.map(|ms| 1000.0 / ms)

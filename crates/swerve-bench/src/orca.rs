@@ -241,6 +241,23 @@ pub struct Row {
     pub dodgy_2t: Option<f64>,
 }
 
+impl Row {
+    /// One line for progress output, e.g. `jgrid 10000: swerve 4.50 ms (1 thread), 2.27 ms
+    /// (2 threads); pyrvo 29.94 ms`, naming only the runners that ran.
+    pub fn progress_line(&self) -> String {
+        let ms = |v: Option<f64>| v.map_or_else(|| "–".to_string(), |ms| format!("{ms:.2} ms"));
+        let mut line =
+            format!("{}: swerve {} (1 thread), {} (2 threads)", self.scene, ms(self.swerve_1t), ms(self.swerve_2t));
+        if self.pyrvo.is_some() {
+            line += &format!("; pyrvo {}", ms(self.pyrvo));
+        }
+        if self.dodgy_1t.is_some() || self.dodgy_2t.is_some() {
+            line += &format!("; dodgy_2d {} / {}", ms(self.dodgy_1t), ms(self.dodgy_2t));
+        }
+        line
+    }
+}
+
 /// Times `scene` in RVO2 through pyrvo: writes the scene to a temporary file and runs
 /// `peers/pyrvo_step.py` with `python` (which must have `pyrvo` installed).
 pub fn time_pyrvo(scene: &Scene, python: &std::path::Path) -> Result<StepTiming, String> {

@@ -40,4 +40,11 @@ fn slow_algorithms_are_skipped_with_a_reason() {
     let rows = run(&config);
     assert!(rows[1].ms_per_step.is_none() && rows[1].note.starts_with("skipped"), "{:?}", rows[1]);
     assert!(render_markdown(&rows).contains("skipped: predicted"));
+    // Progress lines name the cell and give its time, or why it was skipped.
+    let (measured, skipped) = (rows[0].progress_line(), rows[1].progress_line());
+    assert!(
+        measured.starts_with("ball pit, 400 balls, brute-force: ") && measured.ends_with(" ms per step"),
+        "{measured}"
+    );
+    assert_eq!(skipped, format!("ball pit, 40000 balls, brute-force: {}", rows[1].note));
 }

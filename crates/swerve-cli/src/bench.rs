@@ -42,7 +42,7 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
                 config.pit_sizes = vec![1_600, 10_000];
                 config.min_seconds = 0.2;
             }
-            let rows = swerve_bench::balls::run_with_progress(&config, |row| eprintln!("{row:?}"));
+            let rows = swerve_bench::balls::run_with_progress(&config, |row| eprintln!("{}", row.progress_line()));
             println!("{}", swerve_bench::balls::render_markdown(&rows));
             Ok(())
         }
@@ -82,7 +82,7 @@ fn orca(args: &BenchArgs) -> Result<()> {
                 Err(e) => eprintln!("{}: {e}", scene.name),
             }
         }
-        eprintln!("{row:?}");
+        eprintln!("{}", row.progress_line());
         rows.push(row);
     }
     println!("{}", render_markdown(&rows));
