@@ -144,11 +144,6 @@ impl NeighborGrid {
         CellLayout { origin: self.origin, inv_cell_size: self.inv_cell_size, columns: self.columns, rows: self.rows }
     }
 
-    #[inline]
-    fn cell_index(&self, p: Vec2) -> usize {
-        self.layout().cell_index(p)
-    }
-
     /// Whether the last rebuild had to use cells more than twice the size asked for (the crowd
     /// is sparse over its bounding box); the grid still answers exactly, only slower.
     pub fn is_coarse(&self) -> bool {
@@ -293,7 +288,7 @@ impl NeighborGrid {
                 assert!(!seen[i], "agent {i} twice");
                 seen[i] = true;
                 assert_eq!(self.points[slot], positions[i]);
-                assert_eq!(self.cell_index(positions[i]), c, "agent {i} in the wrong cell");
+                assert_eq!(self.layout().cell_index(positions[i]), c, "agent {i} in the wrong cell");
             }
         }
         assert!(seen.iter().all(|s| *s));

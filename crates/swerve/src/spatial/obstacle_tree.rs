@@ -7,11 +7,11 @@
 //! order of obstacle neighbours and so, through the linear program, the agents' velocities.
 
 use super::stack_room::with_room;
+use crate::geom::exact::{det, distance_squared_to_segment, left_of, length_squared, normalize, EPSILON};
+use glam::Vec2;
 
 /// Edge lists at least this long have their split searched by several threads.
 const PARALLEL_SPLIT_SEARCH: usize = 512;
-use crate::geom::exact::{det, distance_squared_to_segment, left_of, length_squared, normalize, EPSILON};
-use glam::Vec2;
 
 /// One vertex of an obstacle polygon, owning the edge from itself to `next`.
 #[derive(Clone, Copy, Debug, PartialEq)]
