@@ -432,21 +432,34 @@ pub fn agent_half_planes_x4(agent: &AgentView, others: &NeighborBatch, time_step
     let is_finite = |x: f32x4| x.abs().cmp_lt(splat(f32::INFINITY));
     let kept = is_finite(direction_x) & is_finite(direction_y) & is_finite(point_x) & is_finite(point_y);
     let kept = (kept & responsibility.cmp_ne(zero)).move_mask() as usize & ((1 << others.len) - 1);
-    // One vector per half-plane (point x, point y, direction x, direction y: its layout),
-    // packed without a branch: each lane is written to the next free place, which only
-    // advances when the lane is kept.
-    let planes = f32x4::transpose([point_x, point_y, direction_x, direction_y]);
-    let mut packed = [HalfPlane::default(); 4];
-    let mut count = 0;
-    for (lane, plane) in planes.iter().enumerate() {
+    // One vector per half-plane (point x, point y, direction x, direction y), all four
+    // appended and the unused lanes cut off. Unkept lanes (NaN, zero share) are rare and
+    // removed afterwards: the output's length must not wait for the arithmetic, or the
+    // next batch's stores would (they once did: 8 % of a step spent waiting there).
+    let planes = f32x4::transpose([point_x, point_y, direction_x, direction_y]).map(|plane| {
         let [px, py, dx, dy] = plane.to_array();
-        packed[count.min(3)] = HalfPlane { point: Vec2::new(px, py), direction: Vec2::new(dx, dy) };
-        count += kept >> lane & 1;
-    }
-    // All four copied (a fixed-size copy), the unkept cut off.
+        HalfPlane { point: Vec2::new(px, py), direction: Vec2::new(dx, dy) }
+    });
     let base = out.len();
-    out.extend_from_slice(&packed);
-    out.truncate(base + count);
+    out.extend_from_slice(&planes);
+    out.truncate(base + others.len);
+    if kept != (1 << others.len) - 1 {
+        drop_unkept(out, base, kept);
+    }
+}
+
+/// Removes from `out[base..]` the half-planes whose lane bit in `kept` is clear, keeping the
+/// others in order.
+#[cold]
+fn drop_unkept(out: &mut Vec<HalfPlane>, base: usize, kept: usize) {
+    let mut write = base;
+    for read in base..out.len() {
+        if kept >> (read - base) & 1 == 1 {
+            out[write] = out[read];
+            write += 1;
+        }
+    }
+    out.truncate(write);
 }
 
 #[cfg(test)]
