@@ -54,10 +54,10 @@ fn main() {
             tree.nearest(before[i], i as u32, range_squared, k, &mut out);
             let kth = if out.len() == k { out[k - 1].distance_squared.sqrt() } else { 15.0 };
             let (guess, bound) = (kth * (1.0 + 1.0 / 64.0), kth + 2.0 * largest_move);
-            [guess * guess, bound * bound * (1.0 + 1e-5)]
+            [guess, bound * (1.0 + 1e-5)]
         })
         .collect();
-    let mean_kth = hints.iter().map(|h| h[0].sqrt() / (1.0 + 1.0 / 64.0)).sum::<f32>() / n as f32;
+    let mean_kth = hints.iter().map(|h| h[0] / (1.0 + 1.0 / 64.0)).sum::<f32>() / n as f32;
 
     let mut grid = NeighborGrid::new();
     println!("grid rebuild: {:.2} ms", best_ms(|| grid.rebuild(&positions, 0.5 * mean_kth)));

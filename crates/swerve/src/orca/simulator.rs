@@ -46,8 +46,8 @@ struct AgentRecord {
 struct Decision {
     /// The new velocity (m/s).
     velocity: Vec2,
-    /// The squared radius the neighbour query ended with (m²): the next query's hint.
-    search_range_squared: f32,
+    /// The radius the neighbour query ended with (m): the next query's hint.
+    search_range: f32,
 }
 
 impl AgentRecord {
@@ -658,7 +658,7 @@ impl Simulator {
             self.resolve_overlaps(resolution);
         }
         // A sample is enough to size the next step's grid cells.
-        let sample = self.decisions.iter().step_by(16).map(|d| d.search_range_squared as f64);
+        let sample = self.decisions.iter().step_by(16).map(|d| d.search_range as f64 * d.search_range as f64);
         let (sum, count) = sample.fold((0.0, 0usize), |(s, c), r| (s + r, c + 1));
         if count > 0 {
             self.mean_search_range_squared = (sum / count as f64) as f32;
@@ -861,12 +861,12 @@ impl StepContext<'_> {
             // if every agent moved at most d, it grew by at most 2d, so last step's radius
             // plus 2d (with a margin for rounding) bounds this step's. Tried first, a guess:
             // crowds change slowly, and last step's radius plus 1/64 nearly always suffices.
-            let hints_squared = match self.hint_growth {
+            let hints = match self.hint_growth {
                 Some(growth) => {
-                    let last = (decision.search_range_squared as f64).sqrt();
-                    let bound = last + growth as f64;
+                    let last = decision.search_range as f64;
+                    let bound = (last + growth as f64) * (1.0 + 1e-5) + 1e-5;
                     let guess = last * (1.0 + 1.0 / 64.0);
-                    [(guess * guess) as f32, (bound * bound * (1.0 + 1e-5) + 1e-9) as f32]
+                    [guess as f32, bound as f32]
                 }
                 None => [f32::INFINITY; 2],
             };
@@ -876,18 +876,18 @@ impl StepContext<'_> {
                 // A crowd sparse over its bounding box (a ring, far-apart groups): RVO2's
                 // tree adapts to it, the grid's forced-large cells do not.
                 self.agent_tree.nearest(center, me, range_squared, k, out);
-            } else if grid.nearest_with_hints(center, me, range_squared, k, &hints_squared, out) == GridQuery::Tied {
+            } else if grid.nearest_with_hints(center, me, range_squared, k, &hints, out) == GridQuery::Tied {
                 // Equal distances: only RVO2's tree knows their order.
                 self.agent_tree.nearest(center, me, range_squared, k, &mut record.agent_neighbors);
                 asked_tree = true;
             }
-            decision.search_range_squared = match record.agent_neighbors.last() {
-                Some(farthest) if record.agent_neighbors.len() == k => farthest.distance_squared,
-                _ => range_squared,
+            decision.search_range = match record.agent_neighbors.last() {
+                Some(farthest) if record.agent_neighbors.len() == k => farthest.distance_squared.sqrt(),
+                _ => params.neighbor_dist,
             };
         } else {
             record.agent_neighbors.clear();
-            decision.search_range_squared = 0.0;
+            decision.search_range = 0.0;
         }
 
         // Half-planes: obstacles first (they stay hard in the fallback), then agents.

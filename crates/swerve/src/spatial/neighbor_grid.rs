@@ -173,13 +173,14 @@ impl NeighborGrid {
         self.nearest_with_hints(center, exclude, range_squared, max_count, &[], out)
     }
 
-    /// [`NeighborGrid::nearest`] with pruning hints: squared distances, smallest first, each
+    /// [`NeighborGrid::nearest`] with pruning hints: distances (m), smallest first, each
     /// believed more surely than the last to exceed the `max_count`-th nearest neighbour's.
     /// The query collects only the candidates nearer than the first hint; if there are
     /// `max_count` of them, the nearest of them are the true answer (every true neighbour is
     /// then nearer than the hint); otherwise it tries the next hint, and finally the full
     /// range. A wrong hint costs time, never correctness. Without a finite hint, three cell
-    /// widths serve as one.
+    /// widths serve as one. (Radii rather than squares: the query's cell range needs the
+    /// radius, and a square root would start every query with a long wait.)
     #[inline(always)]
     pub fn nearest_with_hints(
         &self,
@@ -187,7 +188,7 @@ impl NeighborGrid {
         exclude: u32,
         range_squared: f32,
         max_count: usize,
-        hints_squared: &[f32],
+        hints: &[f32],
         out: &mut Vec<Neighbor>,
     ) -> GridQuery {
         out.clear();
@@ -202,33 +203,44 @@ impl NeighborGrid {
         if self.entries.is_empty() {
             return GridQuery::Exact;
         }
-        let default_hint = 3.0 * self.cell_size;
-        let default_hint = [(default_hint * default_hint) as f32];
-        let hints = if hints_squared.iter().any(|h| h.is_finite()) { hints_squared } else { &default_hint };
+        let default_hint = [(3.0 * self.cell_size) as f32];
+        let hints = if hints.iter().any(|h| h.is_finite()) { hints } else { &default_hint };
         CANDIDATE_KEYS.with_borrow_mut(|keys| {
-            for &hint_squared in hints {
+            for &hint in hints {
+                let radius = hint as f64;
+                let hint_squared = (radius * radius) as f32;
                 // RVO2 keeps `d < range²`; the scan keeps `d <= limit`, the float just below.
                 if hint_squared > 0.0 && hint_squared < range_squared {
-                    let found = self.collect(center, exclude, below(hint_squared), max_count, keys);
+                    let found = self.collect(center, exclude, below(hint_squared), radius, max_count, keys);
                     if found.tied || found.count >= max_count {
                         return finish(&mut keys[..found.count], found.tied, max_count, out);
                     }
                 }
             }
-            let found = self.collect(center, exclude, below(range_squared), max_count, keys);
+            let range = (range_squared as f64).sqrt();
+            let found = self.collect(center, exclude, below(range_squared), range, max_count, keys);
             finish(&mut keys[..found.count], found.tied, max_count, out)
         })
     }
 
     /// Collects into `keys[..count]` every agent other than `exclude` at squared distance
     /// `<= limit` from `center` — or, when there are many, a subset that still holds the
-    /// `max_count` nearest and every agent tied with the farthest of them.
+    /// `max_count` nearest and every agent tied with the farthest of them. `radius` is at
+    /// least `sqrt(limit)` up to rounding.
     ///
     /// Branch-free per candidate: each agent of the cells covering the search disc is written
     /// to the next free key and counted only if it is inside, so that the unpredictable
     /// inside/outside test costs no misprediction; the keys are ordered once, at the end
     /// ([`finish`]).
-    fn collect(&self, center: Vec2, exclude: u32, mut limit: f32, max_count: usize, keys: &mut Vec<u64>) -> Collected {
+    fn collect(
+        &self,
+        center: Vec2,
+        exclude: u32,
+        mut limit: f32,
+        radius: f64,
+        max_count: usize,
+        keys: &mut Vec<u64>,
+    ) -> Collected {
         // Room for a few rows at once; when it fills up, the list is cut to the nearest
         // `max_count` (see `compact`).
         let capacity = 4 * max_count + 256;
@@ -236,8 +248,9 @@ impl NeighborGrid {
             keys.resize(capacity, 0);
         }
         // The cells covering the disc of radius sqrt(limit), widened so that rounding (f32
-        // distances, f32 cell assignment) never leaves an agent inside it uncovered.
-        let radius = (limit as f64).sqrt() * (1.0 + 1e-6) + self.slack;
+        // distances, f32 cell assignment, `radius` itself) never leaves an agent inside it
+        // uncovered.
+        let radius = radius * (1.0 + 1e-6) + self.slack;
         let c = center.as_dvec2();
         let (x0, y0) = self.cell_coords_f64(c.x - radius, c.y - radius);
         let (x1, y1) = self.cell_coords_f64(c.x + radius, c.y + radius);
@@ -472,8 +485,8 @@ mod tests {
             tree.rebuild(&positions);
             let (mut a, mut b) = (Vec::new(), Vec::new());
             // Hints of any quality (too small, too large, unordered) change only the speed.
-            let mut hints_squared: Vec<f32> = hints.iter().map(|h| h * h).collect();
-            hints_squared.sort_by(f32::total_cmp);
+            let mut hints = hints;
+            hints.sort_by(f32::total_cmp);
             let (mut tie_free, mut tie_free_exact) = (0, 0);
             for (i, &p) in positions.iter().enumerate() {
                 tree.nearest(p, i as u32, range * range, max_count, &mut b);
@@ -486,9 +499,9 @@ mod tests {
                     prop_assert_eq!(&a, &b, "agent {}", i);
                     tie_free_exact += usize::from(!tied);
                 }
-                let hinted = grid.nearest_with_hints(p, i as u32, range * range, max_count, &hints_squared, &mut a);
+                let hinted = grid.nearest_with_hints(p, i as u32, range * range, max_count, &hints, &mut a);
                 if hinted == GridQuery::Exact {
-                    prop_assert_eq!(&a, &b, "agent {} with hints {:?}", i, hints_squared);
+                    prop_assert_eq!(&a, &b, "agent {} with hints {:?}", i, hints);
                 }
             }
             // Nearly every query without a deciding tie must be answered by the grid (not all:
