@@ -710,8 +710,9 @@ impl Simulator {
 
     /// The neighbour grid's cell size: half the typical search radius of the last step (the
     /// distance to the farthest neighbour kept, or the neighbour distance when fewer were
-    /// found), so that a query usually ends within the 5×5 cells around the agent. Before the
-    /// first step: the mean agent spacing over the crowd's bounding box.
+    /// found), so that a query usually spans three of the grid's rows (each twice the cell
+    /// size tall). Before the first step: the mean agent spacing over the crowd's bounding
+    /// box.
     fn grid_cell_size(&self) -> f32 {
         if self.mean_search_range_squared > 0.0 {
             return 0.5 * self.mean_search_range_squared.sqrt();

@@ -10,7 +10,7 @@
 //! bit-identical to RVO2's in every case.
 
 use super::agent_kdtree::Neighbor;
-use glam::Vec2;
+use glam::{DVec2, Vec2};
 use wide::{f32x4, i32x4, CmpLt};
 
 /// Whether a grid query's answer is the exact RVO2 answer.
@@ -22,12 +22,19 @@ pub enum GridQuery {
     Tied,
 }
 
+/// Cell width and height as multiples of the asked cell size: the same area, but a query of
+/// radius twice the cell size (what the simulator asks for) spans three rows instead of
+/// five. Each row costs a mispredicted loop exit; the few more candidates per row cost less
+/// (neighbour queries at jgrid 100,000: 12.3 → 11.7 ms).
+const CELL_ASPECT: DVec2 = DVec2::new(0.5, 2.0);
+
 /// A uniform grid over agent positions, rebuilt every step by counting sort.
 #[derive(Clone, Debug, Default)]
 pub struct NeighborGrid {
     origin: Vec2,
     cell_size: f64,
-    inv_cell_size: f64,
+    /// `1 / cell width`, `1 / cell height`.
+    inv_cell_size: DVec2,
     columns: usize,
     rows: usize,
     /// Widening (m) of every query's disc, covering the rounding of `f32` coordinates.
@@ -53,8 +60,8 @@ impl NeighborGrid {
         NeighborGrid::default()
     }
 
-    /// Rebuilds over `positions` with cells of about `cell_size` metres (enlarged so that there
-    /// are at most about eight cells per agent). Allocates only when the agent count grew.
+    /// Rebuilds over `positions` with cells of about `cell_size`² square metres, half as wide
+    /// and twice as tall (enlarged so that there are at most about eight cells per agent). Allocates only when the agent count grew.
     pub fn rebuild(&mut self, positions: &[Vec2], cell_size: f32) {
         self.rebuild_with(positions, cell_size, true);
     }
@@ -86,7 +93,9 @@ impl NeighborGrid {
         // Cap the cell count near 4n: a sparse crowd (a ring, outliers) must not make an
         // enormous empty grid.
         let max_cells = 8.0 * n as f64 + 16.0;
-        let cells_for = |c: f64| ((extent.x / c).floor() + 1.0) * ((extent.y / c).floor() + 1.0);
+        let cells_for = |c: f64| {
+            ((extent.x / (c * CELL_ASPECT.x)).floor() + 1.0) * ((extent.y / (c * CELL_ASPECT.y)).floor() + 1.0)
+        };
         if cells_for(cell) > max_cells {
             cell = (extent.x * extent.y / max_cells).sqrt().max(cell);
             while cells_for(cell) > max_cells {
@@ -103,9 +112,9 @@ impl NeighborGrid {
         self.slack = 1e-6 * magnitude + 1e-9;
         self.origin = min;
         self.cell_size = cell;
-        self.inv_cell_size = 1.0 / cell;
-        self.columns = (extent.x * self.inv_cell_size).floor() as usize + 1;
-        self.rows = (extent.y * self.inv_cell_size).floor() as usize + 1;
+        self.inv_cell_size = 1.0 / (cell * CELL_ASPECT);
+        self.columns = (extent.x * self.inv_cell_size.x).floor() as usize + 1;
+        self.rows = (extent.y * self.inv_cell_size.y).floor() as usize + 1;
         let cell_count = self.columns * self.rows;
 
         self.cell_start.clear();
@@ -153,8 +162,8 @@ impl NeighborGrid {
     /// Cell coordinates of the point `(x, y)`, clamped to the grid (f64, for query bounds).
     #[inline]
     fn cell_coords_f64(&self, x: f64, y: f64) -> (usize, usize) {
-        let cx = ((x - self.origin.x as f64) * self.inv_cell_size).max(0.0) as usize;
-        let cy = ((y - self.origin.y as f64) * self.inv_cell_size).max(0.0) as usize;
+        let cx = ((x - self.origin.x as f64) * self.inv_cell_size.x).max(0.0) as usize;
+        let cy = ((y - self.origin.y as f64) * self.inv_cell_size.y).max(0.0) as usize;
         (cx.min(self.columns - 1), cy.min(self.rows - 1))
     }
 
@@ -313,7 +322,7 @@ impl NeighborGrid {
 #[derive(Clone, Copy)]
 struct CellLayout {
     origin: Vec2,
-    inv_cell_size: f64,
+    inv_cell_size: DVec2,
     columns: usize,
     rows: usize,
 }
