@@ -41,10 +41,9 @@ pub fn solve(
     preferred: Vec2,
     scratch: &mut Vec<HalfPlane>,
 ) -> (Vec2, LpOutcome) {
-    let mut result = Vec2::ZERO;
-    let failed = linear_program2(half_planes, max_speed, preferred, false, &mut result);
+    let (result, failed) = linear_program2(half_planes, max_speed, preferred, false);
     if failed < half_planes.len() {
-        linear_program3(half_planes, obstacle_count, failed, max_speed, &mut result, scratch);
+        let result = linear_program3(half_planes, obstacle_count, failed, max_speed, result, scratch);
         (result, LpOutcome::Fallback { first_infeasible: failed })
     } else {
         (result, LpOutcome::Feasible)
@@ -52,7 +51,10 @@ pub fn solve(
 }
 
 /// The 1-D program on the line of `half_planes[line]`, restricted by the disc and by the
-/// half-planes before it. Returns `false` when that segment of line is empty.
+/// half-planes before it. Returns `None` when that segment of line is empty.
+///
+/// (Results travel by value through the three programs: written through a reference, the
+/// optimum lived on the stack and each violation test waited for a store and a reload.)
 ///
 /// With `direction_opt`, `target` is a direction and the result is the extreme point of the
 /// segment along it; otherwise the result is the segment's point nearest `target`.
@@ -63,15 +65,14 @@ pub fn linear_program1(
     radius: f32,
     target: Vec2,
     direction_opt: bool,
-    result: &mut Vec2,
-) -> bool {
+) -> Option<Vec2> {
     let plane = half_planes[line];
     // Where the line enters and leaves the max-speed disc: |point + t·direction| = radius.
     let dot_product = dot(plane.point, plane.direction);
     let discriminant = dot_product * dot_product + radius * radius - length_squared(plane.point);
     if discriminant < 0.0 {
         // The line misses the disc.
-        return false;
+        return None;
     }
     let sqrt_discriminant = discriminant.sqrt();
     let mut t_left = -dot_product - sqrt_discriminant;
@@ -84,7 +85,7 @@ pub fn linear_program1(
             // Parallel lines: either the earlier half-plane excludes this whole line, or it
             // does not restrict it at all.
             if numerator < 0.0 {
-                return false;
+                return None;
             }
             continue;
         }
@@ -95,7 +96,7 @@ pub fn linear_program1(
             t_left = cpp_max(t_left, t);
         }
         if t_left > t_right {
-            return false;
+            return None;
         }
     }
 
@@ -115,22 +116,15 @@ pub fn linear_program1(
             t
         }
     };
-    *result = plane.point + t * plane.direction;
-    true
+    Some(plane.point + t * plane.direction)
 }
 
-/// The 2-D program: incremental over `half_planes`. Returns the index of the first half-plane
-/// that could not be satisfied (`half_planes.len()` on success); `result` then holds the
-/// optimum of the half-planes before it.
+/// The 2-D program: incremental over `half_planes`. Returns the optimum and the index of the
+/// first half-plane that could not be satisfied (`half_planes.len()` on success); on failure
+/// the optimum is that of the half-planes before it.
 #[inline(always)]
-pub fn linear_program2(
-    half_planes: &[HalfPlane],
-    radius: f32,
-    target: Vec2,
-    direction_opt: bool,
-    result: &mut Vec2,
-) -> usize {
-    *result = if direction_opt {
+pub fn linear_program2(half_planes: &[HalfPlane], radius: f32, target: Vec2, direction_opt: bool) -> (Vec2, usize) {
+    let mut result = if direction_opt {
         // `target` is a unit direction: start at the disc's extreme point along it.
         target * radius
     } else if length_squared(target) > radius * radius {
@@ -139,35 +133,35 @@ pub fn linear_program2(
         target
     };
     for (i, plane) in half_planes.iter().enumerate() {
-        if plane.violation(*result) > 0.0 {
-            let previous = *result;
-            if !linear_program1(half_planes, i, radius, target, direction_opt, result) {
-                *result = previous;
-                return i;
+        if plane.violation(result) > 0.0 {
+            match linear_program1(half_planes, i, radius, target, direction_opt) {
+                Some(on_line) => result = on_line,
+                None => return (result, i),
             }
         }
     }
-    half_planes.len()
+    (result, half_planes.len())
 }
 
 /// The fallback: for each half-plane from `begin` whose violation exceeds the current worst,
 /// minimise the violation within the obstacle half-planes and the bisectors with the agent
-/// half-planes before it. `projected` is scratch space.
+/// half-planes before it, starting from `result`; returns the least-violation velocity.
+/// `projected` is scratch space.
 #[inline(always)]
 pub fn linear_program3(
     half_planes: &[HalfPlane],
     obstacle_count: usize,
     begin: usize,
     radius: f32,
-    result: &mut Vec2,
+    mut result: Vec2,
     projected: &mut Vec<HalfPlane>,
-) {
+) -> Vec2 {
     let mut distance = 0.0f32;
     for i in begin..half_planes.len() {
         let plane = half_planes[i];
         // Written as `!(a > b)` so that a NaN skips the plane, as in RVO2.
         #[allow(clippy::neg_cmp_op_on_partial_ord)]
-        if !(plane.violation(*result) > distance) {
+        if !(plane.violation(result) > distance) {
             continue;
         }
         // The obstacle half-planes stay hard; each earlier agent half-plane j is replaced by
@@ -191,16 +185,17 @@ pub fn linear_program3(
             };
             projected.push(HalfPlane { point, direction: normalize(other.direction - plane.direction) });
         }
-        let previous = *result;
         // Optimise in the direction that leaves plane i fastest (its inward normal).
         let inward = Vec2::new(-plane.direction.y, plane.direction.x);
-        if linear_program2(projected, radius, inward, true, result) < projected.len() {
-            // Cannot happen in exact arithmetic (the previous result is feasible); rounding
-            // can cause it, and then the previous result is kept.
-            *result = previous;
+        let (optimum, failed) = linear_program2(projected, radius, inward, true);
+        // Failing cannot happen in exact arithmetic (the previous result is feasible);
+        // rounding can cause it, and then the previous result is kept.
+        if failed == projected.len() {
+            result = optimum;
         }
-        distance = plane.violation(*result);
+        distance = plane.violation(result);
     }
+    result
 }
 
 #[cfg(test)]
