@@ -913,7 +913,11 @@ impl StepContext<'_> {
         };
         // The neighbours' half-planes, four at a time (one per SIMD lane), in neighbour order.
         let mine = self.responsibilities[i];
-        let (positions, velocities, all_params) = (self.positions, self.velocities, self.params);
+        // Cut to one length, so that one bounds check per neighbour covers all three.
+        let positions = self.positions;
+        let (velocities, all_params) = (&self.velocities[..positions.len()], &self.params[..positions.len()]);
+        // (× 1 is exact: RVO2's radii unchanged.)
+        let radius_scale = radius_scale.unwrap_or(1.0);
         for chunk in record.agent_neighbors.chunks(4) {
             let batch = NeighborBatch::gather(
                 chunk.len(),
@@ -925,11 +929,9 @@ impl StepContext<'_> {
                     // half-plane.
                     let responsibility =
                         if self.rvo2_shares { RVO2_RESPONSIBILITY } else { share(mine, self.responsibilities[j]) };
-                    let radius = match radius_scale {
-                        None => all_params[j].radius,
-                        Some(scale) => all_params[j].radius * scale,
-                    };
-                    NeighborView { position: positions[j], velocity: velocities[j], radius, responsibility }
+                    let (position, velocity, radius) =
+                        (positions[j], velocities[j], all_params[j].radius * radius_scale);
+                    NeighborView { position, velocity, radius, responsibility }
                 },
             );
             agent_half_planes_x4(&planner, &batch, self.time_step, &mut record.half_planes);

@@ -162,9 +162,10 @@ impl NeighborGrid {
     /// Cell coordinates of the point `(x, y)`, clamped to the grid (f64, for query bounds).
     #[inline]
     fn cell_coords_f64(&self, x: f64, y: f64) -> (usize, usize) {
-        let cx = ((x - self.origin.x as f64) * self.inv_cell_size.x).max(0.0) as usize;
-        let cy = ((y - self.origin.y as f64) * self.inv_cell_size.y).max(0.0) as usize;
-        (cx.min(self.columns - 1), cy.min(self.rows - 1))
+        let last = DVec2::new((self.columns - 1) as f64, (self.rows - 1) as f64);
+        let cell = ((DVec2::new(x, y) - self.origin.as_dvec2()) * self.inv_cell_size).max(DVec2::ZERO).min(last);
+        // In range, and a `u32` conversion is cheaper than a saturating `usize` one.
+        (cell.x as u32 as usize, cell.y as u32 as usize)
     }
 
     /// RVO2's neighbour query (see [`super::AgentKdTree::nearest`]) over the grid: the
@@ -332,10 +333,9 @@ impl CellLayout {
     /// lacking SSE4.1.)
     #[inline]
     fn cell_index(&self, p: Vec2) -> usize {
-        let d = (p - self.origin).as_dvec2() * self.inv_cell_size;
-        let x = (d.x.max(0.0) as usize).min(self.columns - 1);
-        let y = (d.y.max(0.0) as usize).min(self.rows - 1);
-        y * self.columns + x
+        let last = DVec2::new((self.columns - 1) as f64, (self.rows - 1) as f64);
+        let d = ((p - self.origin).as_dvec2() * self.inv_cell_size).max(DVec2::ZERO).min(last);
+        d.y as u32 as usize * self.columns + d.x as u32 as usize
     }
 }
 
