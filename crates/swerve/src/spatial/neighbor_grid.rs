@@ -406,6 +406,24 @@ fn compact(keys: &mut [u64], max_count: usize) -> Compacted {
 /// Up to this many candidates are ordered by counting ranks rather than by sorting.
 const RANKED: usize = 16;
 
+/// The place of each of the first `4 * VECTORS` candidates (the rest of `distances` is
+/// infinite padding): how many of all the candidates are strictly nearer. Candidate `c`'s
+/// count is lane `c % 4` of vector `c / 4`.
+#[inline(always)]
+fn places<const VECTORS: usize>(distances: &[f32; RANKED]) -> [i32; RANKED] {
+    let lanes: [f32x4; VECTORS] = std::array::from_fn(|v| f32x4::from(&distances[4 * v..4 * v + 4]));
+    let mut nearer = [i32x4::ZERO; 4];
+    // Padding is never nearer than a candidate: only the first `4 * VECTORS` can count.
+    for &other in &distances[..4 * VECTORS] {
+        let other = f32x4::splat(other);
+        for (count, lane) in nearer.iter_mut().zip(lanes) {
+            // Comparison masks are all ones (-1 as an integer): subtracting them counts.
+            *count -= bytemuck::cast::<f32x4, i32x4>(other.cmp_lt(lane));
+        }
+    }
+    bytemuck::cast(nearer)
+}
+
 /// Writes RVO2's answer from the candidates — the nearest `max_count`, nearest first — unless
 /// equal distances make it depend on visiting order: two among the nearest `max_count`, or
 /// the farthest kept and the nearest left out.
@@ -415,31 +433,35 @@ fn finish(keys: &mut [u64], tied: bool, max_count: usize, out: &mut Vec<Neighbor
         return GridQuery::Tied;
     }
     if keys.len() <= RANKED {
-        // Each candidate's place is the number of nearer ones: a fixed 16-wide comparison per
-        // candidate, four lanes at a time, without data-dependent branches; cheaper than
-        // sorting a dozen values.
+        // Each candidate's place is the number of nearer ones, counted four candidates at a
+        // time (one per SIMD lane) against every candidate in turn, without data-dependent
+        // branches: cheaper than sorting a dozen values.
+        let len = keys.len();
         let mut distances = [f32::INFINITY; RANKED];
         for (slot, &key) in distances.iter_mut().zip(keys.iter()) {
             *slot = f32::from_bits(key_distance_bits(key));
         }
-        let lanes: [f32x4; RANKED / 4] = std::array::from_fn(|i| f32x4::from(&distances[4 * i..4 * i + 4]));
-        // Places never taken are marked by an impossible index.
+        let ranks: [i32; RANKED] = match len.div_ceil(4) {
+            0 | 1 => places::<1>(&distances),
+            2 => places::<2>(&distances),
+            3 => places::<3>(&distances),
+            _ => places::<4>(&distances),
+        };
         let mut ordered = [Neighbor { distance_squared: 0.0, index: u32::MAX }; RANKED];
-        for (&key, &distance_squared) in keys.iter().zip(&distances) {
-            let this = f32x4::splat(distance_squared);
-            // Comparison masks are all ones (-1 as integers): subtracting them counts.
-            let mut nearer = i32x4::ZERO;
-            for lane in lanes {
-                nearer -= bytemuck::cast::<f32x4, i32x4>(lane.cmp_lt(this));
-            }
-            ordered[nearer.reduce_add() as usize] = Neighbor { distance_squared, index: key as u32 };
+        let mut taken = 0u32;
+        for ((&key, &distance_squared), &rank) in keys.iter().zip(&distances).zip(&ranks) {
+            // (A rank is below `len <= RANKED`; the mask only spares a bounds check.)
+            let place = rank as usize & (RANKED - 1);
+            ordered[place] = Neighbor { distance_squared, index: key as u32 };
+            taken |= 1 << place;
         }
         // Two candidates at one distance take the same place and leave the next one empty:
         // a tie that matters if that place is among the first `max_count + 1`.
-        if ordered[..keys.len().min(max_count + 1)].iter().any(|n| n.index == u32::MAX) {
+        let decisive = (1u32 << len.min(max_count + 1)) - 1;
+        if taken & decisive != decisive {
             return GridQuery::Tied;
         }
-        out.extend_from_slice(&ordered[..keys.len().min(max_count)]);
+        out.extend_from_slice(&ordered[..len.min(max_count)]);
         return GridQuery::Exact;
     }
     keys.sort_unstable();
