@@ -621,15 +621,12 @@ impl Simulator {
         // Every agent decides into its `Decision`, and the tie fallbacks are counted on the
         // way (a sum: exact in any order, so threads cannot change it).
         let ties: usize = if self.records.len() >= PARALLEL_THRESHOLD {
-            let decisions = self.records.par_iter_mut().zip(&mut self.decisions);
-            decisions
-                .with_min_len(64)
-                .enumerate()
-                .map(|(i, (record, decision))| usize::from(context.decide(i, record, decision)))
+            let runs = self.records.par_chunks_mut(DECISION_RUN).zip(self.decisions.par_chunks_mut(DECISION_RUN));
+            runs.enumerate()
+                .map(|(run, (records, decisions))| decide_run(&context, run * DECISION_RUN, records, decisions))
                 .sum()
         } else {
-            let decisions = self.records.iter_mut().zip(&mut self.decisions);
-            decisions.enumerate().map(|(i, (record, decision))| usize::from(context.decide(i, record, decision))).sum()
+            decide_run(&context, 0, &mut self.records, &mut self.decisions)
         };
         // Move everyone and note the largest step (bounds how far search radii can grow; a
         // maximum, exact in any order).
@@ -728,10 +725,19 @@ impl Simulator {
     }
 }
 
+/// Scratch space of the decide loop, one per thread (rather than per agent), grown to the
+/// largest need and then reused.
+#[derive(Default)]
+struct Scratch {
+    /// The grid query's candidate list.
+    candidate_keys: Vec<u64>,
+    /// Linear program 3's projected half-planes.
+    projected: Vec<HalfPlane>,
+}
+
 thread_local! {
-    /// Linear program 3's projected half-planes: scratch, one buffer per thread (rather than
-    /// per agent), grown to the largest need and then reused.
-    static PROJECTED_SCRATCH: std::cell::RefCell<Vec<HalfPlane>> = const { std::cell::RefCell::new(Vec::new()) };
+    static SCRATCH: std::cell::RefCell<Scratch> =
+        const { std::cell::RefCell::new(Scratch { candidate_keys: Vec::new(), projected: Vec::new() }) };
 }
 
 /// The read-only state one step decides from.
@@ -754,6 +760,28 @@ struct StepContext<'a> {
     extensions: Extensions,
     ids: &'a [AgentId],
     step_number: u64,
+}
+
+/// Agents decided one after another by one task of the parallel step.
+const DECISION_RUN: usize = 64;
+
+/// Decides agents `first..first + records.len()` (see [`StepContext::decide`]), in order, and
+/// returns how many neighbour queries asked the k-d tree.
+fn decide_run(
+    context: &StepContext<'_>,
+    first: usize,
+    records: &mut [AgentRecord],
+    decisions: &mut [Decision],
+) -> usize {
+    // Taken out of the thread-local for the run and put back, rather than borrowed by a
+    // closure around each agent's query and linear programs.
+    let mut scratch = SCRATCH.with_borrow_mut(std::mem::take);
+    let agents = records.iter_mut().zip(decisions).enumerate();
+    let ties = agents
+        .map(|(k, (record, decision))| usize::from(context.decide(first + k, record, decision, &mut scratch)))
+        .sum();
+    SCRATCH.with_borrow_mut(|kept| *kept = scratch);
+    ties
 }
 
 /// RVO2's fixed share of the avoidance.
@@ -831,7 +859,8 @@ impl StepContext<'_> {
     /// One agent's decision: neighbours, half-planes, linear program, into `record` and
     /// `decision` (whose search range is read first, as a hint). Returns whether the
     /// neighbour query met a distance tie and asked the k-d tree.
-    fn decide(&self, i: usize, record: &mut AgentRecord, decision: &mut Decision) -> bool {
+    #[inline(always)]
+    fn decide(&self, i: usize, record: &mut AgentRecord, decision: &mut Decision, scratch: &mut Scratch) -> bool {
         let params = &self.params[i];
         let agent = AgentView {
             position: self.positions[i],
@@ -877,7 +906,9 @@ impl StepContext<'_> {
                 // A crowd sparse over its bounding box (a ring, far-apart groups): RVO2's
                 // tree adapts to it, the grid's forced-large cells do not.
                 self.agent_tree.nearest(center, me, range_squared, k, out);
-            } else if grid.nearest_with_hints(center, me, range_squared, k, &hints, out) == GridQuery::Tied {
+            } else if grid.nearest_with_scratch(center, me, range_squared, k, &hints, &mut scratch.candidate_keys, out)
+                == GridQuery::Tied
+            {
                 // Equal distances: only RVO2's tree knows their order.
                 self.agent_tree.nearest(center, me, range_squared, k, &mut record.agent_neighbors);
                 asked_tree = true;
@@ -961,9 +992,13 @@ impl StepContext<'_> {
             preferred += rule.jitter * jitter_direction(rule.seed, self.ids[i].0, self.step_number);
         }
 
-        let (new_velocity, outcome) = PROJECTED_SCRATCH.with_borrow_mut(|projected| {
-            solve(&record.half_planes, record.obstacle_half_plane_count, params.max_speed, preferred, projected)
-        });
+        let (new_velocity, outcome) = solve(
+            &record.half_planes,
+            record.obstacle_half_plane_count,
+            params.max_speed,
+            preferred,
+            &mut scratch.projected,
+        );
         decision.velocity = if self.extensions.strict_speed_limit
             && new_velocity.length_squared() > params.max_speed * params.max_speed
         {

@@ -191,7 +191,6 @@ impl NeighborGrid {
     /// range. A wrong hint costs time, never correctness. Without a finite hint, three cell
     /// widths serve as one. (Radii rather than squares: the query's cell range needs the
     /// radius, and a square root would start every query with a long wait.)
-    #[inline(always)]
     pub fn nearest_with_hints(
         &self,
         center: Vec2,
@@ -199,6 +198,25 @@ impl NeighborGrid {
         range_squared: f32,
         max_count: usize,
         hints: &[f32],
+        out: &mut Vec<Neighbor>,
+    ) -> GridQuery {
+        CANDIDATE_KEYS.with_borrow_mut(|keys| {
+            self.nearest_with_scratch(center, exclude, range_squared, max_count, hints, keys, out)
+        })
+    }
+
+    /// [`NeighborGrid::nearest_with_hints`] with the caller's scratch list for the candidates
+    /// (instead of a thread-local one), so that a caller can inline the whole query.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn nearest_with_scratch(
+        &self,
+        center: Vec2,
+        exclude: u32,
+        range_squared: f32,
+        max_count: usize,
+        hints: &[f32],
+        keys: &mut Vec<u64>,
         out: &mut Vec<Neighbor>,
     ) -> GridQuery {
         out.clear();
@@ -215,22 +233,20 @@ impl NeighborGrid {
         }
         let default_hint = [(3.0 * self.cell_size) as f32];
         let hints = if hints.iter().any(|h| h.is_finite()) { hints } else { &default_hint };
-        CANDIDATE_KEYS.with_borrow_mut(|keys| {
-            for &hint in hints {
-                let radius = hint as f64;
-                let hint_squared = (radius * radius) as f32;
-                // RVO2 keeps `d < range²`; the scan keeps `d <= limit`, the float just below.
-                if hint_squared > 0.0 && hint_squared < range_squared {
-                    let found = self.collect(center, exclude, below(hint_squared), radius, max_count, keys);
-                    if found.tied || found.count >= max_count {
-                        return finish(&mut keys[..found.count], found.tied, max_count, out);
-                    }
+        for &hint in hints {
+            let radius = hint as f64;
+            let hint_squared = (radius * radius) as f32;
+            // RVO2 keeps `d < range²`; the scan keeps `d <= limit`, the float just below.
+            if hint_squared > 0.0 && hint_squared < range_squared {
+                let found = self.collect(center, exclude, below(hint_squared), radius, max_count, keys);
+                if found.tied || found.count >= max_count {
+                    return finish(&mut keys[..found.count], found.tied, max_count, out);
                 }
             }
-            let range = (range_squared as f64).sqrt();
-            let found = self.collect(center, exclude, below(range_squared), range, max_count, keys);
-            finish(&mut keys[..found.count], found.tied, max_count, out)
-        })
+        }
+        let range = (range_squared as f64).sqrt();
+        let found = self.collect(center, exclude, below(range_squared), range, max_count, keys);
+        finish(&mut keys[..found.count], found.tied, max_count, out)
     }
 
     /// Collects into `keys[..count]` every agent other than `exclude` at squared distance
