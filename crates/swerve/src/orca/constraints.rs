@@ -386,17 +386,7 @@ pub fn agent_half_planes_x4(agent: &AgentView, others: &NeighborBatch, time_step
     let dot_product1 = wx * px + wy * py;
     let near_cutoff =
         dot_product1.cmp_lt(splat(0.0)) & (dot_product1 * dot_product1).cmp_gt(combined_radius_sq * w_length_sq);
-    // ... nearest the cut-off circle (skipped when no lane is: a square root and a division),
-    let cutoff = if near_cutoff.move_mask() == 0 {
-        (zero, zero, zero, zero)
-    } else {
-        let w_length = w_length_sq.sqrt();
-        let inv_w_length = splat(1.0) / w_length;
-        let (unit_wx, unit_wy) = (wx * inv_w_length, wy * inv_w_length);
-        let cutoff_scale = combined_radius * inv_time_horizon - w_length;
-        (unit_wy, neg(unit_wx), cutoff_scale * unit_wx, cutoff_scale * unit_wy)
-    };
-    // ... or nearest one of the legs.
+    // Nearest one of the legs, ...
     let leg = (dist_sq - combined_radius_sq).sqrt();
     let inv_dist_sq = splat(1.0) / dist_sq;
     let left_x = (px * leg - py * combined_radius) * inv_dist_sq;
@@ -406,28 +396,46 @@ pub fn agent_half_planes_x4(agent: &AgentView, others: &NeighborBatch, time_step
     let on_left = (px * wy - py * wx).cmp_gt(splat(0.0));
     let (leg_dx, leg_dy) = (on_left.blend(left_x, right_x), on_left.blend(left_y, right_y));
     let dot_product2 = vx * leg_dx + vy * leg_dy;
-    let legs = (leg_dx, leg_dy, dot_product2 * leg_dx - vx, dot_product2 * leg_dy - vy);
-
-    // Already overlapping: the cut-off circle of one time step (skipped when no lane is).
+    // (direction x, direction y, u x, u y) for each lane: the legs' unless replaced below.
+    let mut chosen = (leg_dx, leg_dy, dot_product2 * leg_dx - vx, dot_product2 * leg_dy - vy);
+    // ... or nearest the cut-off circle (computed and blended in only when some lane is: a
+    // square root and a division),
+    if near_cutoff.move_mask() != 0 {
+        let w_length = w_length_sq.sqrt();
+        let inv_w_length = splat(1.0) / w_length;
+        let (unit_wx, unit_wy) = (wx * inv_w_length, wy * inv_w_length);
+        let cutoff_scale = combined_radius * inv_time_horizon - w_length;
+        let cutoff = (unit_wy, neg(unit_wx), cutoff_scale * unit_wx, cutoff_scale * unit_wy);
+        chosen = (
+            near_cutoff.blend(cutoff.0, chosen.0),
+            near_cutoff.blend(cutoff.1, chosen.1),
+            near_cutoff.blend(cutoff.2, chosen.2),
+            near_cutoff.blend(cutoff.3, chosen.3),
+        );
+    }
+    // ... and for lanes already overlapping, the cut-off circle of one time step instead
+    // (likewise only when some lane is).
     let apart = dist_sq.cmp_gt(combined_radius_sq);
-    let overlap = if apart.move_mask() == 0b1111 {
-        (zero, zero, zero, zero)
-    } else {
+    if apart.move_mask() != 0b1111 {
         let inv_time_step = splat(1.0 / time_step);
         let (ox, oy) = (vx - inv_time_step * px, vy - inv_time_step * py);
         let o_length = (ox * ox + oy * oy).sqrt();
         let inv_o_length = splat(1.0) / o_length;
         let (unit_ox, unit_oy) = (ox * inv_o_length, oy * inv_o_length);
         let overlap_scale = combined_radius * inv_time_step - o_length;
-        (unit_oy, neg(unit_ox), overlap_scale * unit_ox, overlap_scale * unit_oy)
-    };
+        let overlap = (unit_oy, neg(unit_ox), overlap_scale * unit_ox, overlap_scale * unit_oy);
+        chosen = (
+            apart.blend(chosen.0, overlap.0),
+            apart.blend(chosen.1, overlap.1),
+            apart.blend(chosen.2, overlap.2),
+            apart.blend(chosen.3, overlap.3),
+        );
+    }
 
-    let pick = |c: f32x4, l: f32x4, o: f32x4| apart.blend(near_cutoff.blend(c, l), o);
-    let direction_x = pick(cutoff.0, legs.0, overlap.0);
-    let direction_y = pick(cutoff.1, legs.1, overlap.1);
+    let (direction_x, direction_y) = (chosen.0, chosen.1);
     let responsibility = others.responsibility;
-    let point_x = splat(agent.velocity.x) + responsibility * pick(cutoff.2, legs.2, overlap.2);
-    let point_y = splat(agent.velocity.y) + responsibility * pick(cutoff.3, legs.3, overlap.3);
+    let point_x = splat(agent.velocity.x) + responsibility * chosen.2;
+    let point_y = splat(agent.velocity.y) + responsibility * chosen.3;
     // |x| < ∞ fails for infinities and NaN.
     let is_finite = |x: f32x4| x.abs().cmp_lt(splat(f32::INFINITY));
     let kept = is_finite(direction_x) & is_finite(direction_y) & is_finite(point_x) & is_finite(point_y);
