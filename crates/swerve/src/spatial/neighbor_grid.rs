@@ -37,6 +37,8 @@ pub struct NeighborGrid {
     inv_cell_size: DVec2,
     columns: usize,
     rows: usize,
+    /// `(columns - 1, rows - 1)`, the largest cell coordinates, for clamping.
+    last_cell: DVec2,
     /// Widening (m) of every query's disc, covering the rounding of `f32` coordinates.
     slack: f64,
     /// `cell_start[c]..cell_start[c + 1]` indexes the entries of cell `c`.
@@ -115,6 +117,7 @@ impl NeighborGrid {
         self.inv_cell_size = 1.0 / (cell * CELL_ASPECT);
         self.columns = (extent.x * self.inv_cell_size.x).floor() as usize + 1;
         self.rows = (extent.y * self.inv_cell_size.y).floor() as usize + 1;
+        self.last_cell = DVec2::new((self.columns - 1) as f64, (self.rows - 1) as f64);
         let cell_count = self.columns * self.rows;
 
         self.cell_start.clear();
@@ -150,7 +153,12 @@ impl NeighborGrid {
 
     /// The cell layout of the last rebuild.
     fn layout(&self) -> CellLayout {
-        CellLayout { origin: self.origin, inv_cell_size: self.inv_cell_size, columns: self.columns, rows: self.rows }
+        CellLayout {
+            origin: self.origin,
+            inv_cell_size: self.inv_cell_size,
+            last_cell: self.last_cell,
+            columns: self.columns,
+        }
     }
 
     /// Whether the last rebuild had to use cells more than twice the size asked for (the crowd
@@ -162,8 +170,8 @@ impl NeighborGrid {
     /// Cell coordinates of the point `(x, y)`, clamped to the grid (f64, for query bounds).
     #[inline]
     fn cell_coords_f64(&self, x: f64, y: f64) -> (usize, usize) {
-        let last = DVec2::new((self.columns - 1) as f64, (self.rows - 1) as f64);
-        let cell = ((DVec2::new(x, y) - self.origin.as_dvec2()) * self.inv_cell_size).max(DVec2::ZERO).min(last);
+        let cell =
+            ((DVec2::new(x, y) - self.origin.as_dvec2()) * self.inv_cell_size).max(DVec2::ZERO).min(self.last_cell);
         // In range, and a `u32` conversion is cheaper than a saturating `usize` one.
         (cell.x as u32 as usize, cell.y as u32 as usize)
     }
@@ -340,8 +348,8 @@ impl NeighborGrid {
 struct CellLayout {
     origin: Vec2,
     inv_cell_size: DVec2,
+    last_cell: DVec2,
     columns: usize,
-    rows: usize,
 }
 
 impl CellLayout {
@@ -349,8 +357,7 @@ impl CellLayout {
     /// lacking SSE4.1.)
     #[inline]
     fn cell_index(&self, p: Vec2) -> usize {
-        let last = DVec2::new((self.columns - 1) as f64, (self.rows - 1) as f64);
-        let d = ((p - self.origin).as_dvec2() * self.inv_cell_size).max(DVec2::ZERO).min(last);
+        let d = ((p - self.origin).as_dvec2() * self.inv_cell_size).max(DVec2::ZERO).min(self.last_cell);
         d.y as u32 as usize * self.columns + d.x as u32 as usize
     }
 }
