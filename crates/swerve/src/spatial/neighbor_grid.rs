@@ -63,7 +63,8 @@ impl NeighborGrid {
     }
 
     /// Rebuilds over `positions` with cells of about `cell_size`² square metres, half as wide
-    /// and twice as tall (enlarged so that there are at most about eight cells per agent). Allocates only when the agent count grew.
+    /// and twice as tall (enlarged so that there are at most about eight cells per agent).
+    /// Allocates only when the agent count grew.
     pub fn rebuild(&mut self, positions: &[Vec2], cell_size: f32) {
         self.rebuild_with(positions, cell_size, true);
     }
@@ -470,7 +471,8 @@ fn finish(keys: &mut [u64], tied: bool, max_count: usize, out: &mut Vec<Neighbor
             3 => places::<3>(&distances),
             _ => places::<4>(&distances),
         };
-        let mut ordered = [Neighbor { distance_squared: 0.0, index: u32::MAX }; RANKED];
+        // Every place the answer reads is written: the test on `taken` below makes sure.
+        let mut ordered = [Neighbor { distance_squared: 0.0, index: 0 }; RANKED];
         let mut taken = 0u32;
         for ((&key, &distance_squared), &rank) in keys.iter().zip(&distances).zip(&ranks) {
             // (A rank is below `len <= RANKED`; the mask only spares a bounds check.)
