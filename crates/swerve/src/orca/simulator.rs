@@ -949,22 +949,26 @@ impl StepContext<'_> {
         let (velocities, all_params) = (&self.velocities[..positions.len()], &self.params[..positions.len()]);
         // (× 1 is exact: RVO2's radii unchanged.)
         let radius_scale = radius_scale.unwrap_or(1.0);
-        for chunk in record.agent_neighbors.chunks(4) {
-            let batch = NeighborBatch::gather(
-                chunk.len(),
-                #[inline(always)]
-                |lane| {
-                    let j = chunk[lane].index as usize;
-                    // RVO2: each takes half. Otherwise shares are normalised per pair; a share of 0
-                    // (weight 0 against a positive weight: this agent does not yield) gives no
-                    // half-plane.
-                    let responsibility =
-                        if self.rvo2_shares { RVO2_RESPONSIBILITY } else { share(mine, self.responsibilities[j]) };
-                    let (position, velocity, radius) =
-                        (positions[j], velocities[j], all_params[j].radius * radius_scale);
-                    NeighborView { position, velocity, radius, responsibility }
-                },
-            );
+        let view = |neighbor: &Neighbor| {
+            let j = neighbor.index as usize;
+            // RVO2: each takes half. Otherwise shares are normalised per pair; a share of 0
+            // (weight 0 against a positive weight: this agent does not yield) gives no
+            // half-plane.
+            let responsibility =
+                if self.rvo2_shares { RVO2_RESPONSIBILITY } else { share(mine, self.responsibilities[j]) };
+            let (position, velocity, radius) = (positions[j], velocities[j], all_params[j].radius * radius_scale);
+            NeighborView { position, velocity, radius, responsibility }
+        };
+        // Whole batches of four (fixed lanes: no index arithmetic or bounds checks per lane),
+        // then the rest.
+        let mut batches = record.agent_neighbors.chunks_exact(4);
+        for batch in &mut batches {
+            let batch = NeighborBatch::gather(4, |lane| view(&batch[lane]));
+            agent_half_planes_x4(&planner, &batch, self.time_step, &mut record.half_planes);
+        }
+        let rest = batches.remainder();
+        if !rest.is_empty() {
+            let batch = NeighborBatch::gather(rest.len(), |lane| view(&rest[lane]));
             agent_half_planes_x4(&planner, &batch, self.time_step, &mut record.half_planes);
         }
         // Non-cooperative movers: full responsibility, after the agents.
