@@ -401,17 +401,8 @@ pub fn agent_half_planes_x4(agent: &AgentView, others: &NeighborBatch, time_step
     // ... or nearest the cut-off circle (computed and blended in only when some lane is: a
     // square root and a division),
     if near_cutoff.move_mask() != 0 {
-        let w_length = w_length_sq.sqrt();
-        let inv_w_length = splat(1.0) / w_length;
-        let (unit_wx, unit_wy) = (wx * inv_w_length, wy * inv_w_length);
-        let cutoff_scale = combined_radius * inv_time_horizon - w_length;
-        let cutoff = (unit_wy, neg(unit_wx), cutoff_scale * unit_wx, cutoff_scale * unit_wy);
-        chosen = (
-            near_cutoff.blend(cutoff.0, chosen.0),
-            near_cutoff.blend(cutoff.1, chosen.1),
-            near_cutoff.blend(cutoff.2, chosen.2),
-            near_cutoff.blend(cutoff.3, chosen.3),
-        );
+        let cutoff = off_circle(wx, wy, w_length_sq, combined_radius * inv_time_horizon);
+        chosen = select4(near_cutoff, cutoff, chosen);
     }
     // ... and for lanes already overlapping, the cut-off circle of one time step instead
     // (likewise only when some lane is).
@@ -419,17 +410,8 @@ pub fn agent_half_planes_x4(agent: &AgentView, others: &NeighborBatch, time_step
     if apart.move_mask() != 0b1111 {
         let inv_time_step = splat(1.0 / time_step);
         let (ox, oy) = (vx - inv_time_step * px, vy - inv_time_step * py);
-        let o_length = (ox * ox + oy * oy).sqrt();
-        let inv_o_length = splat(1.0) / o_length;
-        let (unit_ox, unit_oy) = (ox * inv_o_length, oy * inv_o_length);
-        let overlap_scale = combined_radius * inv_time_step - o_length;
-        let overlap = (unit_oy, neg(unit_ox), overlap_scale * unit_ox, overlap_scale * unit_oy);
-        chosen = (
-            apart.blend(chosen.0, overlap.0),
-            apart.blend(chosen.1, overlap.1),
-            apart.blend(chosen.2, overlap.2),
-            apart.blend(chosen.3, overlap.3),
-        );
+        let overlap = off_circle(ox, oy, ox * ox + oy * oy, combined_radius * inv_time_step);
+        chosen = select4(apart, chosen, overlap);
     }
 
     let (direction_x, direction_y) = (chosen.0, chosen.1);
@@ -454,6 +436,34 @@ pub fn agent_half_planes_x4(agent: &AgentView, others: &NeighborBatch, time_step
     if kept != (1 << others.len) - 1 {
         drop_unkept(out, base, kept);
     }
+}
+
+/// The half-plane off a cut-off circle, four lanes at a time: `(x, y)` is the relative
+/// velocity's offset from the circle's centre (`length_squared` = x² + y², already computed
+/// by the caller) and `radius` the circle's. Returns (direction x, direction y, u x, u y),
+/// with RVO2's operations: the unit offset `w / |w|` and `u = (radius − |w|) · unit`.
+#[inline(always)]
+fn off_circle(x: f32x4, y: f32x4, length_squared: f32x4, radius: f32x4) -> (f32x4, f32x4, f32x4, f32x4) {
+    let length = length_squared.sqrt();
+    let inv_length = f32x4::splat(1.0) / length;
+    let (unit_x, unit_y) = (x * inv_length, y * inv_length);
+    let scale = radius - length;
+    (unit_y, unit_x ^ f32x4::splat(-0.0), scale * unit_x, scale * unit_y)
+}
+
+/// Lane by lane, `if_set` where `mask` is set and `if_clear` elsewhere, for each of four vectors.
+#[inline(always)]
+fn select4(
+    mask: f32x4,
+    if_set: (f32x4, f32x4, f32x4, f32x4),
+    if_clear: (f32x4, f32x4, f32x4, f32x4),
+) -> (f32x4, f32x4, f32x4, f32x4) {
+    (
+        mask.blend(if_set.0, if_clear.0),
+        mask.blend(if_set.1, if_clear.1),
+        mask.blend(if_set.2, if_clear.2),
+        mask.blend(if_set.3, if_clear.3),
+    )
 }
 
 /// Removes from `out[base..]` the half-planes whose lane bit in `kept` is clear, keeping the
