@@ -197,8 +197,8 @@ impl NeighborGrid {
     /// The query collects only the candidates nearer than the first hint; if there are
     /// `max_count` of them, the nearest of them are the true answer (every true neighbour is
     /// then nearer than the hint); otherwise it tries the next hint, and finally the full
-    /// range. A wrong hint costs time, never correctness. Without a finite hint, three cell
-    /// widths serve as one. (Radii rather than squares: the query's cell range needs the
+    /// range. A wrong hint costs time, never correctness. Without a finite hint, three times the
+    /// asked cell size serves as one. (Radii rather than squares: the query's cell range needs the
     /// radius, and a square root would start every query with a long wait.)
     pub fn nearest_with_hints(
         &self,
