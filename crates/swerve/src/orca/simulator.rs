@@ -857,8 +857,8 @@ impl OverlapContext<'_> {
 
 impl StepContext<'_> {
     /// One agent's decision: neighbours, half-planes, linear program, into `record` and
-    /// `decision` (whose search range is read first, as a hint). Returns whether the
-    /// neighbour query met a distance tie and asked the k-d tree.
+    /// `decision` (whose search range is read first, as a hint), working in the thread's
+    /// `scratch`. Returns whether the neighbour query met a distance tie and asked the k-d tree.
     #[inline(always)]
     fn decide(&self, i: usize, record: &mut AgentRecord, decision: &mut Decision, scratch: &mut Scratch) -> bool {
         let params = &self.params[i];
