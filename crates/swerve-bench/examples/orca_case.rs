@@ -21,14 +21,19 @@ fn main() {
         eprintln!("error: unknown scene family {:?}", args[1]);
         std::process::exit(2)
     };
-    match swerve_bench::orca::time_swerve(&scene, threads) {
-        Ok(t) => println!(
-            "{{\"scene\":\"{}\",\"threads\":{threads},\"median_ms\":{:.3},\"min_ms\":{:.3},\"peak_bytes\":{}}}",
-            scene.name,
-            t.median_ms,
-            t.min_ms,
-            swerve_bench::orca::peak_memory_bytes().unwrap_or(0)
-        ),
+    match swerve_bench::orca::time_swerve_steps(&scene, threads) {
+        Ok(mut steps_ms) => {
+            let steps: Vec<String> = steps_ms.iter().map(|ms| format!("{ms:.3}")).collect();
+            let t = swerve_bench::orca::summarise(&mut steps_ms);
+            println!(
+                "{{\"scene\":\"{}\",\"threads\":{threads},\"median_ms\":{:.3},\"min_ms\":{:.3},\"peak_bytes\":{},\"steps_ms\":[{}]}}",
+                scene.name,
+                t.median_ms,
+                t.min_ms,
+                swerve_bench::orca::peak_memory_bytes().unwrap_or(0),
+                steps.join(",")
+            )
+        }
         Err(e) => {
             eprintln!("error: {e}");
             std::process::exit(1)

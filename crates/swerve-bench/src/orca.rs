@@ -184,6 +184,13 @@ pub struct StepTiming {
 /// Times `Simulator::step` on `scene` with `threads` rayon threads: [`WARMUP_STEPS`] steps,
 /// then the median of [`TIMED_STEPS`]. Setting preferred velocities is not timed.
 pub fn time_swerve(scene: &Scene, threads: usize) -> Result<StepTiming, swerve::Error> {
+    Ok(summarise(&mut time_swerve_steps(scene, threads)?))
+}
+
+/// The [`TIMED_STEPS`] step times (ms) behind [`time_swerve`], in step order. Runs of one
+/// scene are deterministic, so step k of one run can be set against step k of another, as
+/// `scripts/ab-orca` does.
+pub fn time_swerve_steps(scene: &Scene, threads: usize) -> Result<Vec<f64>, swerve::Error> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| swerve::Error::Parse {
         path: "rayon".into(),
         line: 0,
@@ -203,7 +210,7 @@ pub fn time_swerve(scene: &Scene, threads: usize) -> Result<StepTiming, swerve::
             }
         }
     });
-    Ok(summarise(&mut samples))
+    Ok(samples)
 }
 
 /// Median and minimum of step times (ms).

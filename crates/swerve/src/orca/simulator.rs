@@ -1,7 +1,7 @@
 //! The crowd simulator: RVO2's `RVOSimulator`, with stable ids, removal and parallel steps.
 
 use super::constraints::{
-    agent_half_plane, agent_half_planes_x4, obstacle_half_planes, AgentView, NeighborBatch, NeighborView,
+    agent_half_plane, agent_half_planes_x4, obstacle_half_planes, AgentView, NeighborBatch,
 };
 use super::extensions::{is_head_on, jitter_direction, Extensions, Mover, MoverId, OverlapResolution};
 use super::linear_program::{solve, LpOutcome};
@@ -11,6 +11,7 @@ use crate::spatial::{AgentKdTree, GridQuery, Neighbor, NeighborGrid, ObstacleTre
 use crate::Error;
 use glam::Vec2;
 use rayon::prelude::*;
+use wide::f32x4;
 
 /// A stable handle to an agent. Ids are handed out in order (0, 1, 2, …) and never reused, so
 /// removing an agent leaves every other id valid. Without removals an agent's id equals its
@@ -133,6 +134,11 @@ pub struct Simulator {
     corrections: Vec<Vec2>,
     /// Each agent's last decision (see [`Decision`]), in agent order.
     decisions: Vec<Decision>,
+    /// Each agent's (position x, position y, velocity x, velocity y) at the start of the
+    /// step, as one vector: what a neighbour's half-plane reads, in one load (scratch).
+    motions: Vec<f32x4>,
+    /// Each agent's radius at the start of the step, densely (scratch).
+    radii: Vec<f32>,
 }
 
 impl Simulator {
@@ -168,6 +174,8 @@ impl Simulator {
             live_movers: Vec::new(),
             corrections: Vec::new(),
             decisions: Vec::new(),
+            motions: Vec::new(),
+            radii: Vec::new(),
         })
     }
 
@@ -593,19 +601,37 @@ impl Simulator {
     /// one small block every 63 steps; call `step` inside `ThreadPool::install` to avoid it.
     pub fn step(&mut self) {
         let cell_size = self.grid_cell_size();
+        let (motions, radii) = (&mut self.motions, &mut self.radii);
+        let (positions, velocities, params) = (&self.positions, &self.velocities, &self.params);
+        let mut pack = || {
+            motions.clear();
+            motions.extend(positions.iter().zip(velocities).map(|(p, v)| f32x4::new([p.x, p.y, v.x, v.y])));
+            radii.clear();
+            radii.extend(params.iter().map(|p| p.radius));
+        };
         if self.positions.len() >= PARALLEL_THRESHOLD {
-            // Independent: the grid's (serial) counting sort overlaps the tree's build.
-            let (tree, grid, positions) = (&mut self.agent_tree, &mut self.neighbor_grid, &self.positions);
-            rayon::join(|| tree.rebuild(positions), || grid.rebuild_unless_coarse(positions, cell_size));
+            // Independent: the grid's (serial) counting sort and the packing overlap the
+            // tree's build.
+            let (tree, grid) = (&mut self.agent_tree, &mut self.neighbor_grid);
+            rayon::join(
+                || tree.rebuild(positions),
+                || {
+                    grid.rebuild_unless_coarse(positions, cell_size);
+                    pack();
+                },
+            );
         } else {
-            self.agent_tree.rebuild(&self.positions);
-            self.neighbor_grid.rebuild_unless_coarse(&self.positions, cell_size);
+            self.agent_tree.rebuild(positions);
+            self.neighbor_grid.rebuild_unless_coarse(positions, cell_size);
+            pack();
         }
         let context = StepContext {
             positions: &self.positions,
             velocities: &self.velocities,
             pref_velocities: &self.pref_velocities,
             params: &self.params,
+            motions: &self.motions,
+            radii: &self.radii,
             agent_tree: &self.agent_tree,
             neighbor_grid: &self.neighbor_grid,
             obstacle_tree: &self.obstacle_tree,
@@ -746,6 +772,10 @@ struct StepContext<'a> {
     velocities: &'a [Vec2],
     pref_velocities: &'a [Vec2],
     params: &'a [AgentParams],
+    /// `Simulator::motions`.
+    motions: &'a [f32x4],
+    /// `Simulator::radii`.
+    radii: &'a [f32],
     agent_tree: &'a AgentKdTree,
     neighbor_grid: &'a NeighborGrid,
     obstacle_tree: &'a ObstacleTree,
@@ -945,31 +975,38 @@ impl StepContext<'_> {
         // The neighbours' half-planes, four at a time (one per SIMD lane), in neighbour order.
         let mine = self.responsibilities[i];
         // Cut to one length, so that one bounds check per neighbour covers all three.
-        let positions = self.positions;
-        let (velocities, all_params) = (&self.velocities[..positions.len()], &self.params[..positions.len()]);
+        let motions = self.motions;
+        let (radii, responsibilities) = (&self.radii[..motions.len()], &self.responsibilities[..motions.len()]);
         // (× 1 is exact: RVO2's radii unchanged.)
-        let radius_scale = radius_scale.unwrap_or(1.0);
-        let view = |neighbor: &Neighbor| {
-            let j = neighbor.index as usize;
+        let radius_scale = f32x4::splat(radius_scale.unwrap_or(1.0));
+        // A batch of one to four neighbours; unused lanes repeat the last one.
+        let batch_of = |neighbors: &[Neighbor]| {
+            let last = neighbors.len() - 1;
+            let index = |lane: usize| neighbors[last.min(lane)].index as usize;
+            let lanes = [index(0), index(1), index(2), index(3)];
             // RVO2: each takes half. Otherwise shares are normalised per pair; a share of 0
             // (weight 0 against a positive weight: this agent does not yield) gives no
             // half-plane.
-            let responsibility =
-                if self.rvo2_shares { RVO2_RESPONSIBILITY } else { share(mine, self.responsibilities[j]) };
-            let (position, velocity, radius) = (positions[j], velocities[j], all_params[j].radius * radius_scale);
-            NeighborView { position, velocity, radius, responsibility }
+            let responsibility = if self.rvo2_shares {
+                f32x4::splat(RVO2_RESPONSIBILITY)
+            } else {
+                f32x4::new(lanes.map(|j| share(mine, responsibilities[j])))
+            };
+            NeighborBatch::from_motions(
+                lanes.map(|j| motions[j]),
+                f32x4::new(lanes.map(|j| radii[j])) * radius_scale,
+                responsibility,
+                last + 1,
+            )
         };
-        // Whole batches of four (fixed lanes: no index arithmetic or bounds checks per lane),
-        // then the rest.
+        // Whole batches of four (fixed lanes: no index arithmetic per lane), then the rest.
         let mut batches = record.agent_neighbors.chunks_exact(4);
         for batch in &mut batches {
-            let batch = NeighborBatch::gather(4, |lane| view(&batch[lane]));
-            agent_half_planes_x4(&planner, &batch, self.time_step, &mut record.half_planes);
+            agent_half_planes_x4(&planner, &batch_of(batch), self.time_step, &mut record.half_planes);
         }
         let rest = batches.remainder();
         if !rest.is_empty() {
-            let batch = NeighborBatch::gather(rest.len(), |lane| view(&rest[lane]));
-            agent_half_planes_x4(&planner, &batch, self.time_step, &mut record.half_planes);
+            agent_half_planes_x4(&planner, &batch_of(rest), self.time_step, &mut record.half_planes);
         }
         // Non-cooperative movers: full responsibility, after the agents.
         for mover in self.movers {
