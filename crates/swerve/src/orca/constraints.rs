@@ -399,12 +399,16 @@ pub fn agent_half_planes_x4(agent: &AgentView, others: &NeighborBatch, time_step
     // Nearest one of the legs, ...
     let leg = (dist_sq - combined_radius_sq).sqrt();
     let inv_dist_sq = splat(1.0) / dist_sq;
-    let left_x = (px * leg - py * combined_radius) * inv_dist_sq;
-    let left_y = (px * combined_radius + py * leg) * inv_dist_sq;
-    let right_x = neg((px * leg + py * combined_radius) * inv_dist_sq);
-    let right_y = neg((neg(px) * combined_radius + py * leg) * inv_dist_sq);
+    // RVO2's left leg is ((px·leg − py·r), (px·r + py·leg)) / d² and its right leg
+    // −((px·leg + py·r), (−px·r + py·leg)) / d². Both are one expression with the radius's
+    // sign flipped for the right leg (`a − b` is `a + (−b)` and `(−a)·b` is `−(a·b)`, bit for
+    // bit) and the result negated after the division, as RVO2 does: the legs are not both
+    // computed and blended.
     let on_left = (px * wy - py * wx).cmp_gt(splat(0.0));
-    let (leg_dx, leg_dy) = (on_left.blend(left_x, right_x), on_left.blend(left_y, right_y));
+    let right_sign = (!on_left) & splat(-0.0);
+    let signed_radius = combined_radius ^ right_sign;
+    let leg_dx = ((px * leg + py * neg(signed_radius)) * inv_dist_sq) ^ right_sign;
+    let leg_dy = ((px * signed_radius + py * leg) * inv_dist_sq) ^ right_sign;
     let dot_product2 = vx * leg_dx + vy * leg_dy;
     // (direction x, direction y, u x, u y) for each lane: the legs' unless replaced below.
     let mut chosen = (leg_dx, leg_dy, dot_product2 * leg_dx - vx, dot_product2 * leg_dy - vy);

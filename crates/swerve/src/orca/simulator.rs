@@ -1,8 +1,6 @@
 //! The crowd simulator: RVO2's `RVOSimulator`, with stable ids, removal and parallel steps.
 
-use super::constraints::{
-    agent_half_plane, agent_half_planes_x4, obstacle_half_planes, AgentView, NeighborBatch,
-};
+use super::constraints::{agent_half_plane, agent_half_planes_x4, obstacle_half_planes, AgentView, NeighborBatch};
 use super::extensions::{is_head_on, jitter_direction, Extensions, Mover, MoverId, OverlapResolution};
 use super::linear_program::{solve, LpOutcome};
 use super::params::AgentParams;
