@@ -952,17 +952,20 @@ impl StepContext<'_> {
 
         // Half-planes: obstacles first (they stay hard in the fallback), then agents.
         record.half_planes.clear();
-        obstacle_half_planes(
-            &agent,
-            &record.obstacle_neighbors,
-            self.obstacle_tree.vertices(),
-            &mut record.half_planes,
-        );
-        // RVO2 divides by zero in degenerate geometry (two agents at one point with one
-        // velocity) and gets a NaN half-plane, which its linear programs then skip (every
-        // comparison with NaN is false). Dropping it up front gives the same velocity and
-        // keeps NaN out of the inspection data.
-        record.half_planes.retain(HalfPlane::is_finite);
+        // (Most agents of most crowds have no obstacle edge near: no call then.)
+        if !record.obstacle_neighbors.is_empty() {
+            obstacle_half_planes(
+                &agent,
+                &record.obstacle_neighbors,
+                self.obstacle_tree.vertices(),
+                &mut record.half_planes,
+            );
+            // RVO2 divides by zero in degenerate geometry (two agents at one point with one
+            // velocity) and gets a NaN half-plane, which its linear programs then skip (every
+            // comparison with NaN is false). Dropping it up front gives the same velocity and
+            // keeps NaN out of the inspection data.
+            record.half_planes.retain(HalfPlane::is_finite);
+        }
         record.obstacle_half_plane_count = record.half_planes.len();
         // Safe mode plans with radii grown by the clearance margin.
         let radius_scale = self.extensions.overlap_resolution.map(|o| 1.0 + o.margin);
