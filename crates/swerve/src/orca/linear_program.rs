@@ -167,7 +167,9 @@ pub fn linear_program3(
         // The obstacle half-planes stay hard; each earlier agent half-plane j is replaced by
         // the bisector of i and j: where violating i and j equally.
         projected.clear();
-        projected.extend_from_slice(&half_planes[..obstacle_count]);
+        if obstacle_count > 0 {
+            projected.extend_from_slice(&half_planes[..obstacle_count]);
+        }
         // When the failing half-plane is itself an obstacle one, there are no agent
         // half-planes before it to project (RVO2's loop from numObstLines to i is empty).
         let earlier_agent_planes = if i > obstacle_count { &half_planes[obstacle_count..i] } else { &[] };
