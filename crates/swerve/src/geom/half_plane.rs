@@ -5,7 +5,11 @@ use glam::Vec2;
 
 /// A half-plane of permitted velocities: the points on or to the **left** of the directed line
 /// through `point` with unit `direction`. RVO2 calls this a `Line`.
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
+///
+/// Laid out as four `f32` (point x, point y, direction x, direction y), so that a SIMD vector
+/// holding one can be stored as it is.
+#[derive(Clone, Copy, Debug, PartialEq, Default, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
 pub struct HalfPlane {
     /// A point on the boundary line (a velocity, m/s).
     pub point: Vec2,

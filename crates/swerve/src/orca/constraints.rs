@@ -440,10 +440,7 @@ pub fn agent_half_planes_x4(agent: &AgentView, others: &NeighborBatch, time_step
     // appended and the unused lanes cut off. Unkept lanes (NaN, zero share) are rare and
     // removed afterwards: the output's length must not wait for the arithmetic, or the
     // next batch's stores would (they once did: 8 % of a step spent waiting there).
-    let planes = f32x4::transpose([point_x, point_y, direction_x, direction_y]).map(|plane| {
-        let [px, py, dx, dy] = plane.to_array();
-        HalfPlane { point: Vec2::new(px, py), direction: Vec2::new(dx, dy) }
-    });
+    let planes: [HalfPlane; 4] = bytemuck::cast(f32x4::transpose([point_x, point_y, direction_x, direction_y]));
     let base = out.len();
     out.extend_from_slice(&planes);
     out.truncate(base + others.len);
