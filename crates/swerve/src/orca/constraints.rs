@@ -306,8 +306,7 @@ pub struct NeighborView {
 }
 
 /// Up to four neighbours for [`agent_half_planes_x4`], one per SIMD lane (one vector per
-/// field). Built straight into registers by [`NeighborBatch::gather`]: writing lanes one by
-/// one into memory and reading them back as vectors stalls on store forwarding.
+/// field), built by a 4×4 transpose of one (position, velocity) vector per neighbour.
 #[derive(Clone, Copy, Debug)]
 pub struct NeighborBatch {
     position_x: f32x4,
@@ -320,48 +319,31 @@ pub struct NeighborBatch {
 }
 
 impl NeighborBatch {
-    /// The batch of neighbours `view(0)`, …, `view(len - 1)` (`len` is clamped to 1..=4; the
-    /// unused lanes repeat the last one and give no half-plane). `view` is called for every
-    /// lane, without a branch.
-    #[inline(always)]
-    pub fn gather(len: usize, view: impl Fn(usize) -> NeighborView) -> NeighborBatch {
-        let last = len.clamp(1, 4) - 1;
-        // (Spelled out: `array::map` is not reliably inlined here.)
-        let v = [view(0), view(last.min(1)), view(last.min(2)), view(last)];
-        #[inline(always)]
-        fn lanes(v: &[NeighborView; 4], f: impl Fn(&NeighborView) -> f32) -> f32x4 {
-            f32x4::new([f(&v[0]), f(&v[1]), f(&v[2]), f(&v[3])])
-        }
-        let field = |f: fn(&NeighborView) -> f32| lanes(&v, f);
-        NeighborBatch {
-            position_x: field(|v| v.position.x),
-            position_y: field(|v| v.position.y),
-            velocity_x: field(|v| v.velocity.x),
-            velocity_y: field(|v| v.velocity.y),
-            radius: field(|v| v.radius),
-            responsibility: field(|v| v.responsibility),
-            len: last + 1,
-        }
-    }
-
     /// The batch of four neighbours given as `motions[k]` = (position x, position y,
     /// velocity x, velocity y) of lane k, with their radii and the deciding agent's shares;
     /// only the first `len` lanes (clamped to 1..=4) give half-planes. One vector load per
-    /// neighbour and a transpose, instead of [`NeighborBatch::gather`]'s lane-by-lane inserts.
+    /// neighbour and a transpose, rather than lane-by-lane inserts into six vectors.
     #[inline(always)]
     pub fn from_motions(motions: [f32x4; 4], radius: f32x4, responsibility: f32x4, len: usize) -> NeighborBatch {
         let [position_x, position_y, velocity_x, velocity_y] = f32x4::transpose(motions);
         NeighborBatch { position_x, position_y, velocity_x, velocity_y, radius, responsibility, len: len.clamp(1, 4) }
     }
 
-    /// The batch of the first (at most four) of `views`.
+    /// The batch of the first (at most four) of `views`; unused lanes repeat the last one.
     ///
     /// # Panics
     ///
     /// If `views` is empty.
     pub fn from_views(views: &[NeighborView]) -> NeighborBatch {
         assert!(!views.is_empty(), "a neighbour batch needs at least one neighbour");
-        NeighborBatch::gather(views.len(), |k| views[k])
+        let last = views.len().min(4) - 1;
+        let lanes: [NeighborView; 4] = std::array::from_fn(|lane| views[last.min(lane)]);
+        NeighborBatch::from_motions(
+            lanes.map(|v| f32x4::new([v.position.x, v.position.y, v.velocity.x, v.velocity.y])),
+            f32x4::new(lanes.map(|v| v.radius)),
+            f32x4::new(lanes.map(|v| v.responsibility)),
+            last + 1,
+        )
     }
 }
 

@@ -171,10 +171,7 @@ impl NeighborGrid {
     /// Cell coordinates of the point `(x, y)`, clamped to the grid (f64, for query bounds).
     #[inline]
     fn cell_coords_f64(&self, x: f64, y: f64) -> (usize, usize) {
-        let cell =
-            ((DVec2::new(x, y) - self.origin.as_dvec2()) * self.inv_cell_size).max(DVec2::ZERO).min(self.last_cell);
-        // In range, and a `u32` conversion is cheaper than a saturating `usize` one.
-        (cell.x as u32 as usize, cell.y as u32 as usize)
+        self.layout().coords(DVec2::new(x, y) - self.origin.as_dvec2())
     }
 
     /// RVO2's neighbour query (see [`super::AgentKdTree::nearest`]) over the grid: the
@@ -354,12 +351,21 @@ struct CellLayout {
 }
 
 impl CellLayout {
+    /// Cell coordinates of the point `offset` (m) from the origin, clamped to the grid.
     /// (Truncating a value clamped to `>= 0` is its floor, without a libm call on targets
-    /// lacking SSE4.1.)
+    /// lacking SSE4.1; in range, and a `u32` conversion is cheaper than a saturating `usize`
+    /// one.)
+    #[inline(always)]
+    fn coords(&self, offset: DVec2) -> (usize, usize) {
+        let cell = (offset * self.inv_cell_size).max(DVec2::ZERO).min(self.last_cell);
+        (cell.x as u32 as usize, cell.y as u32 as usize)
+    }
+
+    /// The cell of agent position `p` (offset computed in `f32`, as the grid was always filled).
     #[inline]
     fn cell_index(&self, p: Vec2) -> usize {
-        let d = ((p - self.origin).as_dvec2() * self.inv_cell_size).max(DVec2::ZERO).min(self.last_cell);
-        d.y as u32 as usize * self.columns + d.x as u32 as usize
+        let (x, y) = self.coords((p - self.origin).as_dvec2());
+        y * self.columns + x
     }
 }
 
