@@ -6,7 +6,9 @@
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() != 4 {
-        eprintln!("usage: orca_case FAMILY N THREADS   (FAMILY: jgrid, circle, blocks)");
+        eprintln!(
+            "usage: orca_case FAMILY N THREADS   (FAMILY: jgrid, circle, blocks; with -recorded: decisions kept)"
+        );
         std::process::exit(2);
     }
     let n: usize = args[2].parse().unwrap_or_else(|_| {

@@ -28,7 +28,8 @@ fn main() {
     let quick = args.iter().any(|a| a == "--quick");
     let mut cases: Vec<(&str, usize)> = vec![("jgrid", 1_000), ("jgrid", 10_000), ("jgrid", 100_000)];
     if !quick {
-        cases.push(("jgrid", 1_000_000));
+        // What keeping every agent's decision for inspection costs (swerve only).
+        cases.extend([("jgrid-recorded", 100_000), ("jgrid", 1_000_000)]);
     }
     cases.extend([("circle", 1_000), ("circle", 10_000)]);
     if !quick {
@@ -59,7 +60,7 @@ fn main() {
                 row.swerve_peak_bytes = peak;
             }
         }
-        let peers = n <= 100_000;
+        let peers = n <= 100_000 && !scene.record_decisions;
         if peers {
             if let Some(python) = &python {
                 match swerve_bench::orca::time_pyrvo(&scene, python) {

@@ -36,6 +36,11 @@ pub struct Scene {
     pub goals: Vec<[f32; 2]>,
     /// Obstacle polygons, RVO2 winding.
     pub obstacles: Vec<Vec<[f32; 2]>>,
+    /// Whether swerve keeps every agent's decision for inspection
+    /// ([`Simulator::set_record_decisions`]; off, as by default, unless the family name ends
+    /// in `-recorded`).
+    #[serde(skip)]
+    pub record_decisions: bool,
 }
 
 /// RVO2's Circle parameters (15 m, 10 neighbours, 10 s, 10 s, 1.5 m, 2 m/s): the library
@@ -67,6 +72,7 @@ impl Scene {
             positions,
             goals,
             obstacles: Vec::new(),
+            record_decisions: false,
         }
     }
 
@@ -86,6 +92,7 @@ impl Scene {
             positions,
             goals,
             obstacles: Vec::new(),
+            record_decisions: false,
         }
     }
 
@@ -120,11 +127,27 @@ impl Scene {
             obstacles.push(square(-40.0, -40.0, -10.0, -10.0));
         }
         let params = AgentParams { time_horizon: 5.0, time_horizon_obst: 5.0, radius: 2.0, ..circle_params() };
-        Scene { name: format!("blocks {n}"), time_step: 0.25, params, positions, goals, obstacles }
+        Scene {
+            name: format!("blocks {n}"),
+            time_step: 0.25,
+            params,
+            positions,
+            goals,
+            obstacles,
+            record_decisions: false,
+        }
     }
 
-    /// Builds a family by name (`jgrid`, `circle`, `blocks`).
+    /// Builds a family by name (`jgrid`, `circle`, `blocks`), with every agent's decision
+    /// recorded when the name ends in `-recorded` (e.g. `jgrid-recorded`: what inspection
+    /// costs).
     pub fn by_name(family: &str, n: usize) -> Option<Scene> {
+        if let Some(family) = family.strip_suffix("-recorded") {
+            let mut scene = Scene::by_name(family, n)?;
+            scene.name += " (decisions recorded)";
+            scene.record_decisions = true;
+            return Some(scene);
+        }
         match family {
             "jgrid" => Some(Scene::jgrid(n)),
             "circle" => Some(Scene::circle(n)),
@@ -136,6 +159,7 @@ impl Scene {
     /// A swerve simulator holding the scene, at rest, obstacles processed.
     pub fn simulator(&self) -> Result<Simulator, swerve::Error> {
         let mut sim = Simulator::new(self.time_step, self.params)?;
+        sim.set_record_decisions(self.record_decisions);
         for p in &self.positions {
             sim.add_agent(Vec2::from_array(*p))?;
         }

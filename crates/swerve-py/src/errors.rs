@@ -73,6 +73,11 @@ pub fn to_py(error: swerve::Error) -> PyErr {
     use swerve::Error as E;
     let message = error.to_string();
     match error {
+        // The library's message names the Rust method; name the Python switch instead.
+        E::DecisionsNotRecorded => SwerveError::new_err(
+            "agent decisions are not recorded: create the Simulator with record_decisions=True (or set \
+             sim.record_decisions = True) before stepping",
+        ),
         E::UnknownAgent(_) | E::UnknownObstacle(_) | E::UnknownMover(_) => unknown_id(message),
         E::NonFinite { .. }
         | E::OutOfRange { .. }

@@ -91,9 +91,11 @@ pub struct PySimulator {
 impl PySimulator {
     /// A simulator with time step `time_step` (s) and default agent parameters (RVO2's Circle
     /// example values unless given): neighbour distance (m), max neighbours, time horizons
-    /// for agents and obstacles (s), radius (m), max speed (m/s).
+    /// for agents and obstacles (s), radius (m), max speed (m/s). `record_decisions`: see
+    /// the property of that name.
     #[new]
-    #[pyo3(signature = (time_step, *, neighbor_dist = 15.0, max_neighbors = 10, time_horizon = 10.0, time_horizon_obst = 10.0, radius = 1.5, max_speed = 2.0))]
+    #[pyo3(signature = (time_step, *, neighbor_dist = 15.0, max_neighbors = 10, time_horizon = 10.0, time_horizon_obst = 10.0, radius = 1.5, max_speed = 2.0, record_decisions = false))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         time_step: f32,
         neighbor_dist: f32,
@@ -102,9 +104,26 @@ impl PySimulator {
         time_horizon_obst: f32,
         radius: f32,
         max_speed: f32,
+        record_decisions: bool,
     ) -> PyResult<Self> {
         let defaults = AgentParams { neighbor_dist, max_neighbors, time_horizon, time_horizon_obst, radius, max_speed };
-        Ok(PySimulator { sim: Simulator::new(time_step, defaults).py()? })
+        let mut sim = Simulator::new(time_step, defaults).py()?;
+        sim.set_record_decisions(record_decisions);
+        Ok(PySimulator { sim })
+    }
+
+    /// Whether each step keeps every agent's neighbours, half-planes and linear-program
+    /// outcome for `neighbors()`, `half_planes()`, `obstacle_half_plane_count()` and
+    /// `first_infeasible()` (which raise `SwerveError` otherwise). Off by default, which
+    /// makes large crowds step faster; records fill from the next step on.
+    #[getter]
+    fn get_record_decisions(&self) -> bool {
+        self.sim.records_decisions()
+    }
+
+    #[setter]
+    fn set_record_decisions(&mut self, record: bool) {
+        self.sim.set_record_decisions(record);
     }
 
     /// Adds `N` agents at `positions` (shape `(N, 2)`); every parameter is one number for all

@@ -42,10 +42,17 @@ fn placeholder() -> (f32, AgentParams) {
     (1.0, AgentParams::default())
 }
 
+/// `sim`, keeping every agent's decision: RVO2's API reads any agent's neighbours and ORCA
+/// lines after a step (RVO2 keeps them all), so the numbered crowds do too.
+fn recording(mut sim: Simulator) -> Simulator {
+    sim.set_record_decisions(true);
+    sim
+}
+
 impl NumberedCrowd {
     /// RVO2's full constructor.
     pub fn new(time_step: f32, defaults: AgentParams, default_velocity: Vec2) -> PyResult<NumberedCrowd> {
-        let sim = Simulator::new(time_step, defaults).py()?;
+        let sim = recording(Simulator::new(time_step, defaults).py()?);
         let default_velocity = checked_vec("default velocity", default_velocity)?;
         Ok(NumberedCrowd {
             sim,
@@ -62,7 +69,7 @@ impl NumberedCrowd {
     pub fn empty() -> NumberedCrowd {
         let (time_step, params) = placeholder();
         NumberedCrowd {
-            sim: Simulator::new(time_step, params).expect("the placeholder parameters are valid"),
+            sim: recording(Simulator::new(time_step, params).expect("the placeholder parameters are valid")),
             has_time_step: false,
             defaults: None,
             default_velocity: Vec2::ZERO,
@@ -328,7 +335,7 @@ impl NumberedCrowd {
     /// (in order, with their state) or not.
     fn rebuild(&mut self, keep_agents: bool) -> PyResult<()> {
         let old = &self.sim;
-        let mut sim = Simulator::new(old.time_step(), old.agent_defaults()).py()?;
+        let mut sim = recording(Simulator::new(old.time_step(), old.agent_defaults()).py()?);
         sim.set_global_time(old.global_time()).py()?;
         // Rebuild the obstacle state as it was: the processed polygons in the tree, later ones
         // only added (agents see them after the next processObstacles, as before).

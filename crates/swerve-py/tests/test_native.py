@@ -36,6 +36,7 @@ def build_native(scene):
         time_horizon_obst=d["time_horizon_obst"],
         radius=d["radius"],
         max_speed=d["max_speed"],
+        record_decisions=True,
     )
     for polygon in scene["obstacles"]:
         sim.add_obstacle(np.array(polygon))
@@ -147,7 +148,7 @@ def test_circle_invariants_speed_and_separation():
     # A small perturbation breaks the perfect symmetry that deadlocks a circle in RVO2.
     positions = 30.0 * np.c_[np.cos(angles), np.sin(angles)] + rng.uniform(-0.5, 0.5, (n, 2))
     goals = -positions
-    sim = swerve.Simulator(0.25, radius=radius, max_speed=2.0)
+    sim = swerve.Simulator(0.25, radius=radius, max_speed=2.0, record_decisions=True)
     sim.add_agents(positions)
     radii = sim.radii()
     assert radii.shape == (n,) and np.all(radii == np.float32(radius))
@@ -171,6 +172,7 @@ def test_circle_invariants_speed_and_separation():
 
 def test_remove_agent_keeps_other_ids():
     sim, goals = circle(10, 8.0)
+    sim.record_decisions = True
     sim.step()
     sim.remove_agent(3)
     assert list(sim.agent_ids()) == [0, 1, 2, 4, 5, 6, 7, 8, 9]
@@ -211,7 +213,7 @@ def test_arrays_are_copies_and_setters_work():
 
 
 def test_obstacles_native():
-    sim = swerve.Simulator(0.25, radius=0.5)
+    sim = swerve.Simulator(0.25, radius=0.5, record_decisions=True)
     oid = sim.add_obstacle([(-1, -1), (1, -1), (1, 1), (-1, 1)])
     sim.add_obstacle([(3, -1), (5, -1), (5, 1), (3, 1)])
     assert oid == 0 and sim.obstacle_first_vertex(1) == 4
@@ -230,14 +232,14 @@ def test_obstacles_native():
 
 def test_first_infeasible_reports_the_fallback():
     # Agents packed tighter than their radii: no velocity meets every half-plane.
-    sim = swerve.Simulator(0.25, radius=1.0, max_speed=1.0)
+    sim = swerve.Simulator(0.25, radius=1.0, max_speed=1.0, record_decisions=True)
     sim.add_agents(np.array([[0.0, 0.0], [0.5, 0.0], [0.0, 0.5], [0.5, 0.5]]))
     sim.set_pref_velocities(np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, -1.0], [0.0, 1.0]]))
     sim.step()
     outcomes = [sim.first_infeasible(i) for i in range(4)]
     assert any(o is not None for o in outcomes)
     # A lone agent is always feasible.
-    lone = swerve.Simulator(0.25)
+    lone = swerve.Simulator(0.25, record_decisions=True)
     lone.add_agent((0, 0), pref_velocity=(1, 0))
     lone.step()
     assert lone.first_infeasible(0) is None
@@ -348,3 +350,29 @@ def test_metrics_match_a_direct_count():
     assert "at_goal" not in sim.metrics()
     with pytest.raises(ValueError):
         sim.metrics(goals=goals[:3])
+
+
+def test_decisions_are_recorded_only_when_asked_and_change_nothing():
+    plain, goals = circle(300, 60.0)
+    recorded, _ = circle(300, 60.0)
+    recorded.record_decisions = True
+    assert recorded.record_decisions and not plain.record_decisions
+    for _ in range(40):
+        for sim in (plain, recorded):
+            sim.set_pref_velocities(pref_toward(goals, sim.positions()))
+            sim.step()
+        assert np.array_equal(plain.positions(), recorded.positions())
+        assert np.array_equal(plain.velocities(), recorded.velocities())
+    assert all(len(recorded.neighbors(i)) == 10 for i in range(300))
+    for read in (plain.neighbors, plain.half_planes, plain.first_infeasible, plain.obstacle_half_plane_count):
+        with pytest.raises(swerve.SwerveError, match="record_decisions=True"):
+            read(0)
+    # Switched on, the records fill at the next step.
+    plain.record_decisions = True
+    assert len(plain.neighbors(0)) == 0
+    plain.step()
+    recorded.step()
+    assert len(plain.neighbors(0)) == 10
+    assert np.array_equal(plain.neighbors(0), recorded.neighbors(0))
+    assert np.array_equal(plain.half_planes(0), recorded.half_planes(0))
+

@@ -19,7 +19,9 @@ pub struct ScenarioScene {
 impl ScenarioScene {
     /// Builds the scenario's runner; errors are the scenario's own (invalid values).
     pub fn new(scenario: Scenario) -> Result<ScenarioScene, ViewerError> {
-        let runner = Runner::new(&scenario)?;
+        let mut runner = Runner::new(&scenario)?;
+        // The inspector and the neighbour links read every agent's decision.
+        runner.set_record_decisions(true);
         let mut scene = ScenarioScene { scenario, runner, goals: Vec::new() };
         scene.refresh_goals();
         Ok(scene)
@@ -48,7 +50,8 @@ impl LiveScene for ScenarioScene {
     fn reset(&mut self) {
         // The scenario was valid when this scene was built, so rebuilding cannot fail; keep
         // the current run if it somehow does rather than panic on the simulation thread.
-        if let Ok(runner) = Runner::new(&self.scenario) {
+        if let Ok(mut runner) = Runner::new(&self.scenario) {
+            runner.set_record_decisions(true);
             self.runner = runner;
             self.refresh_goals();
         }

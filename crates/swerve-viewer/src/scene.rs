@@ -80,6 +80,8 @@ impl OrcaScene {
             return Err(ViewerError::InvalidScene(format!("goal {i} is not finite: {}", goals[i])));
         }
         simulator.process_obstacles();
+        // The inspector and the neighbour links read every agent's decision.
+        simulator.set_record_decisions(true);
         let preferred = vec![Vec2::ZERO; goals.len()];
         Ok(OrcaScene {
             name: name.into(),

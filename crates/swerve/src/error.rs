@@ -52,6 +52,9 @@ pub enum Error {
     /// An agent id that does not name a live agent (never added, or removed).
     #[error("unknown agent id {0}")]
     UnknownAgent(u32),
+    /// An agent's last decision was asked for, but decisions are not recorded.
+    #[error("agent decisions are not recorded: call Simulator::set_record_decisions(true) before stepping")]
+    DecisionsNotRecorded,
     /// A mover id that does not name a live mover.
     #[error("unknown mover id {0}")]
     UnknownMover(u32),

@@ -81,6 +81,7 @@ proptest! {
 #[test]
 fn coincident_agents_with_equal_velocities_stay_finite() {
     let mut sim = Simulator::new(0.1, AgentParams::default()).unwrap();
+    sim.set_record_decisions(true);
     let a = sim.add_agent(Vec2::new(1.0, 1.0)).unwrap();
     let b = sim.add_agent(Vec2::new(1.0, 1.0)).unwrap();
     for id in [a, b] {

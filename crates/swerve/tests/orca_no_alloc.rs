@@ -14,9 +14,12 @@ static GLOBAL: CountingAllocator = CountingAllocator;
 
 /// Builds a ring crowd around a block and runs it for 200 steps (the warm-up: every per-agent
 /// buffer reaches the largest size this motion needs), then puts every agent back where it
-/// started and counts the allocations of running the same 200 steps again.
-fn allocations_in_warm_steps(n: usize) -> (usize, bool) {
+/// started and counts the allocations of running the same 200 steps again. With `record`,
+/// every agent keeps its neighbours and half-planes (and reports whether any met the block);
+/// without, each thread's spare record takes them.
+fn allocations_in_warm_steps(n: usize, record: bool) -> (usize, bool) {
     let mut sim = Simulator::new(0.25, AgentParams::default()).unwrap();
+    sim.set_record_decisions(record);
     let ring = n as f32 * 1.5 * 4.0 / std::f32::consts::TAU;
     let mut goals = Vec::new();
     for i in 0..n {
@@ -43,7 +46,9 @@ fn allocations_in_warm_steps(n: usize) -> (usize, bool) {
             }
             sim.set_pref_velocities(&prefs).unwrap();
             sim.step();
-            met_obstacle |= sim.agent_ids().iter().any(|&id| sim.agent_obstacle_half_plane_count(id).unwrap() > 0);
+            if record {
+                met_obstacle |= sim.agent_ids().iter().any(|&id| sim.agent_obstacle_half_plane_count(id).unwrap() > 0);
+            }
         }
     };
     run(&mut sim);
@@ -56,15 +61,19 @@ fn allocations_in_warm_steps(n: usize) -> (usize, bool) {
 #[test]
 fn step_does_not_allocate_once_warm() {
     // Below the parallel threshold: the calling thread does all the work.
-    let (allocated, met_obstacle) = allocations_in_warm_steps(50);
+    let (allocated, met_obstacle) = allocations_in_warm_steps(50, true);
     assert_eq!(allocated, 0, "sequential step allocated");
     // The crowd must reach the block, or the obstacle buffers were never exercised.
     assert!(met_obstacle);
+    let (allocated, _) = allocations_in_warm_steps(50, false);
+    assert_eq!(allocated, 0, "sequential step allocated without records");
     // Above it, driven from inside a rayon pool (as a game loop or `ThreadPool::install`
     // would): no allocation either. Driven from a thread outside any pool, rayon's global
     // injector (a crossbeam queue of 63-slot blocks) allocates one block per 63 steps; that
     // is rayon's, not the simulator's, and `Simulator::step` documents it.
     let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-    let (allocated, _) = pool.install(|| allocations_in_warm_steps(1200));
-    assert_eq!(allocated, 0, "parallel step allocated {allocated} times in 200 warm steps");
+    for record in [true, false] {
+        let (allocated, _) = pool.install(|| allocations_in_warm_steps(1200, record));
+        assert_eq!(allocated, 0, "parallel step (records: {record}) allocated {allocated} times in 200 warm steps");
+    }
 }

@@ -82,6 +82,7 @@ fn results_are_bit_identical_for_1_2_and_8_threads() {
     assert_eq!(big_one, big(8), "20,000 agents: 8 threads differ from 1");
     // The scene must make agents meet each other and the blocks, or the test proves little.
     let (mut sim, goals) = crowd_with_blocks(400);
+    sim.set_record_decisions(true);
     let (mut most_agent_planes, mut obstacle_planes) = (0, 0);
     for _ in 0..STEPS {
         set_prefs(&mut sim, &goals);
@@ -94,6 +95,76 @@ fn results_are_bit_identical_for_1_2_and_8_threads() {
         }
     }
     assert!(most_agent_planes >= 5 && obstacle_planes > 0, "{most_agent_planes} {obstacle_planes}");
+}
+
+/// Recording decisions for inspection changes no bit of the motion — on from the start,
+/// switched off and on again, across a removal, on two threads above the parallel threshold —
+/// and what it records is what the step used: each agent's nearest agents (checked against a
+/// brute-force search over the positions the step started from) and one half-plane for each.
+/// Reading decisions that are not recorded is an error, not an empty answer.
+#[test]
+fn recording_decisions_changes_no_bit_and_records_the_nearest_agents() {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    pool.install(|| {
+        let (mut plain, mut goals) = crowd_with_blocks(600);
+        let (mut recorded, _) = crowd_with_blocks(600);
+        recorded.set_record_decisions(true);
+        assert!(recorded.records_decisions() && !plain.records_decisions());
+        let first = plain.agent_ids()[0];
+        assert!(matches!(plain.agent_neighbors(first), Err(Error::DecisionsNotRecorded)));
+        assert!(matches!(plain.agent_half_planes(first), Err(Error::DecisionsNotRecorded)));
+        assert_eq!(recorded.agent_neighbors(first).unwrap().len(), 0, "nothing decided yet");
+        let params = AgentParams::default();
+        let mut checked_lists = 0;
+        for step in 0..60 {
+            if step == 20 {
+                for sim in [&mut plain, &mut recorded] {
+                    sim.remove_agent(AgentId(17)).unwrap();
+                }
+                goals.remove(17);
+            }
+            if step == 30 {
+                recorded.set_record_decisions(false);
+                assert!(matches!(recorded.agent_lp_outcome(first), Err(Error::DecisionsNotRecorded)));
+                recorded.set_record_decisions(true);
+                assert_eq!(recorded.agent_half_planes(first).unwrap().len(), 0, "records refill at the next step");
+            }
+            set_prefs(&mut plain, &goals);
+            set_prefs(&mut recorded, &goals);
+            let start = recorded.positions().to_vec();
+            plain.step();
+            recorded.step();
+            assert_eq!(bits(plain.positions()), bits(recorded.positions()), "positions differ at step {step}");
+            assert_eq!(bits(plain.velocities()), bits(recorded.velocities()), "velocities differ at step {step}");
+            // Every 7th agent: its list holds the nearest agents within the neighbour
+            // distance, nearest first, at most max_neighbors, and nobody left out is nearer.
+            let ids = recorded.agent_ids().to_vec();
+            for (i, &id) in ids.iter().enumerate().step_by(7) {
+                let distance = |j: usize| start[i].distance_squared(start[j]);
+                let listed: Vec<usize> = recorded
+                    .agent_neighbors(id)
+                    .unwrap()
+                    .map(|n| ids.iter().position(|&other| other == n).unwrap())
+                    .collect();
+                let within = (0..ids.len())
+                    .filter(|&j| j != i && distance(j) < params.neighbor_dist * params.neighbor_dist)
+                    .count();
+                assert_eq!(listed.len(), within.min(params.max_neighbors), "agent {id:?} at step {step}");
+                assert!(listed.windows(2).all(|w| distance(w[0]) <= distance(w[1])));
+                if let Some(&farthest) = listed.last() {
+                    let unlisted_nearer = (0..ids.len())
+                        .filter(|&j| j != i && !listed.contains(&j))
+                        .any(|j| distance(j) < distance(farthest));
+                    assert!(!unlisted_nearer, "agent {id:?} missed a nearer agent at step {step}");
+                }
+                let agent_planes = recorded.agent_half_planes(id).unwrap().len()
+                    - recorded.agent_obstacle_half_plane_count(id).unwrap();
+                assert_eq!(agent_planes, listed.len());
+                checked_lists += usize::from(listed.len() == params.max_neighbors);
+            }
+        }
+        assert!(checked_lists > 1000, "only {checked_lists} full neighbour lists checked");
+    });
 }
 
 #[test]
@@ -116,6 +187,7 @@ fn translating_by_an_exact_offset_leaves_velocities_unchanged() {
         let wall = [Vec2::new(-20.0, -12.0) + shift, Vec2::new(-20.0, 12.0) + shift];
         sim.add_obstacle(&wall).unwrap();
         sim.process_obstacles();
+        sim.set_record_decisions(true);
         // No edge was split (splits round absolute coordinates and would break exactness).
         assert_eq!(sim.obstacle_vertices().len(), 6);
         sim.step();

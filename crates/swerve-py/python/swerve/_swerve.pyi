@@ -32,7 +32,9 @@ class Simulator:
         time_horizon_obst: float = 10.0,
         radius: float = 1.5,
         max_speed: float = 2.0,
+        record_decisions: bool = False,
     ) -> None: ...
+    record_decisions: bool
     def add_agents(
         self,
         positions: npt.ArrayLike,

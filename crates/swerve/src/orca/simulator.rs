@@ -28,7 +28,9 @@ const REMOVED: u32 = u32::MAX;
 /// the work. The result is the same either way (each agent reads only the previous state).
 const PARALLEL_THRESHOLD: usize = 256;
 
-/// What one agent saw and decided in the last step; kept for inspection (viewer, Python).
+/// What one agent saw and decided in the last step. Kept per agent only when decisions are
+/// recorded ([`Simulator::set_record_decisions`]) or overlap resolution reads the neighbours;
+/// otherwise every agent of a thread's run is decided into the same spare one.
 #[derive(Clone, Debug, Default)]
 struct AgentRecord {
     agent_neighbors: Vec<Neighbor>,
@@ -99,6 +101,10 @@ pub struct Simulator {
     responsibilities: Vec<f32>,
     /// How many agents have a weight other than RVO2's ½ (none: every share is ½).
     custom_weights: usize,
+    /// Whether the user asked for every agent's [`AgentRecord`] (see
+    /// [`Simulator::set_record_decisions`]).
+    record_decisions: bool,
+    /// One per agent while [`Simulator::keeps_records`], else empty.
     records: Vec<AgentRecord>,
     /// `slots[id]` is the dense index of agent `id`, or `REMOVED`.
     slots: Vec<u32>,
@@ -156,6 +162,7 @@ impl Simulator {
             params: Vec::new(),
             responsibilities: Vec::new(),
             custom_weights: 0,
+            record_decisions: false,
             records: Vec::new(),
             slots: Vec::new(),
             agent_tree: AgentKdTree::new(),
@@ -236,7 +243,9 @@ impl Simulator {
         self.pref_velocities.push(Vec2::ZERO);
         self.params.push(params);
         self.responsibilities.push(RVO2_RESPONSIBILITY);
-        self.records.push(AgentRecord::with_capacity(&params));
+        if self.keeps_records() {
+            self.records.push(AgentRecord::with_capacity(&params));
+        }
         self.decisions.push(Decision::default());
         Ok(id)
     }
@@ -260,7 +269,9 @@ impl Simulator {
         self.params.remove(dense);
         let weight = self.responsibilities.remove(dense);
         self.custom_weights -= usize::from(weight != RVO2_RESPONSIBILITY);
-        self.records.remove(dense);
+        if self.keeps_records() {
+            self.records.remove(dense);
+        }
         self.decisions.remove(dense);
         // Neighbour lists of the last step name dense indices, which just shifted.
         for record in &mut self.records {
@@ -450,6 +461,7 @@ impl Simulator {
             Error::check_finite("symmetry turn", s.turn)?;
         }
         self.extensions = extensions;
+        self.sync_records();
         Ok(())
     }
 
@@ -506,11 +518,47 @@ impl Simulator {
 
     // ----- what the last step decided -----
 
+    /// Whether each step keeps what every agent saw and decided — its neighbours, half-planes
+    /// and linear-program outcome — for [`Simulator::agent_neighbors`] and the other
+    /// inspection methods below. Off by default: a step then writes nothing per agent but its
+    /// new velocity, which at 100,000 agents saves about 25 MB of memory traffic per step
+    /// (BENCHMARKS.md) and at 1,000,000 agents about 350 MB of memory. Turned on, the
+    /// records fill from the next step on; turned off, they are freed.
+    pub fn set_record_decisions(&mut self, record: bool) {
+        self.record_decisions = record;
+        self.sync_records();
+    }
+
+    /// Whether decisions are recorded (see [`Simulator::set_record_decisions`]).
+    pub fn records_decisions(&self) -> bool {
+        self.record_decisions
+    }
+
+    /// Whether every agent keeps its [`AgentRecord`]: when asked, and when overlap
+    /// resolution needs the step's neighbour lists.
+    fn keeps_records(&self) -> bool {
+        self.record_decisions || self.extensions.overlap_resolution.is_some()
+    }
+
+    /// One record per agent when they are kept (empty until the next step), none otherwise.
+    fn sync_records(&mut self) {
+        if !self.keeps_records() {
+            self.records = Vec::new();
+        } else if self.records.len() != self.params.len() {
+            self.records = self.params.iter().map(AgentRecord::with_capacity).collect();
+        }
+    }
+
     fn record(&self, id: AgentId) -> Result<&AgentRecord, Error> {
-        Ok(&self.records[self.dense(id)?])
+        let dense = self.dense(id)?;
+        if !self.record_decisions {
+            return Err(Error::DecisionsNotRecorded);
+        }
+        Ok(&self.records[dense])
     }
 
     /// The agents an agent took into account in the last step, nearest first.
+    /// [`Error::DecisionsNotRecorded`] unless decisions are recorded.
     pub fn agent_neighbors(&self, id: AgentId) -> Result<impl ExactSizeIterator<Item = AgentId> + '_, Error> {
         Ok(self.record(id)?.agent_neighbors.iter().map(|n| self.ids[n.index as usize]))
     }
@@ -518,22 +566,26 @@ impl Simulator {
     /// The obstacle edges an agent took into account in the last step, nearest first, as
     /// indices into [`Simulator::obstacle_vertices`] (each edge runs from that vertex to its
     /// `next`).
+    /// [`Error::DecisionsNotRecorded`] unless decisions are recorded.
     pub fn agent_obstacle_neighbors(&self, id: AgentId) -> Result<impl ExactSizeIterator<Item = u32> + '_, Error> {
         Ok(self.record(id)?.obstacle_neighbors.iter().map(|n| n.1))
     }
 
     /// The ORCA half-planes of an agent in the last step: first the obstacle ones
     /// ([`Simulator::agent_obstacle_half_plane_count`] of them), then one per agent neighbour.
+    /// [`Error::DecisionsNotRecorded`] unless decisions are recorded.
     pub fn agent_half_planes(&self, id: AgentId) -> Result<&[HalfPlane], Error> {
         Ok(&self.record(id)?.half_planes)
     }
 
     /// How many of [`Simulator::agent_half_planes`] come from obstacles.
+    /// [`Error::DecisionsNotRecorded`] unless decisions are recorded.
     pub fn agent_obstacle_half_plane_count(&self, id: AgentId) -> Result<usize, Error> {
         Ok(self.record(id)?.obstacle_half_plane_count)
     }
 
     /// Which linear program decided the agent's velocity in the last step.
+    /// [`Error::DecisionsNotRecorded`] unless decisions are recorded.
     pub fn agent_lp_outcome(&self, id: AgentId) -> Result<LpOutcome, Error> {
         Ok(self.record(id)?.outcome)
     }
@@ -642,15 +694,23 @@ impl Simulator {
             ids: &self.ids,
             step_number: self.step_number,
         };
-        // Every agent decides into its `Decision`, and the tie fallbacks are counted on the
-        // way (a sum: exact in any order, so threads cannot change it).
-        let ties: usize = if self.records.len() >= PARALLEL_THRESHOLD {
-            let runs = self.records.par_chunks_mut(DECISION_RUN).zip(self.decisions.par_chunks_mut(DECISION_RUN));
-            runs.enumerate()
-                .map(|(run, (records, decisions))| decide_run(&context, run * DECISION_RUN, records, decisions))
-                .sum()
-        } else {
-            decide_run(&context, 0, &mut self.records, &mut self.decisions)
+        // Every agent decides into its `Decision` (and its record, when kept), and the tie
+        // fallbacks are counted on the way (a sum: exact in any order, so threads cannot
+        // change it).
+        let decide = |run: usize, records: &mut [AgentRecord], decisions: &mut [Decision]| {
+            decide_run(&context, run * DECISION_RUN, records, decisions)
+        };
+        let (records, decisions) = (&mut self.records, &mut self.decisions);
+        let ties: usize = match (decisions.len() >= PARALLEL_THRESHOLD, records.is_empty()) {
+            (false, _) => decide(0, records, decisions),
+            (true, false) => {
+                let runs = records.par_chunks_mut(DECISION_RUN).zip(decisions.par_chunks_mut(DECISION_RUN));
+                runs.enumerate().map(|(run, (records, decisions))| decide(run, records, decisions)).sum()
+            }
+            (true, true) => {
+                let runs = decisions.par_chunks_mut(DECISION_RUN).enumerate();
+                runs.map(|(run, decisions)| decide(run, &mut [], decisions)).sum()
+            }
         };
         // Move everyone and note the largest step (bounds how far search radii can grow; a
         // maximum, exact in any order).
@@ -661,7 +721,7 @@ impl Simulator {
             *position += step;
             max_step_squared.max(step.length_squared())
         };
-        let max_step_squared = if self.records.len() >= PARALLEL_THRESHOLD {
+        let max_step_squared = if self.positions.len() >= PARALLEL_THRESHOLD {
             self.positions
                 .par_iter_mut()
                 .zip(&mut self.velocities)
@@ -759,9 +819,16 @@ struct Scratch {
     projected: Vec<HalfPlane>,
 }
 
+/// A thread's scratch for the decide loop, and its spare record: what each agent saw and
+/// decided when records are not kept (one agent after another, so that it stays in cache).
+#[derive(Default)]
+struct ThreadScratch {
+    scratch: Scratch,
+    spare_record: AgentRecord,
+}
+
 thread_local! {
-    static SCRATCH: std::cell::RefCell<Scratch> =
-        const { std::cell::RefCell::new(Scratch { candidate_keys: Vec::new(), projected: Vec::new() }) };
+    static SCRATCH: std::cell::RefCell<ThreadScratch> = std::cell::RefCell::default();
 }
 
 /// The read-only state one step decides from.
@@ -793,8 +860,9 @@ struct StepContext<'a> {
 /// Agents decided one after another by one task of the parallel step.
 const DECISION_RUN: usize = 64;
 
-/// Decides agents `first..first + records.len()` (see [`StepContext::decide`]), in order, and
-/// returns how many neighbour queries asked the k-d tree.
+/// Decides agents `first..first + decisions.len()` (see [`StepContext::decide`]), in order,
+/// into their records (`records` is either as long as `decisions` or empty: records not
+/// kept), and returns how many neighbour queries asked the k-d tree.
 fn decide_run(
     context: &StepContext<'_>,
     first: usize,
@@ -803,12 +871,17 @@ fn decide_run(
 ) -> usize {
     // Taken out of the thread-local for the run and put back, rather than borrowed by a
     // closure around each agent's query and linear programs.
-    let mut scratch = SCRATCH.with_borrow_mut(std::mem::take);
-    let agents = records.iter_mut().zip(decisions).enumerate();
-    let ties = agents
-        .map(|(k, (record, decision))| usize::from(context.decide(first + k, record, decision, &mut scratch)))
-        .sum();
-    SCRATCH.with_borrow_mut(|kept| *kept = scratch);
+    let mut thread = SCRATCH.with_borrow_mut(std::mem::take);
+    let ThreadScratch { scratch, spare_record } = &mut thread;
+    let mut ties = 0;
+    for (k, decision) in decisions.iter_mut().enumerate() {
+        let record = match records.get_mut(k) {
+            Some(record) => record,
+            None => &mut *spare_record,
+        };
+        ties += usize::from(context.decide(first + k, record, decision, scratch));
+    }
+    SCRATCH.with_borrow_mut(|kept| *kept = thread);
     ties
 }
 

@@ -354,6 +354,12 @@ impl Runner {
         &self.sim
     }
 
+    /// Whether the simulator keeps every agent's decision for inspection (neighbours,
+    /// half-planes): see [`Simulator::set_record_decisions`].
+    pub fn set_record_decisions(&mut self, record: bool) {
+        self.sim.set_record_decisions(record);
+    }
+
     /// Steps run so far.
     pub fn steps_done(&self) -> usize {
         self.steps
