@@ -1,6 +1,7 @@
 //! Properties of the ORCA simulator beyond the RVO2 recordings: determinism across thread
 //! counts, translation invariance, removal with stable ids, and rejection of bad input.
 
+use swerve::orca::{Extensions, OverlapResolution};
 use swerve::{AgentId, AgentParams, Error, Simulator, Vec2};
 
 /// A crowd on a square grid walking to the mirror-image point through the centre, around
@@ -165,6 +166,61 @@ fn recording_decisions_changes_no_bit_and_records_the_nearest_agents() {
         }
         assert!(checked_lists > 1000, "only {checked_lists} full neighbour lists checked");
     });
+}
+
+/// A simulator holding `sim`'s agents (state and parameters), obstacles and options, and
+/// nothing of its past steps.
+fn fresh_copy(sim: &Simulator) -> Simulator {
+    let mut fresh = Simulator::new(sim.time_step(), sim.agent_defaults()).unwrap();
+    for &id in sim.agent_ids() {
+        let f = fresh.add_agent_with(sim.agent_position(id).unwrap(), sim.agent_params(id).unwrap()).unwrap();
+        fresh.set_agent_velocity(f, sim.agent_velocity(id).unwrap()).unwrap();
+    }
+    for polygon in sim.obstacle_polygons().to_vec() {
+        fresh.add_obstacle(&polygon).unwrap();
+    }
+    fresh.process_obstacles();
+    fresh.set_extensions(sim.extensions()).unwrap();
+    fresh
+}
+
+/// State set between steps — a position, a velocity, a radius, one at a time, above the
+/// parallel threshold — and positions corrected by overlap resolution count in the next step
+/// exactly as in a fresh simulator built with that state (the step keeps a packed copy of
+/// positions, velocities and radii, which each of these must refresh).
+#[test]
+fn state_set_between_steps_counts_as_in_a_fresh_simulator() {
+    let (mut sim, goals) = crowd_with_blocks(600);
+    for _ in 0..10 {
+        set_prefs(&mut sim, &goals);
+        sim.step();
+    }
+    let ids = sim.agent_ids().to_vec();
+    let at = |sim: &Simulator, k: usize| sim.agent_position(ids[k]).unwrap();
+    // Each change binds: an agent put half a metre from another, one sent at full speed
+    // toward its neighbour, one grown into its neighbours (4 m apart), overlaps pushed apart.
+    let changes: [&dyn Fn(&mut Simulator); 4] = [
+        &|sim| sim.set_agent_position(ids[3], at(sim, 40) + Vec2::new(0.5, 0.0)).unwrap(),
+        &|sim| sim.set_agent_velocity(ids[100], (at(sim, 101) - at(sim, 100)).normalize() * 2.0).unwrap(),
+        &|sim| sim.set_agent_radius(ids[200], 3.0).unwrap(),
+        &|sim| {
+            let overlap_resolution = Some(OverlapResolution { passes: 2, margin: 0.5 });
+            sim.set_extensions(Extensions { overlap_resolution, ..Extensions::default() }).unwrap()
+        },
+    ];
+    for (change, name) in changes.iter().zip(["position", "velocity", "radius", "overlap resolution"]) {
+        change(&mut sim);
+        for step in 0..5 {
+            let mut fresh = fresh_copy(&sim);
+            set_prefs(&mut sim, &goals);
+            set_prefs(&mut fresh, &goals);
+            sim.step();
+            fresh.step();
+            let same = |a: &[Vec2], b: &[Vec2]| bits(a) == bits(b);
+            assert!(same(sim.velocities(), fresh.velocities()), "velocities differ: {name} set, step {step}");
+            assert!(same(sim.positions(), fresh.positions()), "positions differ: {name} set, step {step}");
+        }
+    }
 }
 
 #[test]

@@ -143,6 +143,10 @@ pub struct Simulator {
     motions: Vec<f32x4>,
     /// Each agent's radius at the start of the step, densely (scratch).
     radii: Vec<f32>,
+    /// Whether `motions` and `radii` hold every agent's current position, velocity and
+    /// radius: the last step wrote them as it moved the agents, and nothing changed them
+    /// since. The next step then skips packing them.
+    packed_current: bool,
 }
 
 impl Simulator {
@@ -181,6 +185,7 @@ impl Simulator {
             decisions: Vec::new(),
             motions: Vec::new(),
             radii: Vec::new(),
+            packed_current: false,
         })
     }
 
@@ -236,6 +241,7 @@ impl Simulator {
         }
         let id = AgentId(self.slots.len() as u32);
         self.search_hints_valid = false;
+        self.packed_current = false;
         self.slots.push(self.ids.len() as u32);
         self.ids.push(id);
         self.positions.push(position);
@@ -256,6 +262,7 @@ impl Simulator {
     pub fn remove_agent(&mut self, id: AgentId) -> Result<(), Error> {
         let dense = self.dense(id)?;
         self.search_hints_valid = false;
+        self.packed_current = false;
         self.slots[id.0 as usize] = REMOVED;
         for slot in &mut self.slots {
             if *slot != REMOVED && *slot > dense as u32 {
@@ -347,6 +354,7 @@ impl Simulator {
         let i = self.dense(id)?;
         self.positions[i] = Error::check_finite_vec("agent position", position)?;
         self.search_hints_valid = false;
+        self.packed_current = false;
         Ok(())
     }
 
@@ -359,6 +367,7 @@ impl Simulator {
     pub fn set_agent_velocity(&mut self, id: AgentId, velocity: Vec2) -> Result<(), Error> {
         let i = self.dense(id)?;
         self.velocities[i] = Error::check_finite_vec("agent velocity", velocity)?;
+        self.packed_current = false;
         Ok(())
     }
 
@@ -385,6 +394,7 @@ impl Simulator {
         params.validate()?;
         self.params[i] = params;
         self.search_hints_valid = false;
+        self.packed_current = false;
         Ok(())
     }
 
@@ -653,7 +663,11 @@ impl Simulator {
         let cell_size = self.grid_cell_size();
         let (motions, radii) = (&mut self.motions, &mut self.radii);
         let (positions, velocities, params) = (&self.positions, &self.velocities, &self.params);
+        let repack = !self.packed_current;
         let mut pack = || {
+            if !repack {
+                return;
+            }
             motions.clear();
             motions.extend(positions.iter().zip(velocities).map(|(p, v)| f32x4::new([p.x, p.y, v.x, v.y])));
             radii.clear();
@@ -714,24 +728,33 @@ impl Simulator {
         };
         // Move everyone and note the largest step (bounds how far search radii can grow; a
         // maximum, exact in any order).
+        // The next step's packed motions are written on the way.
         let time_step = self.time_step;
-        let advance = |max_step_squared: f32, ((position, velocity), decision): ((&mut Vec2, &mut Vec2), &Decision)| {
+        let advance = |max_step_squared: f32,
+                       (((position, velocity), motion), decision): (
+            ((&mut Vec2, &mut Vec2), &mut f32x4),
+            &Decision,
+        )| {
             *velocity = decision.velocity;
             let step = *velocity * time_step;
             *position += step;
+            *motion = f32x4::new([position.x, position.y, velocity.x, velocity.y]);
             max_step_squared.max(step.length_squared())
         };
-        let max_step_squared = if self.positions.len() >= PARALLEL_THRESHOLD {
-            self.positions
+        let (positions, velocities, motions) = (&mut self.positions, &mut self.velocities, &mut self.motions);
+        let max_step_squared = if positions.len() >= PARALLEL_THRESHOLD {
+            positions
                 .par_iter_mut()
-                .zip(&mut self.velocities)
+                .zip(velocities)
+                .zip(motions)
                 .zip(&self.decisions)
                 .with_min_len(4096)
                 .fold(|| 0.0, advance)
                 .reduce(|| 0.0, f32::max)
         } else {
-            self.positions.iter_mut().zip(&mut self.velocities).zip(&self.decisions).fold(0.0, advance)
+            positions.iter_mut().zip(velocities).zip(motions).zip(&self.decisions).fold(0.0, advance)
         };
+        self.packed_current = true;
         self.tree_queries = ties;
         self.max_displacement = max_step_squared.sqrt();
         self.search_hints_valid = true;
@@ -771,6 +794,7 @@ impl Simulator {
                 self.corrections.iter_mut().enumerate().for_each(correct);
             }
             let mut largest_squared = 0.0f32;
+            self.packed_current = false;
             for (p, c) in self.positions.iter_mut().zip(&self.corrections) {
                 *p += *c;
                 largest_squared = largest_squared.max(c.length_squared());
