@@ -1,8 +1,9 @@
 //! Properties of the ORCA simulator beyond the RVO2 recordings: determinism across thread
 //! counts, translation invariance, removal with stable ids, and rejection of bad input.
 
+use swerve::orca::constraints::{agent_half_plane, AgentView};
 use swerve::orca::{Extensions, OverlapResolution};
-use swerve::{AgentId, AgentParams, Error, Simulator, Vec2};
+use swerve::{AgentId, AgentParams, Error, HalfPlane, Simulator, Vec2};
 
 /// A crowd on a square grid walking to the mirror-image point through the centre, around
 /// four square blocks: dense crossings at the centre, obstacle contact on the way, and at
@@ -220,6 +221,56 @@ fn state_set_between_steps_counts_as_in_a_fresh_simulator() {
             assert!(same(sim.velocities(), fresh.velocities()), "velocities differ: {name} set, step {step}");
             assert!(same(sim.positions(), fresh.positions()), "positions differ: {name} set, step {step}");
         }
+    }
+}
+
+/// Each agent's recorded half-planes are, bit for bit, the scalar construction
+/// ([`agent_half_plane`]) from the state the step started with — with one radius for every
+/// agent and with radii that differ (the step then gathers each neighbour's).
+#[test]
+fn recorded_half_planes_equal_the_scalar_construction() {
+    for mixed_radii in [false, true] {
+        let (mut sim, goals) = crowd_with_blocks(600);
+        sim.set_record_decisions(true);
+        let ids = sim.agent_ids().to_vec();
+        if mixed_radii {
+            for (k, &id) in ids.iter().enumerate() {
+                sim.set_agent_radius(id, 1.0 + (k % 5) as f32 * 0.25).unwrap();
+            }
+        }
+        let mut checked = 0;
+        for _ in 0..20 {
+            set_prefs(&mut sim, &goals);
+            let (positions, velocities) = (sim.positions().to_vec(), sim.velocities().to_vec());
+            sim.step();
+            for (i, &id) in ids.iter().enumerate().step_by(5) {
+                let params = sim.agent_params(id).unwrap();
+                let agent = AgentView {
+                    position: positions[i],
+                    velocity: velocities[i],
+                    radius: params.radius,
+                    time_horizon: params.time_horizon,
+                    time_horizon_obst: params.time_horizon_obst,
+                };
+                let expected: Vec<HalfPlane> = sim
+                    .agent_neighbors(id)
+                    .unwrap()
+                    .map(|other| {
+                        let (j, radius) = (other.0 as usize, sim.agent_params(other).unwrap().radius);
+                        agent_half_plane(&agent, positions[j], velocities[j], radius, sim.time_step(), 0.5)
+                    })
+                    .collect();
+                let planes = sim.agent_half_planes(id).unwrap();
+                let recorded = &planes[sim.agent_obstacle_half_plane_count(id).unwrap()..];
+                let plane_bits = |h: &HalfPlane| bits(&[h.point, h.direction]);
+                assert_eq!(recorded.len(), expected.len());
+                for (r, e) in recorded.iter().zip(&expected) {
+                    assert_eq!(plane_bits(r), plane_bits(e), "agent {id:?}, mixed radii: {mixed_radii}");
+                }
+                checked += expected.len();
+            }
+        }
+        assert!(checked > 10_000, "only {checked} half-planes checked");
     }
 }
 
