@@ -294,15 +294,17 @@ fn build_subtree(
 /// RVO2's partition loop around `split` on `key`; returns the left side's length.
 #[inline(always)]
 fn partition(points: &mut [Vec2], order: &mut [u32], split: f32, key: impl Fn(Vec2) -> f32) -> usize {
+    // RVO2's two walks, as searches over the unsorted middle (no bounds checks): from the
+    // left past every key below the split, from the right past every key at or above it.
+    let below = |p: &Vec2| key(*p) < split;
+    let at_or_above = |p: &Vec2| key(*p) >= split;
     let mut left = 0;
     let mut right = points.len();
     while left < right {
-        while left < right && key(points[left]) < split {
-            left += 1;
-        }
-        while right > left && key(points[right - 1]) >= split {
-            right -= 1;
-        }
+        let middle = &points[left..right];
+        left += middle.iter().position(|p| !below(p)).unwrap_or(middle.len());
+        let middle = &points[left..right];
+        right = left + middle.iter().rposition(|p| !at_or_above(p)).map_or(0, |last| last + 1);
         if left < right {
             points.swap(left, right - 1);
             order.swap(left, right - 1);
