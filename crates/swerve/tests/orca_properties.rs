@@ -329,15 +329,7 @@ fn removing_an_agent_keeps_ids_and_equals_never_having_it() {
     }
 
     // Oracle: a fresh simulator holding the same remaining agents in the same state.
-    let mut fresh = Simulator::new(0.25, AgentParams::default()).unwrap();
-    for &id in sim.agent_ids() {
-        let f = fresh.add_agent(sim.agent_position(id).unwrap()).unwrap();
-        fresh.set_agent_velocity(f, sim.agent_velocity(id).unwrap()).unwrap();
-    }
-    for polygon in sim.obstacle_polygons().to_vec() {
-        fresh.add_obstacle(&polygon).unwrap();
-    }
-    fresh.process_obstacles();
+    let mut fresh = fresh_copy(&sim);
     let remaining_goals: Vec<Vec2> =
         goals.iter().enumerate().filter(|(i, _)| *i != removed.0 as usize).map(|(_, g)| *g).collect();
     for _ in 0..30 {

@@ -146,9 +146,9 @@ pub struct Simulator {
     /// The radius every agent has, if they all have the same one (as in most crowds): a
     /// batch of neighbours then takes it without gathering four.
     common_radius: Option<f32>,
-    /// Whether `motions`, `radii` and `common_radius` hold every agent's current position, velocity and
-    /// radius: the last step wrote them as it moved the agents, and nothing changed them
-    /// since. The next step then skips packing them.
+    /// Whether `motions`, `radii` and `common_radius` hold every agent's current position,
+    /// velocity and radius: the last step wrote them as it moved the agents, and nothing
+    /// changed them since. The next step then skips packing them.
     packed_current: bool,
 }
 
@@ -535,9 +535,9 @@ impl Simulator {
     /// Whether each step keeps what every agent saw and decided — its neighbours, half-planes
     /// and linear-program outcome — for [`Simulator::agent_neighbors`] and the other
     /// inspection methods below. Off by default: a step then writes nothing per agent but its
-    /// new velocity, which at 100,000 agents saves about 25 MB of memory traffic per step
-    /// (BENCHMARKS.md) and at 1,000,000 agents about 350 MB of memory. Turned on, the
-    /// records fill from the next step on; turned off, they are freed.
+    /// new state, which at 100,000 agents saves about 25 MB of memory traffic per step and at
+    /// 1,000,000 agents about 380 MiB of memory (BENCHMARKS.md). Turned on, the records fill
+    /// from the next step on; turned off, they are freed.
     pub fn set_record_decisions(&mut self, record: bool) {
         self.record_decisions = record;
         self.sync_records();
