@@ -229,10 +229,10 @@ const PARALLEL_SUBTREE: usize = 8192;
 ///
 /// RVO2's `buildAgentTreeRecursive`: a leaf holds at most [`MAX_LEAF_SIZE`] agents; otherwise
 /// the box's longer side is split at its midpoint by a Hoare-style partition, the left child
-/// is the next node and the right child follows the left subtree (numbering nodes differently
-/// from RVO2, which leaves room for `2·left_size − 1` of them, changes no query: the children
-/// are linked, not computed). The children's boxes are computed after the partition by a SIMD pass over each side
-/// ([`bounds_of`]), which costs less than growing two boxes point by point inside the
+/// is the next node and the right child follows the left subtree. (RVO2 leaves room for
+/// `2·left_size − 1` nodes there; numbering them differently changes no query, which follows
+/// the links.) The children's boxes are computed after the partition by a SIMD pass over each
+/// side ([`bounds_of`]), which costs less than growing two boxes point by point inside the
 /// partition's branchy loop.
 fn build_subtree(
     nodes: &mut [Node],
