@@ -43,6 +43,14 @@ fn crowd_with_blocks(n: usize) -> (Simulator, Vec<Vec2>) {
 mod crowd;
 use crowd::set_prefs;
 
+/// Steps `sim` `steps` times, each agent heading for its goal.
+fn walk(sim: &mut Simulator, goals: &[Vec2], steps: usize) {
+    for _ in 0..steps {
+        set_prefs(sim, goals);
+        sim.step();
+    }
+}
+
 fn bits(v: &[Vec2]) -> Vec<(u32, u32)> {
     v.iter().map(|p| (p.x.to_bits(), p.y.to_bits())).collect()
 }
@@ -72,10 +80,7 @@ fn results_are_bit_identical_for_1_2_and_8_threads() {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| {
             let (mut sim, goals) = crowd_with_blocks(20_000);
-            for _ in 0..8 {
-                set_prefs(&mut sim, &goals);
-                sim.step();
-            }
+            walk(&mut sim, &goals, 8);
             (bits(sim.positions()), bits(sim.velocities()))
         })
     };
@@ -192,10 +197,7 @@ fn fresh_copy(sim: &Simulator) -> Simulator {
 #[test]
 fn state_set_between_steps_counts_as_in_a_fresh_simulator() {
     let (mut sim, goals) = crowd_with_blocks(600);
-    for _ in 0..10 {
-        set_prefs(&mut sim, &goals);
-        sim.step();
-    }
+    walk(&mut sim, &goals, 10);
     let ids = sim.agent_ids().to_vec();
     let at = |sim: &Simulator, k: usize| sim.agent_position(ids[k]).unwrap();
     // Each change binds: an agent put half a metre from another, one sent at full speed
@@ -311,10 +313,7 @@ fn translating_by_an_exact_offset_leaves_velocities_unchanged() {
 #[test]
 fn removing_an_agent_keeps_ids_and_equals_never_having_it() {
     let (mut sim, goals) = crowd_with_blocks(300);
-    for _ in 0..40 {
-        set_prefs(&mut sim, &goals);
-        sim.step();
-    }
+    walk(&mut sim, &goals, 40);
     let removed = AgentId(17);
     let before: Vec<(AgentId, Vec2)> =
         sim.agent_ids().iter().map(|&id| (id, sim.agent_position(id).unwrap())).collect();

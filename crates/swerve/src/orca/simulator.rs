@@ -732,9 +732,9 @@ impl Simulator {
                 runs.map(|(run, decisions)| decide(run, &mut [], decisions)).sum()
             }
         };
-        // Move everyone and note the largest step (bounds how far search radii can grow; a
-        // maximum, exact in any order).
-        // The next step's packed motions are written on the way.
+        // Move everyone, writing the next step's packed motions on the way, and note the
+        // largest step (it bounds how far search radii can grow; a maximum, exact in any
+        // order).
         let time_step = self.time_step;
         let advance = |max_step_squared: f32,
                        (((position, velocity), motion), decision): (
