@@ -311,6 +311,61 @@ fn translating_by_an_exact_offset_leaves_velocities_unchanged() {
 }
 
 #[test]
+fn the_order_agents_are_added_in_changes_no_path() {
+    // A dense random crowd (decided in the grid's cell order, whatever the agent order) added
+    // once in order and once shuffled. Without distance ties, RVO2's answer does not depend on
+    // agent numbers, so every agent must take the same path, bit for bit, and see the same
+    // neighbours; the recorded lists are in agent order again after each step. (A tie makes
+    // the answer depend on RVO2's tree order, which follows the agent order: the comparison
+    // ends at the first one.)
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+    const N: usize = 1500;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    let side = (N as f32 * 12.0).sqrt();
+    let mut point = || Vec2::new(rng.random_range(0.0..side), rng.random_range(0.0..side));
+    let starts: Vec<Vec2> = (0..N).map(|_| point()).collect();
+    let goals: Vec<Vec2> = (0..N).map(|_| point()).collect();
+    let mut shuffled: Vec<usize> = (0..N).collect();
+    shuffled.shuffle(&mut rng);
+    let build = |order: &[usize]| {
+        let mut sim = Simulator::new(0.25, AgentParams::default()).unwrap();
+        for &k in order {
+            sim.add_agent(starts[k]).unwrap();
+        }
+        sim.set_record_decisions(true);
+        let goals: Vec<Vec2> = order.iter().map(|&k| goals[k]).collect();
+        (sim, goals)
+    };
+    let in_order: Vec<usize> = (0..N).collect();
+    let (mut a, goals_a) = build(&in_order);
+    let (mut b, goals_b) = build(&shuffled);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let compared = pool.install(|| {
+        for step in 0..40 {
+            walk(&mut a, &goals_a, 1);
+            walk(&mut b, &goals_b, 1);
+            if a.tie_fallbacks() + b.tie_fallbacks() > 0 {
+                return step;
+            }
+            for (m, &k) in shuffled.iter().enumerate() {
+                let (id_a, id_b) = (AgentId(k as u32), AgentId(m as u32));
+                let (pa, pb) = (a.agent_position(id_a).unwrap(), b.agent_position(id_b).unwrap());
+                assert_eq!(bits(&[pa]), bits(&[pb]), "agent {k} (added as {m}) parted at step {step}");
+                let seen_a: Vec<AgentId> = a.agent_neighbors(id_a).unwrap().collect();
+                let seen_b: Vec<AgentId> =
+                    b.agent_neighbors(id_b).unwrap().map(|n| AgentId(shuffled[n.0 as usize] as u32)).collect();
+                assert_eq!(seen_a, seen_b, "agent {k} saw other neighbours at step {step}");
+            }
+        }
+        40
+    });
+    assert!(compared >= 10, "a distance tie after {compared} steps: pick another seed");
+    let crowded = a.agent_ids().iter().filter(|&&id| a.agent_neighbors(id).unwrap().len() == 10).count();
+    assert!(crowded > N / 2, "only {crowded} agents had a full neighbour list");
+}
+
+#[test]
 fn removing_an_agent_keeps_ids_and_equals_never_having_it() {
     let (mut sim, goals) = crowd_with_blocks(300);
     walk(&mut sim, &goals, 40);

@@ -40,9 +40,9 @@ struct AgentRecord {
     outcome: LpOutcome,
 }
 
-/// What one agent decided in the last step that the step itself reads back, kept densely
-/// (12 bytes per agent) apart from the bulky [`AgentRecord`]: the move reads every agent's,
-/// the grid sizing samples them.
+/// What one agent decided in a step that the step itself reads back, kept densely (12 bytes
+/// per agent) apart from the bulky [`AgentRecord`]: the move reads every agent's, the grid
+/// sizing samples them.
 #[derive(Clone, Copy, Debug, Default)]
 struct Decision {
     /// The new velocity (m/s).
@@ -106,6 +106,9 @@ pub struct Simulator {
     record_decisions: bool,
     /// One per agent while [`Simulator::keeps_records`], else empty.
     records: Vec<AgentRecord>,
+    /// Where a step in grid order writes the records, one per slot, before they are put in
+    /// agent order (and the records they replace wait here to be written over).
+    slot_records: Vec<AgentRecord>,
     /// `slots[id]` is the dense index of agent `id`, or `REMOVED`.
     slots: Vec<u32>,
 
@@ -136,20 +139,43 @@ pub struct Simulator {
     live_movers: Vec<Mover>,
     /// Overlap resolution's per-agent corrections (scratch).
     corrections: Vec<Vec2>,
-    /// Each agent's last decision (see [`Decision`]), in agent order.
+    /// Each slot's decision in the last step (see [`Decision`] and [`SlotOrder`]; scratch).
     decisions: Vec<Decision>,
-    /// Each agent's (position x, position y, velocity x, velocity y) at the start of the
-    /// step, as one vector: what a neighbour's half-plane reads, in one load (scratch).
-    motions: Vec<f32x4>,
-    /// Each agent's radius at the start of the step, densely (scratch).
+    /// Each agent's search radius at the end of its last neighbour query (m), in agent order:
+    /// the next query's hint.
+    search_ranges: Vec<f32>,
+    /// What each slot's decision reads, laid out in slot order (scratch).
+    slot_data: SlotData,
+    /// Each agent's radius, in agent order.
     radii: Vec<f32>,
     /// The radius every agent has, if they all have the same one (as in most crowds): a
     /// batch of neighbours then takes it without gathering four.
     common_radius: Option<f32>,
-    /// Whether `motions`, `radii` and `common_radius` hold every agent's current position,
-    /// velocity and radius: the last step wrote them as it moved the agents, and nothing
-    /// changed them since. The next step then skips packing them.
-    packed_current: bool,
+    /// The parameters every agent has, if they all have the same ones: no agent's are read.
+    common_params: Option<AgentParams>,
+    /// Whether `radii`, `common_radius` and `common_params` are current.
+    params_current: bool,
+}
+
+/// What the decisions of a step read, laid out in slot order (see [`SlotOrder`]) at its start.
+#[derive(Clone, Debug, Default)]
+struct SlotData {
+    /// Each slot's (position x, position y, velocity x, velocity y) at the start of the step,
+    /// as one vector: what a neighbour's half-plane reads, in one load.
+    motions: Vec<f32x4>,
+    /// Each slot's radius, when the agents' radii differ (else empty).
+    radii: Vec<f32>,
+    /// Each slot's preferred velocity and last search radius.
+    own: Vec<OwnState>,
+}
+
+/// What only the agent itself reads of its state.
+#[derive(Clone, Copy, Debug, Default)]
+struct OwnState {
+    /// The preferred velocity (m/s).
+    preferred: Vec2,
+    /// The search radius its last neighbour query ended with (m): the next query's hint.
+    search_range: f32,
 }
 
 impl Simulator {
@@ -171,6 +197,7 @@ impl Simulator {
             custom_weights: 0,
             record_decisions: false,
             records: Vec::new(),
+            slot_records: Vec::new(),
             slots: Vec::new(),
             agent_tree: AgentKdTree::new(),
             neighbor_grid: NeighborGrid::new(),
@@ -186,10 +213,12 @@ impl Simulator {
             live_movers: Vec::new(),
             corrections: Vec::new(),
             decisions: Vec::new(),
-            motions: Vec::new(),
+            search_ranges: Vec::new(),
+            slot_data: SlotData::default(),
             radii: Vec::new(),
             common_radius: None,
-            packed_current: false,
+            common_params: None,
+            params_current: false,
         })
     }
 
@@ -245,7 +274,7 @@ impl Simulator {
         }
         let id = AgentId(self.slots.len() as u32);
         self.search_hints_valid = false;
-        self.packed_current = false;
+        self.params_current = false;
         self.slots.push(self.ids.len() as u32);
         self.ids.push(id);
         self.positions.push(position);
@@ -256,7 +285,7 @@ impl Simulator {
         if self.keeps_records() {
             self.records.push(AgentRecord::with_capacity(&params));
         }
-        self.decisions.push(Decision::default());
+        self.search_ranges.push(0.0);
         Ok(id)
     }
 
@@ -266,7 +295,7 @@ impl Simulator {
     pub fn remove_agent(&mut self, id: AgentId) -> Result<(), Error> {
         let dense = self.dense(id)?;
         self.search_hints_valid = false;
-        self.packed_current = false;
+        self.params_current = false;
         self.slots[id.0 as usize] = REMOVED;
         for slot in &mut self.slots {
             if *slot != REMOVED && *slot > dense as u32 {
@@ -283,7 +312,7 @@ impl Simulator {
         if self.keeps_records() {
             self.records.remove(dense);
         }
-        self.decisions.remove(dense);
+        self.search_ranges.remove(dense);
         // Neighbour lists of the last step name dense indices, which just shifted.
         for record in &mut self.records {
             record.agent_neighbors.clear();
@@ -358,7 +387,6 @@ impl Simulator {
         let i = self.dense(id)?;
         self.positions[i] = Error::check_finite_vec("agent position", position)?;
         self.search_hints_valid = false;
-        self.packed_current = false;
         Ok(())
     }
 
@@ -371,7 +399,6 @@ impl Simulator {
     pub fn set_agent_velocity(&mut self, id: AgentId, velocity: Vec2) -> Result<(), Error> {
         let i = self.dense(id)?;
         self.velocities[i] = Error::check_finite_vec("agent velocity", velocity)?;
-        self.packed_current = false;
         Ok(())
     }
 
@@ -398,7 +425,7 @@ impl Simulator {
         params.validate()?;
         self.params[i] = params;
         self.search_hints_valid = false;
-        self.packed_current = false;
+        self.params_current = false;
         Ok(())
     }
 
@@ -558,6 +585,7 @@ impl Simulator {
     fn sync_records(&mut self) {
         if !self.keeps_records() {
             self.records = Vec::new();
+            self.slot_records = Vec::new();
         } else if self.records.len() != self.params.len() {
             self.records = self.params.iter().map(AgentRecord::with_capacity).collect();
         }
@@ -664,44 +692,51 @@ impl Simulator {
     /// crowd is stepped from a thread outside any rayon pool, rayon's job injector allocates
     /// one small block every 63 steps; call `step` inside `ThreadPool::install` to avoid it.
     pub fn step(&mut self) {
+        let n = self.positions.len();
         let cell_size = self.grid_cell_size();
-        let (motions, radii, common_radius) = (&mut self.motions, &mut self.radii, &mut self.common_radius);
-        let (positions, velocities, params) = (&self.positions, &self.velocities, &self.params);
-        let repack = !self.packed_current;
-        let mut pack = || {
-            if !repack {
-                return;
-            }
-            motions.clear();
-            motions.extend(positions.iter().zip(velocities).map(|(p, v)| f32x4::new([p.x, p.y, v.x, v.y])));
-            radii.clear();
-            radii.extend(params.iter().map(|p| p.radius));
-            *common_radius = radii.first().copied().filter(|&r| radii.iter().all(|&other| other == r));
-        };
-        if self.positions.len() >= PARALLEL_THRESHOLD {
-            // Independent: the grid's (serial) counting sort and the packing overlap the
-            // tree's build.
-            let (tree, grid) = (&mut self.agent_tree, &mut self.neighbor_grid);
-            rayon::join(
-                || tree.rebuild(positions),
-                || {
-                    grid.rebuild_unless_coarse(positions, cell_size);
-                    pack();
-                },
-            );
-        } else {
-            self.agent_tree.rebuild(positions);
-            self.neighbor_grid.rebuild_unless_coarse(positions, cell_size);
-            pack();
+        if !self.params_current {
+            self.radii.clear();
+            self.radii.extend(self.params.iter().map(|p| p.radius));
+            self.common_radius = self.radii.first().copied().filter(|&r| self.radii.iter().all(|&other| other == r));
+            self.common_params = self.params.first().copied().filter(|p| self.params.iter().all(|other| other == p));
+            self.params_current = true;
         }
-        let context = StepContext {
+        let agents = AgentArrays {
             positions: &self.positions,
             velocities: &self.velocities,
             pref_velocities: &self.pref_velocities,
-            params: &self.params,
-            motions: &self.motions,
+            search_ranges: &self.search_ranges,
             radii: &self.radii,
             common_radius: self.common_radius,
+        };
+        let positions = agents.positions;
+        let slot_data = &mut self.slot_data;
+        let (tree, grid) = (&mut self.agent_tree, &mut self.neighbor_grid);
+        // The grid's counting sort, laying out each agent's data in its slot on the way,
+        // overlaps the tree's build.
+        let mut grid_and_slots = || {
+            slot_data.resize(n, agents.common_radius.is_none());
+            let place = |agent, slot| slot_data.place(&agents, agent, slot);
+            if !grid.rebuild_unless_coarse_placing(positions, cell_size, place) {
+                // Slots are agents.
+                (0..n).for_each(|agent| slot_data.place(&agents, agent, agent));
+            }
+        };
+        if n >= PARALLEL_THRESHOLD {
+            rayon::join(|| tree.rebuild(positions), grid_and_slots);
+        } else {
+            tree.rebuild(positions);
+            grid_and_slots();
+        }
+        let order = SlotOrder::of(&self.neighbor_grid);
+        let context = StepContext {
+            order,
+            positions: &self.positions,
+            pref_velocities: &self.pref_velocities,
+            params: &self.params,
+            slot_data: &self.slot_data,
+            common_radius: self.common_radius,
+            common_params: self.common_params,
             agent_tree: &self.agent_tree,
             neighbor_grid: &self.neighbor_grid,
             obstacle_tree: &self.obstacle_tree,
@@ -714,14 +749,23 @@ impl Simulator {
             ids: &self.ids,
             step_number: self.step_number,
         };
-        // Every agent decides into its `Decision` (and its record, when kept), and the tie
-        // fallbacks are counted on the way (a sum: exact in any order, so threads cannot
-        // change it).
+        // Every agent decides into its slot's `Decision` (and record, when kept), slot after
+        // slot, and the tie fallbacks are counted on the way (a sum: exact in any order, so
+        // threads cannot change it). Records of a step in grid order are written by slot and
+        // put in agent order afterwards.
+        self.decisions.resize(n, Decision::default());
+        let records = match (self.records.is_empty(), order) {
+            (true, _) | (false, SlotOrder::Agents) => &mut self.records,
+            (false, SlotOrder::Cells { .. }) => {
+                self.slot_records.resize_with(n, AgentRecord::default);
+                &mut self.slot_records
+            }
+        };
         let decide = |run: usize, records: &mut [AgentRecord], decisions: &mut [Decision]| {
             decide_run(&context, run * DECISION_RUN, records, decisions)
         };
-        let (records, decisions) = (&mut self.records, &mut self.decisions);
-        let ties: usize = match (decisions.len() >= PARALLEL_THRESHOLD, records.is_empty()) {
+        let decisions = &mut self.decisions;
+        let ties: usize = match (n >= PARALLEL_THRESHOLD, records.is_empty()) {
             (false, _) => decide(0, records, decisions),
             (true, false) => {
                 let runs = records.par_chunks_mut(DECISION_RUN).zip(decisions.par_chunks_mut(DECISION_RUN));
@@ -732,35 +776,45 @@ impl Simulator {
                 runs.map(|(run, decisions)| decide(run, &mut [], decisions)).sum()
             }
         };
-        // Move everyone, writing the next step's packed motions on the way, and note the
-        // largest step (it bounds how far search radii can grow; a maximum, exact in any
-        // order).
+        if let (false, SlotOrder::Cells { agent_of, .. }) = (self.records.is_empty(), order) {
+            // Into agent order, naming neighbours by agent; the replaced records' buffers are
+            // reused next step.
+            for (record, &agent) in self.slot_records.iter_mut().zip(agent_of) {
+                for neighbor in &mut record.agent_neighbors {
+                    neighbor.index = agent_of[neighbor.index as usize];
+                }
+                std::mem::swap(&mut self.records[agent as usize], record);
+            }
+        }
+        // Move everyone (in agent order, each reading its slot's decision), keep each search
+        // radius as the next step's hint, and note the largest step (it bounds how far search
+        // radii can grow; a maximum, exact in any order).
         let time_step = self.time_step;
-        let advance = |max_step_squared: f32,
-                       (((position, velocity), motion), decision): (
-            ((&mut Vec2, &mut Vec2), &mut f32x4),
-            &Decision,
-        )| {
-            *velocity = decision.velocity;
-            let step = *velocity * time_step;
-            *position += step;
-            *motion = f32x4::new([position.x, position.y, velocity.x, velocity.y]);
-            max_step_squared.max(step.length_squared())
-        };
-        let (positions, velocities, motions) = (&mut self.positions, &mut self.velocities, &mut self.motions);
-        let max_step_squared = if positions.len() >= PARALLEL_THRESHOLD {
+        let decisions = &self.decisions;
+        let advance =
+            |max_step_squared: f32,
+             (agent, ((position, velocity), search_range)): (usize, ((&mut Vec2, &mut Vec2), &mut f32))| {
+                let decision = decisions[order.slot(agent)];
+                *velocity = decision.velocity;
+                *search_range = decision.search_range;
+                let step = *velocity * time_step;
+                *position += step;
+                max_step_squared.max(step.length_squared())
+            };
+        let (positions, velocities, search_ranges) =
+            (&mut self.positions, &mut self.velocities, &mut self.search_ranges);
+        let max_step_squared = if n >= PARALLEL_THRESHOLD {
             positions
                 .par_iter_mut()
                 .zip(velocities)
-                .zip(motions)
-                .zip(&self.decisions)
+                .zip(search_ranges)
+                .enumerate()
                 .with_min_len(4096)
                 .fold(|| 0.0, advance)
                 .reduce(|| 0.0, f32::max)
         } else {
-            positions.iter_mut().zip(velocities).zip(motions).zip(&self.decisions).fold(0.0, advance)
+            positions.iter_mut().zip(velocities).zip(search_ranges).enumerate().fold(0.0, advance)
         };
-        self.packed_current = true;
         self.tree_queries = ties;
         self.max_displacement = max_step_squared.sqrt();
         self.search_hints_valid = true;
@@ -800,7 +854,6 @@ impl Simulator {
                 self.corrections.iter_mut().enumerate().for_each(correct);
             }
             let mut largest_squared = 0.0f32;
-            self.packed_current = false;
             for (p, c) in self.positions.iter_mut().zip(&self.corrections) {
                 *p += *c;
                 largest_squared = largest_squared.max(c.length_squared());
@@ -861,18 +914,104 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<ThreadScratch> = std::cell::RefCell::default();
 }
 
-/// The read-only state one step decides from.
-struct StepContext<'a> {
+/// The order a step decides the agents in, one slot after another.
+///
+/// The grid's cell order keeps agents that are near each other in space near each other in
+/// memory, whatever order they were added in: each agent's neighbours are then mostly in
+/// cache, where in agent order a crowd added at random fetches each one from memory (jgrid
+/// 1,000,000 added in random order, 2 threads: 998 ms per step in agent order, 336 ms in
+/// grid order; BENCHMARKS.md). Ids and agent order stay as they are; only the step's scratch
+/// is in slots.
+#[derive(Clone, Copy)]
+enum SlotOrder<'a> {
+    /// Slot `i` holds agent `i` (when the grid is not filled: a sparse crowd, whose queries
+    /// the tree answers).
+    Agents,
+    /// The grid's cell order ([`NeighborGrid::agents_by_slot`]).
+    Cells {
+        /// The agent in each slot.
+        agent_of: &'a [u32],
+        /// Each agent's slot.
+        slot_of: &'a [u32],
+    },
+}
+
+impl SlotOrder<'_> {
+    /// The order of a step over `grid` (just rebuilt): its cell order when filled.
+    fn of(grid: &NeighborGrid) -> SlotOrder<'_> {
+        if grid.is_filled() {
+            SlotOrder::Cells { agent_of: grid.agents_by_slot(), slot_of: grid.slot_of_agents() }
+        } else {
+            SlotOrder::Agents
+        }
+    }
+
+    /// The agent in `slot`.
+    #[inline(always)]
+    fn agent(self, slot: usize) -> usize {
+        match self {
+            SlotOrder::Agents => slot,
+            SlotOrder::Cells { agent_of, .. } => agent_of[slot] as usize,
+        }
+    }
+
+    /// The slot of `agent`.
+    #[inline(always)]
+    fn slot(self, agent: usize) -> usize {
+        match self {
+            SlotOrder::Agents => agent,
+            SlotOrder::Cells { slot_of, .. } => slot_of[agent] as usize,
+        }
+    }
+}
+
+/// The agent-order arrays a step lays out by slot.
+struct AgentArrays<'a> {
     positions: &'a [Vec2],
     velocities: &'a [Vec2],
     pref_velocities: &'a [Vec2],
-    params: &'a [AgentParams],
-    /// `Simulator::motions`.
-    motions: &'a [f32x4],
-    /// `Simulator::radii`.
+    search_ranges: &'a [f32],
     radii: &'a [f32],
+    common_radius: Option<f32>,
+}
+
+impl SlotData {
+    /// Sizes the slot arrays for `n` agents (radii only if `each_radius`).
+    fn resize(&mut self, n: usize, each_radius: bool) {
+        self.motions.resize(n, f32x4::ZERO);
+        self.own.resize(n, OwnState::default());
+        self.radii.resize(if each_radius { n } else { 0 }, 0.0);
+    }
+
+    /// Writes `agent`'s data into `slot`. (Called from the grid's counting sort as it places
+    /// each agent, so that in grid order the data is laid out in the same pass; for a crowd
+    /// added at random, the agent-order arrays are then read in order and only the writes
+    /// scatter.)
+    #[inline(always)]
+    fn place(&mut self, agents: &AgentArrays<'_>, agent: usize, slot: usize) {
+        let (p, v) = (agents.positions[agent], agents.velocities[agent]);
+        self.motions[slot] = f32x4::new([p.x, p.y, v.x, v.y]);
+        self.own[slot] =
+            OwnState { preferred: agents.pref_velocities[agent], search_range: agents.search_ranges[agent] };
+        if !self.radii.is_empty() {
+            self.radii[slot] = agents.radii[agent];
+        }
+    }
+}
+
+/// The read-only state one step decides from.
+struct StepContext<'a> {
+    /// Which agent each slot holds.
+    order: SlotOrder<'a>,
+    positions: &'a [Vec2],
+    pref_velocities: &'a [Vec2],
+    params: &'a [AgentParams],
+    /// `Simulator::slot_data`.
+    slot_data: &'a SlotData,
     /// `Simulator::common_radius`.
     common_radius: Option<f32>,
+    /// `Simulator::common_params`.
+    common_params: Option<AgentParams>,
     agent_tree: &'a AgentKdTree,
     neighbor_grid: &'a NeighborGrid,
     obstacle_tree: &'a ObstacleTree,
@@ -892,7 +1031,7 @@ struct StepContext<'a> {
 /// Agents decided one after another by one task of the parallel step.
 const DECISION_RUN: usize = 64;
 
-/// Decides agents `first..first + decisions.len()` (see [`StepContext::decide`]), in order,
+/// Decides slots `first..first + decisions.len()` (see [`StepContext::decide`]), in order,
 /// into their records (`records` is either as long as `decisions` or empty: records not
 /// kept), and returns how many neighbour queries asked the k-d tree.
 fn decide_run(
@@ -989,15 +1128,49 @@ impl OverlapContext<'_> {
 }
 
 impl StepContext<'_> {
-    /// One agent's decision: neighbours, half-planes, linear program, into `record` and
-    /// `decision` (whose search range is read first, as a hint), working in the thread's
-    /// `scratch`. Returns whether the neighbour query met a distance tie and asked the k-d tree.
+    /// A batch of one to four neighbours (named by slot) of an agent of weight `mine`, their
+    /// radii scaled by `radius_scale`; unused lanes repeat the last one.
     #[inline(always)]
-    fn decide(&self, i: usize, record: &mut AgentRecord, decision: &mut Decision, scratch: &mut Scratch) -> bool {
-        let params = &self.params[i];
+    fn neighbor_batch(&self, neighbors: &[Neighbor], mine: f32, radius_scale: f32x4) -> NeighborBatch {
+        let last = neighbors.len() - 1;
+        let index = |lane: usize| neighbors[last.min(lane)].index as usize;
+        let lanes = [index(0), index(1), index(2), index(3)];
+        // RVO2: each takes half. Otherwise shares are normalised per pair; a share of 0
+        // (weight 0 against a positive weight: this agent does not yield) gives no
+        // half-plane.
+        let responsibility = if self.rvo2_shares {
+            f32x4::splat(RVO2_RESPONSIBILITY)
+        } else {
+            f32x4::new(lanes.map(|j| share(mine, self.responsibilities[self.order.agent(j)])))
+        };
+        let radius = match self.common_radius {
+            Some(radius) => f32x4::splat(radius),
+            None => f32x4::new(lanes.map(|j| self.slot_data.radii[j])),
+        };
+        NeighborBatch::from_motions(
+            lanes.map(|j| self.slot_data.motions[j]),
+            radius * radius_scale,
+            responsibility,
+            last + 1,
+        )
+    }
+
+    /// The decision of the agent in `slot`: neighbours (named by slot), half-planes, linear
+    /// program, into `record` and `decision`, working in the thread's `scratch`. Returns
+    /// whether the neighbour query met a distance tie and asked the k-d tree.
+    #[inline(always)]
+    fn decide(&self, slot: usize, record: &mut AgentRecord, decision: &mut Decision, scratch: &mut Scratch) -> bool {
+        let i = self.order.agent(slot);
+        let params = match &self.common_params {
+            Some(common) => common,
+            None => &self.params[i],
+        };
+        // Its own state from its slot (in cache, unlike the agent-order arrays).
+        let own = self.slot_data.own[slot];
+        let [x, y, vx, vy] = self.slot_data.motions[slot].to_array();
         let agent = AgentView {
-            position: self.positions[i],
-            velocity: self.velocities[i],
+            position: Vec2::new(x, y),
+            velocity: Vec2::new(vx, vy),
             radius: params.radius,
             time_horizon: params.time_horizon,
             time_horizon_obst: params.time_horizon_obst,
@@ -1018,7 +1191,7 @@ impl StepContext<'_> {
         let mut asked_tree = false;
         if params.max_neighbors > 0 {
             let range_squared = params.neighbor_dist * params.neighbor_dist;
-            let (center, me, k) = (agent.position, i as u32, params.max_neighbors);
+            let (center, k) = (agent.position, params.max_neighbors);
             // Two pruning hints for the grid (each only a speed-up: a wrong one costs time,
             // never correctness). The k-th nearest distance is 1-Lipschitz in the positions:
             // if every agent moved at most d, it grew by at most 2d, so last step's radius
@@ -1026,25 +1199,31 @@ impl StepContext<'_> {
             // crowds change slowly, and last step's radius plus 1/64 nearly always suffices.
             let hints = match self.hint_growth {
                 Some(growth) => {
-                    let last = decision.search_range as f64;
+                    let last = own.search_range as f64;
                     let bound = (last + growth as f64) * (1.0 + 1e-5) + 1e-5;
                     let guess = last * (1.0 + 1.0 / 64.0);
                     [guess as f32, bound as f32]
                 }
                 None => [f32::INFINITY; 2],
             };
-            let grid = self.neighbor_grid;
             let out = &mut record.agent_neighbors;
-            if grid.is_coarse() {
-                // A crowd sparse over its bounding box (a ring, far-apart groups): RVO2's
-                // tree adapts to it, the grid's forced-large cells do not.
-                self.agent_tree.nearest(center, me, range_squared, k, out);
-            } else if grid.nearest_with_scratch(center, me, range_squared, k, &hints, &mut scratch.candidate_keys, out)
-                == GridQuery::Tied
-            {
-                // Equal distances: only RVO2's tree knows their order.
-                self.agent_tree.nearest(center, me, range_squared, k, &mut record.agent_neighbors);
-                asked_tree = true;
+            match self.order {
+                // The grid is not filled for a crowd sparse over its bounding box (a ring,
+                // far-apart groups): RVO2's tree adapts to it, the grid's forced-large cells
+                // do not. (Slots are agents here.)
+                SlotOrder::Agents => self.agent_tree.nearest(center, i as u32, range_squared, k, out),
+                SlotOrder::Cells { slot_of, .. } => {
+                    let keys = &mut scratch.candidate_keys;
+                    let grid = self.neighbor_grid;
+                    if grid.nearest_slots(center, slot as u32, range_squared, k, &hints, keys, out) == GridQuery::Tied {
+                        // Equal distances: only RVO2's tree knows their order.
+                        self.agent_tree.nearest(center, i as u32, range_squared, k, out);
+                        for neighbor in out.iter_mut() {
+                            neighbor.index = slot_of[neighbor.index as usize];
+                        }
+                        asked_tree = true;
+                    }
+                }
             }
             decision.search_range = match record.agent_neighbors.last() {
                 Some(farthest) if record.agent_neighbors.len() == k => farthest.distance_squared.sqrt(),
@@ -1079,43 +1258,20 @@ impl StepContext<'_> {
             Some(scale) => AgentView { radius: agent.radius * scale, ..agent },
         };
         // The neighbours' half-planes, four at a time (one per SIMD lane), in neighbour order.
-        let mine = self.responsibilities[i];
-        // Cut to one length, so that one bounds check per neighbour covers all three.
-        let motions = self.motions;
-        let (radii, responsibilities) = (&self.radii[..motions.len()], &self.responsibilities[..motions.len()]);
+        // (Read only when weights differ: in agent order, it would be one more cache miss.)
+        let mine = if self.rvo2_shares { RVO2_RESPONSIBILITY } else { self.responsibilities[i] };
         // (× 1 is exact: RVO2's radii unchanged.)
         let radius_scale = f32x4::splat(radius_scale.unwrap_or(1.0));
-        // A batch of one to four neighbours; unused lanes repeat the last one.
-        let batch_of = |neighbors: &[Neighbor]| {
-            let last = neighbors.len() - 1;
-            let index = |lane: usize| neighbors[last.min(lane)].index as usize;
-            let lanes = [index(0), index(1), index(2), index(3)];
-            // RVO2: each takes half. Otherwise shares are normalised per pair; a share of 0
-            // (weight 0 against a positive weight: this agent does not yield) gives no
-            // half-plane.
-            let responsibility = if self.rvo2_shares {
-                f32x4::splat(RVO2_RESPONSIBILITY)
-            } else {
-                f32x4::new(lanes.map(|j| share(mine, responsibilities[j])))
-            };
-            NeighborBatch::from_motions(
-                lanes.map(|j| motions[j]),
-                match self.common_radius {
-                    Some(radius) => f32x4::splat(radius),
-                    None => f32x4::new(lanes.map(|j| radii[j])),
-                } * radius_scale,
-                responsibility,
-                last + 1,
-            )
-        };
         // Whole batches of four (fixed lanes: no index arithmetic per lane), then the rest.
         let mut batches = record.agent_neighbors.chunks_exact(4);
         for batch in &mut batches {
-            agent_half_planes_x4(&planner, &batch_of(batch), self.time_step, &mut record.half_planes);
+            let batch = self.neighbor_batch(batch, mine, radius_scale);
+            agent_half_planes_x4(&planner, &batch, self.time_step, &mut record.half_planes);
         }
         let rest = batches.remainder();
         if !rest.is_empty() {
-            agent_half_planes_x4(&planner, &batch_of(rest), self.time_step, &mut record.half_planes);
+            let batch = self.neighbor_batch(rest, mine, radius_scale);
+            agent_half_planes_x4(&planner, &batch, self.time_step, &mut record.half_planes);
         }
         // Non-cooperative movers: full responsibility, after the agents.
         for mover in self.movers {
@@ -1129,11 +1285,11 @@ impl StepContext<'_> {
             }
         }
 
-        let mut preferred = self.pref_velocities[i];
+        let mut preferred = own.preferred;
         if let Some(rule) = self.extensions.symmetry_breaking {
             let cos_cone = rule.cone.cos();
             let head_on = record.agent_neighbors.iter().any(|n| {
-                let j = n.index as usize;
+                let j = self.order.agent(n.index as usize);
                 is_head_on(preferred, self.positions[j] - agent.position, self.pref_velocities[j], cos_cone)
             });
             if head_on {

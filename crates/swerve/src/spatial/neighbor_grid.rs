@@ -43,12 +43,14 @@ pub struct NeighborGrid {
     slack: f64,
     /// `cell_start[c]..cell_start[c + 1]` indexes the entries of cell `c`.
     cell_start: Vec<u32>,
-    /// Agent indices in cell order.
+    /// Agent indices in cell order: the agent in each slot.
     entries: Vec<u32>,
     /// Positions in cell order.
     points: Vec<Vec2>,
     /// Each agent's cell (by agent index).
     cell_of: Vec<u32>,
+    /// Each agent's slot (by agent index): `entries[slot_of[i]] == i`.
+    slot_of: Vec<u32>,
     /// Whether the cell-count cap forced cells much larger than asked for (a sparse crowd
     /// such as a ring): queries then scan many far-away agents and a tree does better.
     coarse: bool,
@@ -66,22 +68,42 @@ impl NeighborGrid {
     /// and twice as tall (enlarged so that there are at most about eight cells per agent).
     /// Allocates only when the agent count grew.
     pub fn rebuild(&mut self, positions: &[Vec2], cell_size: f32) {
-        self.rebuild_with(positions, cell_size, true);
+        self.rebuild_with(positions, cell_size, true, |_, _| {});
     }
 
     /// [`NeighborGrid::rebuild`], except that a grid that would be [coarse](Self::is_coarse)
     /// is not filled (its queries then answer [`GridQuery::Tied`]: ask the tree). Returns
     /// whether the grid was filled. For callers that answer coarse crowds with a tree anyway.
     pub fn rebuild_unless_coarse(&mut self, positions: &[Vec2], cell_size: f32) -> bool {
-        self.rebuild_with(positions, cell_size, false)
+        self.rebuild_with(positions, cell_size, false, |_, _| {})
     }
 
-    fn rebuild_with(&mut self, positions: &[Vec2], cell_size: f32, even_if_coarse: bool) -> bool {
+    /// [`NeighborGrid::rebuild_unless_coarse`], calling `place(agent, slot)` as each agent
+    /// is put in its slot (see [`NeighborGrid::agents_by_slot`]), so that the caller can lay
+    /// out its own per-agent data in slot order in the same pass.
+    pub fn rebuild_unless_coarse_placing(
+        &mut self,
+        positions: &[Vec2],
+        cell_size: f32,
+        place: impl FnMut(usize, usize),
+    ) -> bool {
+        self.rebuild_with(positions, cell_size, false, place)
+    }
+
+    #[inline(always)]
+    fn rebuild_with(
+        &mut self,
+        positions: &[Vec2],
+        cell_size: f32,
+        even_if_coarse: bool,
+        mut place: impl FnMut(usize, usize),
+    ) -> bool {
         let n = positions.len();
         self.filled = false;
         self.entries.clear();
         self.points.clear();
         self.cell_of.clear();
+        self.slot_of.clear();
         if n == 0 {
             self.cell_start.clear();
             self.columns = 0;
@@ -134,6 +156,7 @@ impl NeighborGrid {
         }
         self.entries.resize(n, 0);
         self.points.resize(n, Vec2::ZERO);
+        self.slot_of.resize(n, 0);
         // Fill each cell from its end backwards, using cell_start[c + 1] as a cursor, so that
         // afterwards cell_start[c + 1] is back at the start of cell c + 1.
         for (i, p) in positions.iter().enumerate().rev() {
@@ -142,6 +165,8 @@ impl NeighborGrid {
             self.cell_start[c + 1] -= 1;
             self.entries[slot] = i as u32;
             self.points[slot] = *p;
+            self.slot_of[i] = slot as u32;
+            place(i, slot);
         }
         // Now cell_start[c + 1] holds the start of cell c; shift down by one.
         for c in 0..cell_count {
@@ -160,6 +185,13 @@ impl NeighborGrid {
             last_cell: self.last_cell,
             columns: self.columns,
         }
+    }
+
+    /// Whether the last rebuild filled the grid (every rebuild but a
+    /// [`NeighborGrid::rebuild_unless_coarse`] of a coarse one): only then does it answer
+    /// queries and hold [`NeighborGrid::agents_by_slot`].
+    pub fn is_filled(&self) -> bool {
+        self.filled
     }
 
     /// Whether the last rebuild had to use cells more than twice the size asked for (the crowd
@@ -206,16 +238,35 @@ impl NeighborGrid {
         hints: &[f32],
         out: &mut Vec<Neighbor>,
     ) -> GridQuery {
-        CANDIDATE_KEYS.with_borrow_mut(|keys| {
-            self.nearest_with_scratch(center, exclude, range_squared, max_count, hints, keys, out)
-        })
+        // The query works in slots; an `exclude` that is no agent excludes no slot.
+        let exclude_slot = self.slot_of.get(exclude as usize).copied().unwrap_or(u32::MAX);
+        let answer = CANDIDATE_KEYS.with_borrow_mut(|keys| {
+            self.nearest_slots(center, exclude_slot, range_squared, max_count, hints, keys, out)
+        });
+        for neighbor in out.iter_mut() {
+            neighbor.index = self.entries[neighbor.index as usize];
+        }
+        answer
     }
 
-    /// [`NeighborGrid::nearest_with_hints`] with the caller's scratch list for the candidates
-    /// (instead of a thread-local one), so that a caller can inline the whole query.
+    /// The agents in slot order: cell by cell, so that agents near each other in space are
+    /// mostly near each other here. Valid after a rebuild that filled the grid.
+    pub fn agents_by_slot(&self) -> &[u32] {
+        &self.entries
+    }
+
+    /// Each agent's slot (by agent index), the inverse of [`NeighborGrid::agents_by_slot`].
+    pub fn slot_of_agents(&self) -> &[u32] {
+        &self.slot_of
+    }
+
+    /// [`NeighborGrid::nearest_with_hints`] in slots (see [`NeighborGrid::agents_by_slot`]):
+    /// `exclude` is a slot, and so is each neighbour's `index` in `out`. With the caller's
+    /// scratch list for the candidates (instead of a thread-local one), so that a caller can
+    /// inline the whole query.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub(crate) fn nearest_with_scratch(
+    pub(crate) fn nearest_slots(
         &self,
         center: Vec2,
         exclude: u32,
@@ -255,10 +306,10 @@ impl NeighborGrid {
         finish(&mut keys[..found.count], found.tied, max_count, out)
     }
 
-    /// Collects into `keys[..count]` every agent other than `exclude` at squared distance
-    /// `<= limit` from `center` — or, when there are many, a subset that still holds the
-    /// `max_count` nearest and every agent tied with the farthest of them. `radius` is at
-    /// least `sqrt(limit)` up to rounding.
+    /// Collects into `keys[..count]` the slot of every agent other than slot `exclude` at
+    /// squared distance `<= limit` from `center` — or, when there are many, a subset that
+    /// still holds the `max_count` nearest and every agent tied with the farthest of them.
+    /// `radius` is at least `sqrt(limit)` up to rounding.
     ///
     /// Branch-free per candidate: each agent of the cells covering the search disc is written
     /// to the next free key and counted only if it is inside, so that the unpredictable
@@ -307,10 +358,16 @@ impl NeighborGrid {
                     }
                 }
                 let stop = end.min(start + (capacity - count));
-                for (&index, &point) in self.entries[start..stop].iter().zip(&self.points[start..stop]) {
+                // (The slot is counted up alongside, in the key's low half: see
+                // `key_distance_bits`. Zipped with a range instead, the loop took 4 % more
+                // instructions.)
+                let mut slot = start as u64;
+                #[allow(clippy::explicit_counter_loop)]
+                for &point in &self.points[start..stop] {
                     // The same expression as the tree's, so the same f32 value.
                     let distance_squared = crate::geom::exact::length_squared(center - point);
-                    keys[count] = key(distance_squared, index);
+                    keys[count] = u64::from(distance_squared.to_bits()) << 32 | slot;
+                    slot += 1;
                     count += usize::from(distance_squared <= limit);
                 }
                 start = stop;
@@ -392,14 +449,7 @@ enum Compacted {
     Kept { count: usize, limit: f32 },
 }
 
-/// A candidate as one integer: the squared distance (non-negative, so its bits order as its
-/// value does) above the agent index.
-#[inline(always)]
-fn key(distance_squared: f32, index: u32) -> u64 {
-    (u64::from(distance_squared.to_bits()) << 32) | u64::from(index)
-}
-
-/// Removes agent `index`'s key from `keys[..*count]`, if there (order is not kept).
+/// Removes slot `index`'s key from `keys[..*count]`, if there (order is not kept).
 fn remove_agent(keys: &mut [u64], count: &mut usize, index: u32) {
     if let Some(position) = keys[..*count].iter().position(|&k| k as u32 == index) {
         keys.swap(position, *count - 1);
@@ -407,7 +457,8 @@ fn remove_agent(keys: &mut [u64], count: &mut usize, index: u32) {
     }
 }
 
-/// The squared distance's bits in a key.
+/// The squared distance's bits in a key. A candidate is one integer: the squared distance
+/// (non-negative, so its bits order as its value does) above the slot.
 #[inline(always)]
 fn key_distance_bits(key: u64) -> u32 {
     (key >> 32) as u32
