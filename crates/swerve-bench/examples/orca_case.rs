@@ -7,7 +7,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() != 4 {
         eprintln!(
-            "usage: orca_case FAMILY N THREADS   (FAMILY: jgrid, circle, blocks; with -recorded: decisions kept)"
+            "usage: orca_case FAMILY N THREADS   (FAMILY: jgrid, circle, blocks; with -recorded: decisions kept; with -shuffled: agents added in random order)"
         );
         std::process::exit(2);
     }

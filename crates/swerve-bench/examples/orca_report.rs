@@ -28,8 +28,10 @@ fn main() {
     let quick = args.iter().any(|a| a == "--quick");
     let mut cases: Vec<(&str, usize)> = vec![("jgrid", 1_000), ("jgrid", 10_000), ("jgrid", 100_000)];
     if !quick {
-        // What keeping every agent's decision for inspection costs (swerve only).
-        cases.extend([("jgrid-recorded", 100_000), ("jgrid", 1_000_000)]);
+        // What keeping every agent's decision for inspection costs (swerve only), and a crowd
+        // whose agent numbers say nothing of where agents are.
+        cases.extend([("jgrid-recorded", 100_000), ("jgrid-shuffled", 100_000)]);
+        cases.extend([("jgrid", 1_000_000), ("jgrid-shuffled", 1_000_000)]);
     }
     cases.extend([("circle", 1_000), ("circle", 10_000)]);
     if !quick {

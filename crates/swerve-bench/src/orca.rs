@@ -140,8 +140,14 @@ impl Scene {
 
     /// Builds a family by name (`jgrid`, `circle`, `blocks`), with every agent's decision
     /// recorded when the name ends in `-recorded` (e.g. `jgrid-recorded`: what inspection
-    /// costs).
+    /// costs), and the agents added in a random order when it ends in `-shuffled` (e.g.
+    /// `jgrid-shuffled`: a crowd whose agent numbers say nothing of where agents are).
     pub fn by_name(family: &str, n: usize) -> Option<Scene> {
+        if let Some(family) = family.strip_suffix("-shuffled") {
+            let mut scene = Scene::by_name(family, n)?;
+            scene.shuffle();
+            return Some(scene);
+        }
         if let Some(family) = family.strip_suffix("-recorded") {
             let mut scene = Scene::by_name(family, n)?;
             scene.name += " (decisions recorded)";
@@ -154,6 +160,16 @@ impl Scene {
             "blocks" => Some(Scene::blocks(n)),
             _ => None,
         }
+    }
+
+    /// Puts the agents (with their goals) in a random order, the same every time.
+    pub fn shuffle(&mut self) {
+        use rand::seq::SliceRandom;
+        let mut order: Vec<usize> = (0..self.positions.len()).collect();
+        order.shuffle(&mut Pcg64Mcg::seed_from_u64(SCENE_SEED ^ 0x5417_f1ed));
+        self.positions = order.iter().map(|&k| self.positions[k]).collect();
+        self.goals = order.iter().map(|&k| self.goals[k]).collect();
+        self.name += " (added in random order)";
     }
 
     /// A swerve simulator holding the scene, at rest, obstacles processed.

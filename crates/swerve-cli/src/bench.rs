@@ -12,7 +12,8 @@ use swerve_bench::orca::{render_markdown, time_pyrvo, time_swerve, Row, Scene};
 /// What to benchmark.
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum Suite {
-    /// ORCA crowds: jgrid, circle and blocks scenes on 1 and 2 threads.
+    /// ORCA crowds: jgrid (also with agents added in random order), circle and blocks scenes on
+    /// 1 and 2 threads.
     Orca,
     /// Ball physics: every broad phase on the seed 003 scene and the ball pit.
     Balls,
@@ -57,7 +58,9 @@ fn orca(args: &BenchArgs) -> Result<()> {
             ("jgrid", 1_000),
             ("jgrid", 10_000),
             ("jgrid", 100_000),
+            ("jgrid-shuffled", 100_000),
             ("jgrid", 1_000_000),
+            ("jgrid-shuffled", 1_000_000),
             ("circle", 1_000),
             ("circle", 10_000),
             ("circle", 100_000),
