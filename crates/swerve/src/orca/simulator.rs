@@ -106,9 +106,6 @@ pub struct Simulator {
     record_decisions: bool,
     /// One per agent while [`Simulator::keeps_records`], else empty.
     records: Vec<AgentRecord>,
-    /// Where a step in grid order writes the records, one per slot, before they are put in
-    /// agent order (and the records they replace wait here to be written over).
-    slot_records: Vec<AgentRecord>,
     /// `slots[id]` is the dense index of agent `id`, or `REMOVED`.
     slots: Vec<u32>,
 
@@ -197,7 +194,6 @@ impl Simulator {
             custom_weights: 0,
             record_decisions: false,
             records: Vec::new(),
-            slot_records: Vec::new(),
             slots: Vec::new(),
             agent_tree: AgentKdTree::new(),
             neighbor_grid: NeighborGrid::new(),
@@ -585,7 +581,6 @@ impl Simulator {
     fn sync_records(&mut self) {
         if !self.keeps_records() {
             self.records = Vec::new();
-            self.slot_records = Vec::new();
         } else if self.records.len() != self.params.len() {
             self.records = self.params.iter().map(AgentRecord::with_capacity).collect();
         }
@@ -729,8 +724,10 @@ impl Simulator {
             grid_and_slots();
         }
         let order = SlotOrder::of(&self.neighbor_grid);
+        let by_agent = !self.records.is_empty();
         let context = StepContext {
             order,
+            by_agent,
             positions: &self.positions,
             pref_velocities: &self.pref_velocities,
             params: &self.params,
@@ -749,18 +746,13 @@ impl Simulator {
             ids: &self.ids,
             step_number: self.step_number,
         };
-        // Every agent decides into its slot's `Decision` (and record, when kept), slot after
-        // slot, and the tie fallbacks are counted on the way (a sum: exact in any order, so
-        // threads cannot change it). Records of a step in grid order are written by slot and
-        // put in agent order afterwards.
+        // Every agent decides into its `Decision` (and record, when kept), and the tie
+        // fallbacks are counted on the way (a sum: exact in any order, so threads cannot
+        // change it). Agents go slot after slot, unless records are kept: those are in agent
+        // order (what the inspection methods and overlap resolution read), and the agents
+        // then go in agent order too, so that each writes its own record.
         self.decisions.resize(n, Decision::default());
-        let records = match (self.records.is_empty(), order) {
-            (true, _) | (false, SlotOrder::Agents) => &mut self.records,
-            (false, SlotOrder::Cells { .. }) => {
-                self.slot_records.resize_with(n, AgentRecord::default);
-                &mut self.slot_records
-            }
-        };
+        let records = &mut self.records;
         let decide = |run: usize, records: &mut [AgentRecord], decisions: &mut [Decision]| {
             decide_run(&context, run * DECISION_RUN, records, decisions)
         };
@@ -776,17 +768,7 @@ impl Simulator {
                 runs.map(|(run, decisions)| decide(run, &mut [], decisions)).sum()
             }
         };
-        if let (false, SlotOrder::Cells { agent_of, .. }) = (self.records.is_empty(), order) {
-            // Into agent order, naming neighbours by agent; the replaced records' buffers are
-            // reused next step.
-            for (record, &agent) in self.slot_records.iter_mut().zip(agent_of) {
-                for neighbor in &mut record.agent_neighbors {
-                    neighbor.index = agent_of[neighbor.index as usize];
-                }
-                std::mem::swap(&mut self.records[agent as usize], record);
-            }
-        }
-        // Move everyone (in agent order, each reading its slot's decision), keep each search
+        // Move everyone (in agent order, each reading its decision), keep each search
         // radius as the next step's hint, and note the largest step (it bounds how far search
         // radii can grow; a maximum, exact in any order).
         let time_step = self.time_step;
@@ -794,7 +776,7 @@ impl Simulator {
         let advance =
             |max_step_squared: f32,
              (agent, ((position, velocity), search_range)): (usize, ((&mut Vec2, &mut Vec2), &mut f32))| {
-                let decision = decisions[order.slot(agent)];
+                let decision = decisions[if by_agent { agent } else { order.slot(agent) }];
                 *velocity = decision.velocity;
                 *search_range = decision.search_range;
                 let step = *velocity * time_step;
@@ -1003,6 +985,8 @@ impl SlotData {
 struct StepContext<'a> {
     /// Which agent each slot holds.
     order: SlotOrder<'a>,
+    /// Whether the decide loop goes in agent order (records kept) rather than slot order.
+    by_agent: bool,
     positions: &'a [Vec2],
     pref_velocities: &'a [Vec2],
     params: &'a [AgentParams],
@@ -1031,7 +1015,8 @@ struct StepContext<'a> {
 /// Agents decided one after another by one task of the parallel step.
 const DECISION_RUN: usize = 64;
 
-/// Decides slots `first..first + decisions.len()` (see [`StepContext::decide`]), in order,
+/// Decides agents `first..first + decisions.len()` of the loop's order (slots, or agents
+/// when records are kept; see [`StepContext::decide`]), in order,
 /// into their records (`records` is either as long as `decisions` or empty: records not
 /// kept), and returns how many neighbour queries asked the k-d tree.
 fn decide_run(
@@ -1155,12 +1140,14 @@ impl StepContext<'_> {
         )
     }
 
-    /// The decision of the agent in `slot`: neighbours (named by slot), half-planes, linear
-    /// program, into `record` and `decision`, working in the thread's `scratch`. Returns
-    /// whether the neighbour query met a distance tie and asked the k-d tree.
+    /// The decision of the agent at `index` of the loop's order (slot `index`, or agent
+    /// `index` when records are kept): neighbours, half-planes, linear program, into `record`
+    /// and `decision`, working in the thread's `scratch`. Neighbours are named by slot while
+    /// deciding, and by agent in a kept record. Returns whether the neighbour query met a
+    /// distance tie and asked the k-d tree.
     #[inline(always)]
-    fn decide(&self, slot: usize, record: &mut AgentRecord, decision: &mut Decision, scratch: &mut Scratch) -> bool {
-        let i = self.order.agent(slot);
+    fn decide(&self, index: usize, record: &mut AgentRecord, decision: &mut Decision, scratch: &mut Scratch) -> bool {
+        let (slot, i) = if self.by_agent { (self.order.slot(index), index) } else { (index, self.order.agent(index)) };
         let params = match &self.common_params {
             Some(common) => common,
             None => &self.params[i],
@@ -1313,6 +1300,12 @@ impl StepContext<'_> {
             new_velocity
         };
         record.outcome = outcome;
+        if self.by_agent {
+            // A kept record names its neighbours by agent.
+            for neighbor in &mut record.agent_neighbors {
+                neighbor.index = self.order.agent(neighbor.index as usize) as u32;
+            }
+        }
         asked_tree
     }
 }
