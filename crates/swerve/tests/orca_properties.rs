@@ -192,8 +192,9 @@ fn fresh_copy(sim: &Simulator) -> Simulator {
 
 /// State set between steps — a position, a velocity, a radius, one at a time, above the
 /// parallel threshold — and positions corrected by overlap resolution count in the next step
-/// exactly as in a fresh simulator built with that state (the step keeps a packed copy of
-/// positions, velocities and radii, which each of these must refresh).
+/// exactly as in a fresh simulator built with that state (the step keeps copies of radii
+/// and parameters, and last step's search radii as hints, which each of these must refresh or
+/// discount).
 #[test]
 fn state_set_between_steps_counts_as_in_a_fresh_simulator() {
     let (mut sim, goals) = crowd_with_blocks(600);
