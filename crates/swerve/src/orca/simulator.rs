@@ -136,7 +136,8 @@ pub struct Simulator {
     live_movers: Vec<Mover>,
     /// Overlap resolution's per-agent corrections (scratch).
     corrections: Vec<Vec2>,
-    /// Each slot's decision in the last step (see [`Decision`] and [`SlotOrder`]; scratch).
+    /// Each slot's decision in the last step, or each agent's when records are kept (see
+    /// [`Decision`] and [`SlotOrder`]; scratch).
     decisions: Vec<Decision>,
     /// Each agent's search radius at the end of its last neighbour query (m), in agent order:
     /// the next query's hint.
