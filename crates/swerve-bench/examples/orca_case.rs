@@ -1,39 +1,59 @@
 //! Times one ORCA scene in a fresh process and prints one JSON line (median and min ms per
-//! step, peak memory), so that peak memory belongs to that scene alone.
+//! step, peak memory, every timed step, and a hash of the final positions), so that peak
+//! memory belongs to that scene alone.
 //!
 //! `cargo run --release -p swerve-bench --example orca_case -- jgrid 100000 2`
+//!
+//! With `--rvo2 BINARY` first, the same scene runs in the RVO2 -O3 peer built by
+//! `scripts/build-rvo2-peer` instead (its own process; peak memory is not reported), so that
+//! the two print the same line and their final positions can be compared.
+
+use swerve_bench::orca::{peak_memory_bytes, summarise, time_rvo2, time_swerve_steps, Scene};
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.len() != 4 {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let rvo2 = if args.first().is_some_and(|a| a == "--rvo2") && args.len() > 1 {
+        let binary = args.remove(1);
+        args.remove(0);
+        Some(std::path::PathBuf::from(binary))
+    } else {
+        None
+    };
+    if args.len() != 3 {
         eprintln!(
-            "usage: orca_case FAMILY N THREADS   (FAMILY: jgrid, circle, blocks; with -recorded: decisions kept; with -shuffled: agents added in random order)"
+            "usage: orca_case [--rvo2 BINARY] FAMILY N THREADS   (FAMILY: jgrid, circle, blocks; with -recorded: decisions kept; with -shuffled: agents added in random order)"
         );
         std::process::exit(2);
     }
-    let n: usize = args[2].parse().unwrap_or_else(|_| {
-        eprintln!("error: N must be a whole number, got {:?}", args[2]);
+    let n: usize = args[1].parse().unwrap_or_else(|_| {
+        eprintln!("error: N must be a whole number, got {:?}", args[1]);
         std::process::exit(2)
     });
-    let threads: usize = args[3].parse().unwrap_or_else(|_| {
-        eprintln!("error: THREADS must be a whole number, got {:?}", args[3]);
+    let threads: usize = args[2].parse().unwrap_or_else(|_| {
+        eprintln!("error: THREADS must be a whole number, got {:?}", args[2]);
         std::process::exit(2)
     });
-    let Some(scene) = swerve_bench::orca::Scene::by_name(&args[1], n) else {
-        eprintln!("error: unknown scene family {:?}", args[1]);
+    let Some(scene) = Scene::by_name(&args[0], n) else {
+        eprintln!("error: unknown scene family {:?}", args[0]);
         std::process::exit(2)
     };
-    match swerve_bench::orca::time_swerve_steps(&scene, threads) {
-        Ok(mut steps_ms) => {
-            let steps: Vec<String> = steps_ms.iter().map(|ms| format!("{ms:.3}")).collect();
-            let t = swerve_bench::orca::summarise(&mut steps_ms);
+    let run = match &rvo2 {
+        Some(binary) => time_rvo2(&scene, binary, threads),
+        None => time_swerve_steps(&scene, threads).map_err(|e| e.to_string()),
+    };
+    match run {
+        Ok(run) => {
+            let steps: Vec<String> = run.steps_ms.iter().map(|ms| format!("{ms:.3}")).collect();
+            let t = summarise(&mut run.steps_ms.clone());
+            let peak = if rvo2.is_some() { 0 } else { peak_memory_bytes().unwrap_or(0) };
             println!(
-                "{{\"scene\":\"{}\",\"threads\":{threads},\"median_ms\":{:.3},\"min_ms\":{:.3},\"peak_bytes\":{},\"steps_ms\":[{}]}}",
+                "{{\"scene\":\"{}\",\"runner\":\"{}\",\"threads\":{threads},\"median_ms\":{:.3},\"min_ms\":{:.3},\"peak_bytes\":{peak},\"steps_ms\":[{}],\"positions_fnv1a\":\"{:016x}\"}}",
                 scene.name,
+                if rvo2.is_some() { "rvo2-O3" } else { "swerve" },
                 t.median_ms,
                 t.min_ms,
-                swerve_bench::orca::peak_memory_bytes().unwrap_or(0),
-                steps.join(",")
+                steps.join(","),
+                run.positions_fnv1a
             )
         }
         Err(e) => {

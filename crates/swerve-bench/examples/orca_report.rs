@@ -1,10 +1,14 @@
 //! The ORCA performance table (issue 5): every scene and size, swerve on 1 and 2 threads
 //! (each in a fresh process, for its peak memory), RVO2 2.0.3 through pyrvo, and dodgy_2d fed
-//! by swerve's neighbour grid on 1 and 2 threads — all in the same run. Prints Markdown.
+//! by swerve's neighbour grid on 1 and 2 threads — all in the same run — and, with
+//! `--rvo2 BINARY`, RVO2 2.0.3 itself built with -O3 and OpenMP (`scripts/build-rvo2-peer`)
+//! on 1 and 2 threads, whose final positions must equal swerve's bit for bit. Prints
+//! Markdown.
 //!
-//! `cargo run --release -p swerve-bench --example orca_report -- --python .venv/bin/python`
-//! (`--quick` for the small sizes only). Peers are skipped where one step would take more
-//! than a few seconds (1,000,000 agents).
+//! `cargo run --release -p swerve-bench --example orca_report -- --python .venv/bin/python
+//! --rvo2 target/rvo2-peer/rvo2_step` (`--quick` for the small sizes only). pyrvo and
+//! dodgy_2d are skipped where one step would take more than a few seconds (1,000,000 agents);
+//! the RVO2 build runs a million agents added in order too.
 
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -17,14 +21,17 @@ use swerve_bench::orca::{render_markdown, summarise, Row, Scene, StepTiming, TIM
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(pos) = args.iter().position(|a| a == "--case") {
-        // Child mode: time one swerve case, print `median_ms peak_bytes`.
+        // Child mode: time one swerve case, print `median_ms peak_bytes positions_fnv1a`.
         let (family, n, threads) = (&args[pos + 1], args[pos + 2].parse().unwrap(), args[pos + 3].parse().unwrap());
         let scene = Scene::by_name(family, n).expect("known scene family");
-        let t = swerve_bench::orca::time_swerve(&scene, threads).expect("valid scene");
-        println!("{} {}", t.median_ms, swerve_bench::orca::peak_memory_bytes().unwrap_or(0));
+        let mut run = swerve_bench::orca::time_swerve_steps(&scene, threads).expect("valid scene");
+        let t = summarise(&mut run.steps_ms);
+        let peak = swerve_bench::orca::peak_memory_bytes().unwrap_or(0);
+        println!("{} {peak} {:016x}", t.median_ms, run.positions_fnv1a);
         return;
     }
     let python = args.iter().position(|a| a == "--python").map(|p| PathBuf::from(&args[p + 1]));
+    let rvo2 = args.iter().position(|a| a == "--rvo2").map(|p| PathBuf::from(&args[p + 1]));
     let quick = args.iter().any(|a| a == "--quick");
     let mut cases: Vec<(&str, usize)> = vec![("jgrid", 1_000), ("jgrid", 10_000), ("jgrid", 100_000)];
     if !quick {
@@ -47,6 +54,8 @@ fn main() {
     for (family, n) in cases {
         let scene = Scene::by_name(family, n).expect("known family");
         let mut row = Row { scene: scene.name.clone(), agents: n, ..Row::default() };
+        // The final positions of swerve's runs (RVO2's must equal them).
+        let mut hashes = Vec::new();
         for threads in [1usize, 2] {
             // Each child runs from a fresh copy of this program: a cached file's code keeps its
             // physical pages, and on the project's VM that placement alone moved a step by
@@ -64,12 +73,19 @@ fn main() {
             let mut fields = text.split_whitespace();
             let ms: Option<f64> = fields.next().and_then(|f| f.parse().ok());
             let peak: Option<u64> = fields.next().and_then(|f| f.parse().ok());
+            hashes.extend(fields.next().and_then(|f| u64::from_str_radix(f, 16).ok()));
             if threads == 1 {
                 row.swerve_1t = ms;
             } else {
                 row.swerve_2t = ms;
                 row.swerve_peak_bytes = peak;
             }
+        }
+        // RVO2 -O3 runs everything but the recorded crowd (the same steps as the plain one)
+        // and the million added in random order (about 3 s a step on 1 thread).
+        let shuffled_million = n > 100_000 && family.ends_with("-shuffled");
+        if let Some(binary) = rvo2.as_ref().filter(|_| !scene.record_decisions && !shuffled_million) {
+            swerve_bench::orca::add_rvo2_runs(&mut row, &scene, binary, &hashes);
         }
         let peers = n <= 100_000 && !scene.record_decisions;
         if peers {

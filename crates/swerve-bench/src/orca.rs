@@ -8,6 +8,8 @@
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use serde::Serialize;
+use std::path::Path;
+use std::process::Command;
 use std::time::Instant;
 use swerve::reference::preferred_velocity_toward;
 use swerve::{AgentParams, Simulator, Vec2};
@@ -187,6 +189,41 @@ impl Scene {
         Ok(sim)
     }
 
+    /// The scene as text for the RVO2 -O3 peer (`peers/rvo2_step.cc`), which has no JSON
+    /// parser: a header line, the parameters, the warm-up and timed step counts, one
+    /// `x y goal_x goal_y` line per agent, then each obstacle as its vertex count and
+    /// vertices. Numbers are written as Rust's shortest round-trip form, so the peer reads
+    /// back exactly the `f32` values swerve uses.
+    pub fn to_peer_text(&self) -> String {
+        use std::fmt::Write;
+        let p = &self.params;
+        let mut text = format!("swerve-peer-scene 1\n{}\n", self.name);
+        let _ = writeln!(
+            text,
+            "{} {} {} {} {} {} {}\n{WARMUP_STEPS} {TIMED_STEPS}\n{}",
+            self.time_step,
+            p.neighbor_dist,
+            p.max_neighbors,
+            p.time_horizon,
+            p.time_horizon_obst,
+            p.radius,
+            p.max_speed,
+            self.positions.len()
+        );
+        for (q, g) in self.positions.iter().zip(&self.goals) {
+            let _ = writeln!(text, "{} {} {} {}", q[0], q[1], g[0], g[1]);
+        }
+        let _ = writeln!(text, "{}", self.obstacles.len());
+        for polygon in &self.obstacles {
+            let _ = write!(text, "{}", polygon.len());
+            for v in polygon {
+                let _ = write!(text, " {} {}", v[0], v[1]);
+            }
+            text.push('\n');
+        }
+        text
+    }
+
     /// The scene as JSON for the pyrvo peer script (`peers/pyrvo_step.py`).
     pub fn to_peer_json(&self) -> String {
         let p = &self.params;
@@ -224,13 +261,34 @@ pub struct StepTiming {
 /// Times `Simulator::step` on `scene` with `threads` rayon threads: [`WARMUP_STEPS`] steps,
 /// then the median of [`TIMED_STEPS`]. Setting preferred velocities is not timed.
 pub fn time_swerve(scene: &Scene, threads: usize) -> Result<StepTiming, swerve::Error> {
-    Ok(summarise(&mut time_swerve_steps(scene, threads)?))
+    Ok(summarise(&mut time_swerve_steps(scene, threads)?.steps_ms))
 }
 
-/// The [`TIMED_STEPS`] step times (ms) behind [`time_swerve`], in step order. Runs of one
-/// scene are deterministic, so step k of one run can be set against step k of another, as
-/// `scripts/ab-orca` does.
-pub fn time_swerve_steps(scene: &Scene, threads: usize) -> Result<Vec<f64>, swerve::Error> {
+/// One timed run of a scene: each timed step's wall time, and where the agents ended.
+#[derive(Clone, Debug)]
+pub struct TimedRun {
+    /// The [`TIMED_STEPS`] step times (ms), in step order.
+    pub steps_ms: Vec<f64>,
+    /// [`positions_fnv1a`] of the agents' positions after the last step, in agent order:
+    /// equal for two runs of one scene exactly when every final position is bit-identical.
+    pub positions_fnv1a: u64,
+}
+
+/// FNV-1a (64-bit) over the little-endian bytes of each position's `x` then `y` `f32` bits,
+/// in order (the RVO2 peer hashes its agents the same way).
+pub fn positions_fnv1a(positions: &[Vec2]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for byte in positions.iter().flat_map(|p| [p.x.to_bits().to_le_bytes(), p.y.to_bits().to_le_bytes()]).flatten() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// The run behind [`time_swerve`]: the [`TIMED_STEPS`] step times (ms), in step order, and
+/// the final positions' hash. Runs of one scene are deterministic, so step k of one run can
+/// be set against step k of another, as `scripts/ab-orca` does.
+pub fn time_swerve_steps(scene: &Scene, threads: usize) -> Result<TimedRun, swerve::Error> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| swerve::Error::Parse {
         path: "rayon".into(),
         line: 0,
@@ -250,7 +308,7 @@ pub fn time_swerve_steps(scene: &Scene, threads: usize) -> Result<Vec<f64>, swer
             }
         }
     });
-    Ok(samples)
+    Ok(TimedRun { steps_ms: samples, positions_fnv1a: positions_fnv1a(sim.positions()) })
 }
 
 /// Median and minimum of step times (ms).
@@ -280,6 +338,14 @@ pub struct Row {
     pub swerve_2t: Option<f64>,
     /// Peak resident memory of the process that ran swerve on 2 threads (bytes).
     pub swerve_peak_bytes: Option<u64>,
+    /// RVO2 2.0.3 built with -O3, link-time optimisation and OpenMP
+    /// (`scripts/build-rvo2-peer`), 1 thread (ms per step).
+    pub rvo2_1t: Option<f64>,
+    /// The same RVO2 build, 2 threads (ms per step).
+    pub rvo2_2t: Option<f64>,
+    /// Whether swerve's final positions equal that RVO2 build's bit for bit, in every run of
+    /// both (`None` when RVO2 did not run).
+    pub same_positions_as_rvo2: Option<bool>,
     /// RVO2 2.0.3 through pyrvo, single-threaded (ms per step).
     pub pyrvo: Option<f64>,
     /// dodgy_2d fed by a uniform grid, 1 thread (ms per step).
@@ -295,6 +361,12 @@ impl Row {
         let ms = |v: Option<f64>| v.map_or_else(|| "–".to_string(), |ms| format!("{ms:.2} ms"));
         let mut line =
             format!("{}: swerve {} (1 thread), {} (2 threads)", self.scene, ms(self.swerve_1t), ms(self.swerve_2t));
+        if self.rvo2_1t.is_some() || self.rvo2_2t.is_some() {
+            line += &format!("; RVO2 -O3 {} / {}", ms(self.rvo2_1t), ms(self.rvo2_2t));
+            if self.same_positions_as_rvo2 == Some(false) {
+                line += " (final positions differ from swerve's)";
+            }
+        }
         if self.pyrvo.is_some() {
             line += &format!("; pyrvo {}", ms(self.pyrvo));
         }
@@ -307,26 +379,86 @@ impl Row {
 
 /// Times `scene` in RVO2 through pyrvo: writes the scene to a temporary file and runs
 /// `peers/pyrvo_step.py` with `python` (which must have `pyrvo` installed).
-pub fn time_pyrvo(scene: &Scene, python: &std::path::Path) -> Result<StepTiming, String> {
-    let dir = std::env::temp_dir().join(format!("swerve-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let path = dir.join("scene.json");
-    std::fs::write(&path, scene.to_peer_json()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("peers/pyrvo_step.py");
-    let output = std::process::Command::new(python)
-        .arg(&script)
-        .arg(&path)
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
-    let _ = std::fs::remove_dir_all(&dir);
-    if !output.status.success() {
-        return Err(format!("pyrvo peer failed: {}", String::from_utf8_lossy(&output.stderr).trim()));
-    }
-    let value: serde_json::Value =
-        serde_json::from_slice(&output.stdout).map_err(|e| format!("pyrvo peer printed no JSON: {e}"))?;
+pub fn time_pyrvo(scene: &Scene, python: &Path) -> Result<StepTiming, String> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("peers/pyrvo_step.py");
+    let value = run_peer("pyrvo", "scene.json", &scene.to_peer_json(), |path| {
+        let mut command = Command::new(python);
+        command.arg(&script).arg(path);
+        command
+    })?;
     let median_ms = value["median_ms"].as_f64().ok_or("pyrvo peer: no median_ms")?;
     let min_ms = value["min_ms"].as_f64().ok_or("pyrvo peer: no min_ms")?;
     Ok(StepTiming { median_ms, min_ms })
+}
+
+/// Times `scene` in RVO2 2.0.3 itself, built with -O3 and OpenMP by
+/// `scripts/build-rvo2-peer` (the issue's reference build): writes the scene to a temporary
+/// file and runs `binary` on it with `OMP_NUM_THREADS=threads`.
+pub fn time_rvo2(scene: &Scene, binary: &Path, threads: usize) -> Result<TimedRun, String> {
+    let value = run_peer("RVO2", "scene.txt", &scene.to_peer_text(), |path| {
+        let mut command = Command::new(binary);
+        command.arg(path).env("OMP_NUM_THREADS", threads.to_string());
+        command
+    })?;
+    let steps_ms = value["steps_ms"]
+        .as_array()
+        .and_then(|steps| steps.iter().map(serde_json::Value::as_f64).collect::<Option<Vec<f64>>>())
+        .filter(|steps| steps.len() == TIMED_STEPS)
+        .ok_or("RVO2 peer: no steps_ms")?;
+    let positions_fnv1a = value["positions_fnv1a"]
+        .as_str()
+        .and_then(|hex| u64::from_str_radix(hex, 16).ok())
+        .ok_or("RVO2 peer: no positions_fnv1a")?;
+    Ok(TimedRun { steps_ms, positions_fnv1a })
+}
+
+/// Fills `row`'s RVO2 -O3 columns: times `scene` in the RVO2 `binary` on 1 and 2 threads and
+/// records whether every final position of both runs equals swerve's, whose runs of the
+/// scene ended with `swerve_hashes` ([`TimedRun::positions_fnv1a`]). A failed run is
+/// reported on standard error and leaves its column empty (and the positions unconfirmed).
+pub fn add_rvo2_runs(row: &mut Row, scene: &Scene, binary: &Path, swerve_hashes: &[u64]) {
+    let mut hashes = swerve_hashes.to_vec();
+    for threads in [1usize, 2] {
+        match time_rvo2(scene, binary, threads) {
+            Ok(mut run) => {
+                hashes.push(run.positions_fnv1a);
+                let ms = Some(summarise(&mut run.steps_ms).median_ms);
+                if threads == 1 {
+                    row.rvo2_1t = ms;
+                } else {
+                    row.rvo2_2t = ms;
+                }
+            }
+            Err(e) => eprintln!("{}: {e}", scene.name),
+        }
+    }
+    let complete = hashes.len() == swerve_hashes.len() + 2 && !swerve_hashes.is_empty();
+    row.same_positions_as_rvo2 = Some(complete && hashes.iter().all(|&h| h == hashes[0]));
+}
+
+/// Writes `contents` to `file_name` in a fresh temporary directory, runs the command that
+/// `command` makes for that path, and parses the one JSON line it prints.
+fn run_peer(
+    peer: &str,
+    file_name: &str,
+    contents: &str,
+    command: impl FnOnce(&Path) -> Command,
+) -> Result<serde_json::Value, String> {
+    // One directory per call: peers may run from several threads of one process (tests).
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("swerve-bench-{}-{call}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let path = dir.join(file_name);
+    std::fs::write(&path, contents).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let mut command = command(&path);
+    let output = command.output().map_err(|e| format!("cannot run {peer} peer {:?}: {e}", command.get_program()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = output?;
+    if !output.status.success() {
+        return Err(format!("{peer} peer failed: {}", String::from_utf8_lossy(&output.stderr).trim()));
+    }
+    serde_json::from_slice(&output.stdout).map_err(|e| format!("{peer} peer printed no JSON: {e}"))
 }
 
 /// Renders rows as a Markdown table with ratios (peer time / swerve time, same threads).
@@ -337,20 +469,31 @@ pub fn render_markdown(rows: &[Row]) -> String {
         _ => "—".to_string(),
     };
     let mut out = String::from(
-        "| scene | swerve 1 thread (ms) | swerve 2 threads (ms) | RVO2/pyrvo 1 thread (ms) | dodgy_2d 1 thread (ms) \
-         | dodgy_2d 2 threads (ms) | pyrvo ÷ swerve (1 t) | dodgy ÷ swerve (1 t / 2 t) | swerve peak memory |\n\
-         |---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        "| scene | swerve 1 thread (ms) | swerve 2 threads (ms) | RVO2 -O3 1 thread (ms) | RVO2 -O3 2 threads (ms) \
+         | RVO2 -O3 ÷ swerve (1 t / 2 t) | final positions equal RVO2's | pyrvo 1 thread (ms) | pyrvo ÷ swerve (1 t) \
+         | dodgy_2d 1 thread (ms) | dodgy_2d 2 threads (ms) | dodgy ÷ swerve (1 t / 2 t) | swerve peak memory |\n\
+         |---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|\n",
     );
     for r in rows {
+        let same = match r.same_positions_as_rvo2 {
+            Some(true) => "yes",
+            Some(false) => "**no**",
+            None => "—",
+        };
         out += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} / {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} / {} | {} | {} | {} | {} | {} | {} / {} | {} |\n",
             r.scene,
             ms(r.swerve_1t),
             ms(r.swerve_2t),
+            ms(r.rvo2_1t),
+            ms(r.rvo2_2t),
+            ratio(r.rvo2_1t, r.swerve_1t),
+            ratio(r.rvo2_2t, r.swerve_2t),
+            same,
             ms(r.pyrvo),
+            ratio(r.pyrvo, r.swerve_1t),
             ms(r.dodgy_1t),
             ms(r.dodgy_2t),
-            ratio(r.pyrvo, r.swerve_1t),
             ratio(r.dodgy_1t, r.swerve_1t),
             ratio(r.dodgy_2t, r.swerve_2t),
             r.swerve_peak_bytes.map_or("—".to_string(), |b| format!("{:.0} MiB", b as f64 / (1024.0 * 1024.0))),

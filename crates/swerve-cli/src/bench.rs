@@ -2,12 +2,13 @@
 //!
 //! The full reports with the Rust peers (dodgy_2d, rapier2d, which are dev-dependencies of the
 //! bench crate only) are `cargo run --release -p swerve-bench --example orca_report` and
-//! `--example balls_report`; this command runs swerve itself, and RVO2 through pyrvo when a
-//! Python with pyrvo installed is given.
+//! `--example balls_report`; this command runs swerve itself, RVO2 through pyrvo when a
+//! Python with pyrvo installed is given, and RVO2 built with -O3 when the binary of
+//! `scripts/build-rvo2-peer` is given.
 
 use anyhow::{bail, Result};
 use std::path::PathBuf;
-use swerve_bench::orca::{render_markdown, time_pyrvo, time_swerve, Row, Scene};
+use swerve_bench::orca::{add_rvo2_runs, render_markdown, summarise, time_pyrvo, time_swerve_steps, Row, Scene};
 
 /// What to benchmark.
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -30,6 +31,10 @@ pub struct BenchArgs {
     /// A Python with `pyrvo` installed, to time RVO2 on the same ORCA scenes.
     #[arg(long)]
     python: Option<PathBuf>,
+    /// The RVO2 -O3 peer built by `scripts/build-rvo2-peer` (`target/rvo2-peer/rvo2_step`), to
+    /// time RVO2 itself on 1 and 2 threads and check that its final positions equal swerve's.
+    #[arg(long)]
+    rvo2: Option<PathBuf>,
 }
 
 /// Runs the suite and prints its Markdown table.
@@ -68,17 +73,30 @@ fn orca(args: &BenchArgs) -> Result<()> {
             ("blocks", 100_000),
         ]
     };
-    if let Some(python) = &args.python {
-        if !python.exists() {
-            bail!("--python {}: no such file", python.display());
+    for (flag, path) in [("--python", &args.python), ("--rvo2", &args.rvo2)] {
+        if let Some(path) = path.as_ref().filter(|p| !p.exists()) {
+            bail!("{flag} {}: no such file", path.display());
         }
     }
     let mut rows = Vec::new();
     for &(family, n) in cases {
         let Some(scene) = Scene::by_name(family, n) else { bail!("unknown scene family {family}") };
         let mut row = Row { scene: scene.name.clone(), agents: n, ..Row::default() };
-        row.swerve_1t = Some(time_swerve(&scene, 1)?.median_ms);
-        row.swerve_2t = Some(time_swerve(&scene, 2)?.median_ms);
+        let mut hashes = Vec::new();
+        for threads in [1, 2] {
+            let mut run = time_swerve_steps(&scene, threads)?;
+            hashes.push(run.positions_fnv1a);
+            let median = Some(summarise(&mut run.steps_ms).median_ms);
+            if threads == 1 {
+                row.swerve_1t = median;
+            } else {
+                row.swerve_2t = median;
+            }
+        }
+        // (The million added in random order takes RVO2 about 3 s a step on 1 thread.)
+        if let (Some(binary), false) = (&args.rvo2, n > 100_000 && family.ends_with("-shuffled")) {
+            add_rvo2_runs(&mut row, &scene, binary, &hashes);
+        }
         if let (Some(python), true) = (&args.python, n <= 100_000) {
             match time_pyrvo(&scene, python) {
                 Ok(t) => row.pyrvo = Some(t.median_ms),

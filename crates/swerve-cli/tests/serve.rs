@@ -87,3 +87,15 @@ fn bench_rejects_a_missing_python() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/python"));
 }
+
+#[test]
+fn bench_rejects_a_missing_rvo2_peer() {
+    let out = Command::new(env!("CARGO_BIN_EXE_swerve"))
+        .args(["bench", "orca", "--quick", "--rvo2", "/no/such/rvo2_step"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("--rvo2 /no/such/rvo2_step: no such file"), "{err}");
+}
