@@ -174,6 +174,43 @@ fn recording_decisions_changes_no_bit_and_records_the_nearest_agents() {
     });
 }
 
+/// Every recorded obstacle-neighbour list is the one RVO2's tree gives for the agent's
+/// position at the start of the step — while agents' obstacle ranges grow past what the
+/// step's obstacle grid was built for, and after a new obstacle is processed mid-run.
+#[test]
+fn recorded_obstacle_neighbors_are_the_trees_through_changes() {
+    let (mut sim, goals) = crowd_with_blocks(600);
+    sim.set_record_decisions(true);
+    let mut tree = swerve::spatial::ObstacleTree::build(sim.obstacle_polygons());
+    let mut nonempty_lists = 0;
+    for step in 0..45 {
+        if step == 15 {
+            // Faster agents look farther for obstacles.
+            for &id in sim.agent_ids().to_vec().iter().step_by(5) {
+                sim.set_agent_max_speed(id, 3.5).unwrap();
+            }
+        }
+        if step == 25 {
+            sim.add_obstacle(&[Vec2::new(-30.0, 3.0), Vec2::new(30.0, -3.0)]).unwrap();
+            sim.process_obstacles();
+            tree = swerve::spatial::ObstacleTree::build(sim.obstacle_polygons());
+        }
+        set_prefs(&mut sim, &goals);
+        let start = sim.positions().to_vec();
+        sim.step();
+        let mut expected = Vec::new();
+        for (i, &id) in sim.agent_ids().to_vec().iter().enumerate() {
+            let range = sim.agent_params(id).unwrap().obstacle_range();
+            tree.edges_near(start[i], range * range, &mut expected);
+            let listed: Vec<u32> = sim.agent_obstacle_neighbors(id).unwrap().collect();
+            let wanted: Vec<u32> = expected.iter().map(|&(_, vertex)| vertex).collect();
+            assert_eq!(listed, wanted, "agent {id:?} at step {step}");
+            nonempty_lists += usize::from(!listed.is_empty());
+        }
+    }
+    assert!(nonempty_lists > 2_000, "only {nonempty_lists} agents saw an obstacle edge");
+}
+
 /// A simulator holding `sim`'s agents (state and parameters), obstacles and options, and
 /// nothing of its past steps.
 fn fresh_copy(sim: &Simulator) -> Simulator {

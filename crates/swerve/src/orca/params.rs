@@ -36,6 +36,13 @@ impl Default for AgentParams {
 }
 
 impl AgentParams {
+    /// How far from the agent (m) RVO2 looks for obstacle edges: as far as it can travel at
+    /// full speed within its obstacle time horizon, plus its radius (RVO2's
+    /// `computeNeighbors`).
+    pub fn obstacle_range(&self) -> f32 {
+        self.time_horizon_obst * self.max_speed + self.radius
+    }
+
     /// Checks every field: finite; `radius`, `time_horizon` and `time_horizon_obst` > 0
     /// (ORCA divides by the horizons); `neighbor_dist` and `max_speed` ≥ 0.
     pub fn validate(&self) -> Result<(), Error> {

@@ -5,7 +5,7 @@ use super::extensions::{is_head_on, jitter_direction, Extensions, Mover, MoverId
 use super::linear_program::{solve, LpOutcome};
 use super::params::AgentParams;
 use crate::geom::{validate_polygon, HalfPlane};
-use crate::spatial::{AgentKdTree, GridQuery, Neighbor, NeighborGrid, ObstacleTree, ObstacleVertex};
+use crate::spatial::{AgentKdTree, GridQuery, Neighbor, NeighborGrid, ObstacleGrid, ObstacleTree, ObstacleVertex};
 use crate::Error;
 use glam::Vec2;
 use rayon::prelude::*;
@@ -126,6 +126,16 @@ pub struct Simulator {
     search_hints_valid: bool,
     polygons: Vec<Vec<Vec2>>,
     obstacle_tree: ObstacleTree,
+    /// Answers the obstacle-neighbour queries without ties faster than the tree (see
+    /// [`ObstacleGrid`]); its reach covers every agent's obstacle range once current.
+    obstacle_grid: ObstacleGrid,
+    /// Whether `obstacle_grid` was built from the current `obstacle_tree`.
+    obstacle_grid_current: bool,
+    /// The reach `obstacle_grid` was built for (m).
+    obstacle_grid_reach: f32,
+    /// The largest obstacle range of any agent (m; see `StepContext::decide`), current with
+    /// `params_current`.
+    max_obstacle_range: f32,
 
     extensions: Extensions,
     /// Steps taken so far (seeds symmetry breaking's perturbation).
@@ -204,6 +214,10 @@ impl Simulator {
             search_hints_valid: false,
             polygons: Vec::new(),
             obstacle_tree: ObstacleTree::default(),
+            obstacle_grid: ObstacleGrid::new(),
+            obstacle_grid_current: false,
+            obstacle_grid_reach: 0.0,
+            max_obstacle_range: 0.0,
             extensions: Extensions::default(),
             step_number: 0,
             movers: Vec::new(),
@@ -650,6 +664,7 @@ impl Simulator {
     /// already split edges; the first call gives RVO2's exact tree.
     pub fn process_obstacles(&mut self) {
         self.obstacle_tree = ObstacleTree::build(&self.polygons);
+        self.obstacle_grid_current = false;
     }
 
     /// The obstacle polygons as added.
@@ -695,7 +710,17 @@ impl Simulator {
             self.radii.extend(self.params.iter().map(|p| p.radius));
             self.common_radius = self.radii.first().copied().filter(|&r| self.radii.iter().all(|&other| other == r));
             self.common_params = self.params.first().copied().filter(|p| self.params.iter().all(|other| other == p));
+            self.max_obstacle_range = self.params.iter().map(AgentParams::obstacle_range).fold(0.0, f32::max);
             self.params_current = true;
+        }
+        // (Built for the largest range asked so far: it may answer none, see
+        // `ObstacleGrid::build`, and is then not rebuilt every step.)
+        if !self.obstacle_tree.is_empty()
+            && (!self.obstacle_grid_current || self.obstacle_grid_reach < self.max_obstacle_range)
+        {
+            self.obstacle_grid = ObstacleGrid::build(self.obstacle_tree.vertices(), self.max_obstacle_range);
+            self.obstacle_grid_reach = self.max_obstacle_range;
+            self.obstacle_grid_current = true;
         }
         let agents = AgentArrays {
             positions: &self.positions,
@@ -738,6 +763,7 @@ impl Simulator {
             agent_tree: &self.agent_tree,
             neighbor_grid: &self.neighbor_grid,
             obstacle_tree: &self.obstacle_tree,
+            obstacle_grid: &self.obstacle_grid,
             time_step: self.time_step,
             hint_growth: if self.search_hints_valid { Some(2.0 * self.max_displacement) } else { None },
             responsibilities: &self.responsibilities,
@@ -1000,6 +1026,7 @@ struct StepContext<'a> {
     agent_tree: &'a AgentKdTree,
     neighbor_grid: &'a NeighborGrid,
     obstacle_tree: &'a ObstacleTree,
+    obstacle_grid: &'a ObstacleGrid,
     time_step: f32,
     /// When every agent moved at most `d` since the last step and nothing else changed:
     /// `Some(2 d)`, the most any agent's k-th neighbour distance can have grown.
@@ -1166,15 +1193,13 @@ impl StepContext<'_> {
 
         // Neighbours (RVO2's computeNeighbors): obstacle edges the agent could reach within
         // its obstacle horizon, and the nearest agents within its neighbour distance.
-        let obstacle_range = params.time_horizon_obst * params.max_speed + params.radius;
+        let obstacle_range = params.obstacle_range();
+        let (obstacle_range_squared, near_edges) = (obstacle_range * obstacle_range, &mut record.obstacle_neighbors);
         if self.obstacle_tree.is_empty() {
-            record.obstacle_neighbors.clear();
-        } else {
-            self.obstacle_tree.edges_near(
-                agent.position,
-                obstacle_range * obstacle_range,
-                &mut record.obstacle_neighbors,
-            );
+            near_edges.clear();
+        } else if self.obstacle_grid.edges_near(agent.position, obstacle_range_squared, near_edges) == GridQuery::Tied {
+            // Equal distances (typically a corner's two edges): only RVO2's tree knows their order.
+            self.obstacle_tree.edges_near(agent.position, obstacle_range_squared, near_edges);
         }
         let mut asked_tree = false;
         if params.max_neighbors > 0 {

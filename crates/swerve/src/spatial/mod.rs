@@ -4,16 +4,22 @@
 //!   "the k nearest agents within a radius, nearest first" with RVO2's exact tie order.
 //! * [`ObstacleTree`] — RVO2's binary space partition over obstacle edges, built once; it
 //!   answers range queries (which edges are near an agent) and visibility queries.
+//! * [`NeighborGrid`] and [`ObstacleGrid`] — uniform grids that answer the same neighbour
+//!   queries as the two trees faster, and say when equal distances leave the order to the
+//!   tree.
 //!
-//! Both have a brute-force twin in their tests and an `assert_well_formed` check.
+//! The trees have a brute-force twin in their tests and an `assert_well_formed` check; the
+//! grids are tested against the trees.
 
 mod agent_kdtree;
 mod neighbor_grid;
+mod obstacle_grid;
 mod obstacle_tree;
 mod stack_room;
 
 pub use agent_kdtree::{nearest_brute_force, AgentKdTree, Neighbor, MAX_LEAF_SIZE};
 pub use neighbor_grid::{GridQuery, NeighborGrid};
+pub use obstacle_grid::ObstacleGrid;
 pub use obstacle_tree::{ObstacleTree, ObstacleVertex};
 
 /// The tight box `(min, max)` of `points` (not empty), two points per SIMD vector. The

@@ -1,0 +1,253 @@
+//! A uniform grid over the obstacle edges that answers RVO2's obstacle-neighbour query without
+//! walking the BSP, or says it cannot.
+//!
+//! RVO2's answer (`computeObstacleNeighbors`, seed 004) is every edge that faces the agent (the
+//! agent strictly on its right) and lies within the obstacle range, nearest first, ties in the
+//! order the [`ObstacleTree`](super::ObstacleTree) visits them. Which edges make the list does
+//! not depend on the tree: the walk skips a node's far side only when the node's line, and so
+//! every edge beyond it, is out of range. Only the order of equally distant edges does. So a
+//! grid whose every cell lists each edge within `reach` of the cell answers exactly — unless
+//! two listed edges are equally far (typically the two edges of a corner whose shared vertex
+//! is the nearest point of both), and then [`ObstacleGrid::edges_near`] answers
+//! [`GridQuery::Tied`] and the caller walks the tree.
+//!
+//! The tree walk always descends one whole root-to-leaf path, even for an agent with no edge
+//! in range; the grid reads one cell (BENCHMARKS.md, eighth round).
+
+use super::{GridQuery, ObstacleVertex};
+use crate::geom::exact::{distance_squared_to_segment, left_of};
+use glam::Vec2;
+
+/// At most about this many cells per edge (plus a constant): a few far-apart obstacles must
+/// not make an enormous empty grid; larger cells only make longer lists.
+const CELLS_PER_EDGE: f32 = 16.0;
+
+/// At most this many cell entries per edge on average, or the grid is not built.
+pub const MAX_ENTRIES_PER_EDGE: usize = 256;
+
+/// One edge as the query reads it: its end points, and the vertex that owns it (the name RVO2
+/// gives the edge in the neighbour list).
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    from: Vec2,
+    to: Vec2,
+    vertex: u32,
+}
+
+/// A uniform grid over obstacle edges for ranges up to [`ObstacleGrid::reach`] (see the module
+/// documentation). Built once per set of obstacles and reach.
+#[derive(Clone, Debug, Default)]
+pub struct ObstacleGrid {
+    /// The corner of cell (0, 0) (m).
+    origin: Vec2,
+    /// 1 / the cell's side (1/m).
+    inv_cell_size: f32,
+    columns: usize,
+    rows: usize,
+    /// Every edge within this distance (m) of a cell is listed in it.
+    reach: f32,
+    /// `cell_start[c]..cell_start[c + 1]` indexes the edges of cell `c`.
+    cell_start: Vec<u32>,
+    /// The cells' edges, cell after cell.
+    edges: Vec<Edge>,
+}
+
+impl ObstacleGrid {
+    /// An empty grid: it has no edges and reaches nowhere.
+    pub fn new() -> ObstacleGrid {
+        ObstacleGrid::default()
+    }
+
+    /// A grid over every edge of `vertices` (vertex `i` owns the edge to its `next`, as in an
+    /// [`ObstacleTree`](super::ObstacleTree)) answering ranges up to `reach` (m). A reach that
+    /// is not finite, or one that would list the edges in more than [`MAX_ENTRIES_PER_EDGE`]
+    /// cells each on average (long edges far finer than the reach, say), gives a grid that
+    /// answers nothing ([`ObstacleGrid::reach`] 0): the tree then answers every query.
+    pub fn build(vertices: &[ObstacleVertex], reach: f32) -> ObstacleGrid {
+        if vertices.is_empty() || !reach.is_finite() {
+            return ObstacleGrid::default();
+        }
+        let reach = reach.max(0.0);
+        let (min, max) = super::bounding_box(&vertices.iter().map(|v| v.point).collect::<Vec<_>>());
+        // Listing is conservative by this much (m): far more than the rounding of a point's
+        // cell or of an f32 distance at these magnitudes.
+        let magnitude = min.abs().max(max.abs()).max_element();
+        let margin = reach + 1e-5 * magnitude + 1e-3;
+        let origin = min - Vec2::splat(margin);
+        let extent = max - min + Vec2::splat(2.0 * margin);
+        let max_cells = CELLS_PER_EDGE * vertices.len() as f32 + 1024.0;
+        let mut cell_size = reach.max(1e-3);
+        while ((extent.x / cell_size).floor() + 1.0) * ((extent.y / cell_size).floor() + 1.0) > max_cells {
+            cell_size *= 1.25;
+        }
+        let mut grid = ObstacleGrid {
+            origin,
+            inv_cell_size: 1.0 / cell_size,
+            columns: (extent.x / cell_size).floor() as usize + 1,
+            rows: (extent.y / cell_size).floor() as usize + 1,
+            reach,
+            cell_start: Vec::new(),
+            edges: Vec::new(),
+        };
+        let edges: Vec<Edge> = vertices
+            .iter()
+            .enumerate()
+            .map(|(i, v)| Edge { from: v.point, to: vertices[v.next as usize].point, vertex: i as u32 })
+            .collect();
+        // Each edge goes in every cell its box, widened by the margin, overlaps (a counting
+        // sort over those cells).
+        let columns = grid.columns;
+        let spans: Vec<((usize, usize), (usize, usize))> = edges
+            .iter()
+            .map(|e| {
+                let low = grid.clamped_cell(e.from.min(e.to) - Vec2::splat(margin));
+                let high = grid.clamped_cell(e.from.max(e.to) + Vec2::splat(margin));
+                (low, high)
+            })
+            .collect();
+        let cells_of = |&(low, high): &((usize, usize), (usize, usize))| {
+            (low.1..=high.1).flat_map(move |y| (low.0..=high.0).map(move |x| y * columns + x))
+        };
+        let entries: usize = spans.iter().map(|&((x0, y0), (x1, y1))| (x1 - x0 + 1) * (y1 - y0 + 1)).sum();
+        if entries > MAX_ENTRIES_PER_EDGE * edges.len() || entries >= u32::MAX as usize {
+            return ObstacleGrid::default();
+        }
+        let cell_count = grid.columns * grid.rows;
+        let mut cell_start = vec![0u32; cell_count + 1];
+        for c in spans.iter().flat_map(cells_of) {
+            cell_start[c + 1] += 1;
+        }
+        for c in 0..cell_count {
+            cell_start[c + 1] += cell_start[c];
+        }
+        let mut cursor = cell_start.clone();
+        let mut listed = vec![edges[0]; cell_start[cell_count] as usize];
+        for (edge, span) in edges.iter().zip(&spans) {
+            for c in cells_of(span) {
+                listed[cursor[c] as usize] = *edge;
+                cursor[c] += 1;
+            }
+        }
+        grid.cell_start = cell_start;
+        grid.edges = listed;
+        grid
+    }
+
+    /// The largest range (m) this grid answers.
+    pub fn reach(&self) -> f32 {
+        self.reach
+    }
+
+    /// Column and row of the cell holding `p`, clamped to the grid.
+    fn clamped_cell(&self, p: Vec2) -> (usize, usize) {
+        let cell = ((p - self.origin) * self.inv_cell_size).floor();
+        let x = cell.x.clamp(0.0, (self.columns - 1) as f32) as usize;
+        let y = cell.y.clamp(0.0, (self.rows - 1) as f32) as usize;
+        (x, y)
+    }
+
+    /// RVO2's obstacle neighbours of `position` within `range_squared` (m², at most
+    /// `reach²`): every edge with `position` strictly on its right and a squared distance
+    /// below `range_squared`, as `(squared distance, owning vertex)`, nearest first — the
+    /// [`ObstacleTree::edges_near`](super::ObstacleTree::edges_near) answer, when this answers
+    /// [`GridQuery::Exact`]. [`GridQuery::Tied`] (and `out` unspecified) when two of those
+    /// edges are equally far, or the range exceeds the reach: then only the tree knows the
+    /// order.
+    #[inline]
+    pub fn edges_near(&self, position: Vec2, range_squared: f32, out: &mut Vec<(f32, u32)>) -> GridQuery {
+        out.clear();
+        if range_squared.is_nan() || range_squared > self.reach * self.reach {
+            return GridQuery::Tied;
+        }
+        // Outside the grid (or not a number) is farther than the reach from every edge.
+        let cell = ((position - self.origin) * self.inv_cell_size).floor();
+        let inside = cell.x >= 0.0 && cell.y >= 0.0 && cell.x < self.columns as f32 && cell.y < self.rows as f32;
+        if !inside || self.edges.is_empty() {
+            return GridQuery::Exact;
+        }
+        let c = cell.y as usize * self.columns + cell.x as usize;
+        for edge in &self.edges[self.cell_start[c] as usize..self.cell_start[c + 1] as usize] {
+            // The tree's expressions, so the same f32 values.
+            if left_of(edge.from, edge.to, position) < 0.0 {
+                let distance_squared = distance_squared_to_segment(edge.from, edge.to, position);
+                if distance_squared < range_squared {
+                    out.push((distance_squared, edge.vertex));
+                }
+            }
+        }
+        if out.len() > 1 {
+            out.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+            if out.windows(2).any(|w| w[0].0 == w[1].0) {
+                return GridQuery::Tied;
+            }
+        }
+        GridQuery::Exact
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spatial::ObstacleTree;
+    use proptest::prelude::*;
+
+    /// Axis-aligned squares (counter-clockwise: solid) and walls on a coarse lattice, so that
+    /// corners, shared lines and split edges are common.
+    fn polygons_strategy() -> impl Strategy<Value = Vec<Vec<Vec2>>> {
+        let square = (-6i32..6, -6i32..6, 1i32..4).prop_map(|(x, y, s)| {
+            let (x, y, s) = (x as f32 * 5.0, y as f32 * 5.0, s as f32 * 3.0);
+            vec![Vec2::new(x, y), Vec2::new(x + s, y), Vec2::new(x + s, y + s), Vec2::new(x, y + s)]
+        });
+        let wall = (-30.0f32..30.0, -30.0f32..30.0, -20.0f32..20.0, -20.0f32..20.0)
+            .prop_filter("a wall has length", |(_, _, dx, dy)| dx.abs() + dy.abs() > 0.5)
+            .prop_map(|(x, y, dx, dy)| vec![Vec2::new(x, y), Vec2::new(x + dx, y + dy)]);
+        prop::collection::vec(prop_oneof![3 => square, 1 => wall], 1..8)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        /// Wherever the grid claims exactness its answer is the BSP's, list for list, and it
+        /// claims exactness whenever the BSP's list has no two equal distances.
+        #[test]
+        fn exact_answers_equal_the_bsp(
+            polygons in polygons_strategy(),
+            points in prop::collection::vec((-45.0f32..45.0, -45.0f32..45.0), 1..60),
+            range in 0.5f32..14.0,
+            extra_reach in 0.0f32..5.0,
+        ) {
+            let tree = ObstacleTree::build(&polygons);
+            let grid = ObstacleGrid::build(tree.vertices(), range + extra_reach);
+            let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+            for (x, y) in points {
+                let p = Vec2::new(x, y);
+                tree.edges_near(p, range * range, &mut theirs);
+                let tied_in_tree = theirs.windows(2).any(|w| w[0].0 == w[1].0);
+                match grid.edges_near(p, range * range, &mut ours) {
+                    GridQuery::Exact => prop_assert_eq!(&ours, &theirs),
+                    GridQuery::Tied => prop_assert!(tied_in_tree, "tied without a tie at {:?}", p),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_corner_is_a_tie_and_open_space_is_exact() {
+        let square = [Vec2::new(0.0, 0.0), Vec2::new(4.0, 0.0), Vec2::new(4.0, 4.0), Vec2::new(0.0, 4.0)];
+        let tree = ObstacleTree::build(&[square]);
+        let grid = ObstacleGrid::build(tree.vertices(), 10.0);
+        let mut out = Vec::new();
+        // Diagonally off the corner (6, 6): both edges meeting at (4, 4) are √8 away.
+        assert_eq!(grid.edges_near(Vec2::new(6.0, 6.0), 100.0, &mut out), GridQuery::Tied);
+        // Beside the right edge, nearer it than the top one.
+        assert_eq!(grid.edges_near(Vec2::new(5.0, 1.0), 100.0, &mut out), GridQuery::Exact);
+        let mut expected = Vec::new();
+        tree.edges_near(Vec2::new(5.0, 1.0), 100.0, &mut expected);
+        assert_eq!(out, expected);
+        assert!(!out.is_empty());
+        // Far away, and out of the grid: nothing, exactly.
+        assert_eq!(grid.edges_near(Vec2::new(500.0, -300.0), 100.0, &mut out), GridQuery::Exact);
+        assert!(out.is_empty());
+        // A range beyond the reach is the tree's to answer.
+        assert_eq!(grid.edges_near(Vec2::new(5.0, 1.0), 121.0, &mut out), GridQuery::Tied);
+    }
+}
