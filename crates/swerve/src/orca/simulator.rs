@@ -933,8 +933,8 @@ thread_local! {
 /// is in slots.
 #[derive(Clone, Copy)]
 enum SlotOrder<'a> {
-    /// Slot `i` holds agent `i` (when the grid is not filled: a sparse crowd, whose queries
-    /// the tree answers).
+    /// Slot `i` holds agent `i` (when the grid is not filled: a crowd so spread out that even
+    /// the grid's sparse layout would need too many rows, whose queries the tree answers).
     Agents,
     /// The grid's cell order ([`NeighborGrid::agents_by_slot`]).
     Cells {
@@ -1221,9 +1221,9 @@ impl StepContext<'_> {
             };
             let out = &mut record.agent_neighbors;
             match self.order {
-                // The grid is not filled for a crowd sparse over its bounding box (a ring,
-                // far-apart groups): RVO2's tree adapts to it, the grid's forced-large cells
-                // do not. (Slots are agents here.)
+                // The grid is not filled for a crowd too spread out even for its sparse
+                // layout: RVO2's tree adapts to it, the grid's forced-large cells would not.
+                // (Slots are agents here.)
                 SlotOrder::Agents => self.agent_tree.nearest(center, i as u32, range_squared, k, out),
                 SlotOrder::Cells { slot_of, .. } => {
                     let keys = &mut scratch.candidate_keys;

@@ -8,6 +8,10 @@
 //! [`NeighborGrid::nearest`] reports [`GridQuery::Tied`] whenever two equal distances compete
 //! for a place or an order, and the caller asks the tree instead. Results are therefore
 //! bit-identical to RVO2's in every case.
+//!
+//! A crowd spread thin over its bounding box (a ring of agents, groups far apart) would need
+//! far more cells than agents: the grid then stores only its occupied cells, row by row
+//! ([`SparseCells`]), and a query finds a row's span by binary search instead of indexing.
 
 use super::agent_kdtree::Neighbor;
 use glam::{DVec2, Vec2};
@@ -41,21 +45,53 @@ pub struct NeighborGrid {
     last_cell: DVec2,
     /// Widening (m) of every query's disc, covering the rounding of `f32` coordinates.
     slack: f64,
-    /// `cell_start[c]..cell_start[c + 1]` indexes the entries of cell `c`.
+    /// `cell_start[c]..cell_start[c + 1]` indexes the entries of cell `c` (dense layout).
     cell_start: Vec<u32>,
+    /// Whether only the occupied cells are stored (see [`SparseCells`]).
+    sparse: bool,
+    /// The occupied cells, when `sparse`.
+    sparse_cells: SparseCells,
     /// Agent indices in cell order: the agent in each slot.
     entries: Vec<u32>,
     /// Positions in cell order.
     points: Vec<Vec2>,
-    /// Each agent's cell (by agent index).
+    /// Each agent's cell (by agent index): in the dense layout its index, in the sparse one
+    /// its row.
     cell_of: Vec<u32>,
+    /// Each agent's cell column, in the sparse layout (scratch).
+    column_of: Vec<u32>,
     /// Each agent's slot (by agent index): `entries[slot_of[i]] == i`.
     slot_of: Vec<u32>,
-    /// Whether the cell-count cap forced cells much larger than asked for (a sparse crowd
-    /// such as a ring): queries then scan many far-away agents and a tree does better.
+    /// Whether the caps forced cells much larger than asked for (a crowd so sparse over its
+    /// bounding box that even its rows are too many): queries then scan many far-away agents
+    /// and a tree does better.
     coarse: bool,
     /// Whether the last rebuild filled the cells (see [`NeighborGrid::rebuild_unless_coarse`]).
     filled: bool,
+}
+
+/// The occupied cells of a grid too sparse over its bounding box for an array of every cell
+/// (a ring of agents, groups far apart): about eight cells per agent at most could be
+/// stored, but the rows still fit. The occupied cells of row `y` are
+/// `row_cells[y]..row_cells[y + 1]`, in column order; cell `k` is in column `column[k]` and
+/// holds slots `start[k]..start[k + 1]` (`start` ends with the agent count).
+#[derive(Clone, Debug, Default)]
+struct SparseCells {
+    row_cells: Vec<u32>,
+    column: Vec<u32>,
+    start: Vec<u32>,
+}
+
+impl SparseCells {
+    /// The slots of row `y`'s cells in columns `x0..=x1`.
+    #[inline(always)]
+    fn row_span(&self, y: usize, x0: usize, x1: usize) -> (usize, usize) {
+        let (first, last) = (self.row_cells[y] as usize, self.row_cells[y + 1] as usize);
+        let columns = &self.column[first..last];
+        let from = first + columns.partition_point(|&x| (x as usize) < x0);
+        let to = first + columns.partition_point(|&x| (x as usize) <= x1);
+        (self.start[from] as usize, self.start[to] as usize)
+    }
 }
 
 impl NeighborGrid {
@@ -100,6 +136,7 @@ impl NeighborGrid {
     ) -> bool {
         let n = positions.len();
         self.filled = false;
+        self.sparse = false;
         self.entries.clear();
         self.points.clear();
         self.cell_of.clear();
@@ -118,10 +155,13 @@ impl NeighborGrid {
         // Cap the cell count near 4n: a sparse crowd (a ring, outliers) must not make an
         // enormous empty grid.
         let max_cells = 8.0 * n as f64 + 16.0;
-        let cells_for = |c: f64| {
-            ((extent.x / (c * CELL_ASPECT.x)).floor() + 1.0) * ((extent.y / (c * CELL_ASPECT.y)).floor() + 1.0)
-        };
-        if cells_for(cell) > max_cells {
+        let lines = |extent: f64, c: f64| (extent / c).floor() + 1.0;
+        let cells_for = |c: f64| lines(extent.x, c * CELL_ASPECT.x) * lines(extent.y, c * CELL_ASPECT.y);
+        // Too many cells for an array, but not too many rows: store the occupied cells only.
+        self.sparse = cells_for(cell) > max_cells
+            && lines(extent.y, cell * CELL_ASPECT.y) <= max_cells
+            && lines(extent.x, cell * CELL_ASPECT.x) < u32::MAX as f64;
+        if cells_for(cell) > max_cells && !self.sparse {
             cell = (extent.x * extent.y / max_cells).sqrt().max(cell);
             while cells_for(cell) > max_cells {
                 cell *= 1.25;
@@ -141,6 +181,11 @@ impl NeighborGrid {
         self.columns = (extent.x * self.inv_cell_size.x).floor() as usize + 1;
         self.rows = (extent.y * self.inv_cell_size.y).floor() as usize + 1;
         self.last_cell = DVec2::new((self.columns - 1) as f64, (self.rows - 1) as f64);
+        if self.sparse {
+            self.fill_sparse(positions, place);
+            self.filled = true;
+            return true;
+        }
         let cell_count = self.columns * self.rows;
 
         self.cell_start.clear();
@@ -175,6 +220,66 @@ impl NeighborGrid {
         self.cell_start[cell_count] = n as u32;
         self.filled = true;
         true
+    }
+
+    /// The sparse layout's fill (see [`SparseCells`]): agents by row (a counting sort), each
+    /// row by column, then the occupied cells.
+    fn fill_sparse(&mut self, positions: &[Vec2], mut place: impl FnMut(usize, usize)) {
+        let n = positions.len();
+        let layout = self.layout();
+        self.column_of.clear();
+        for p in positions {
+            let (x, y) = layout.coords((*p - self.origin).as_dvec2());
+            self.cell_of.push(y as u32);
+            self.column_of.push(x as u32);
+        }
+        // Rows: `cell_start` counts them here.
+        self.cell_start.clear();
+        self.cell_start.resize(self.rows + 1, 0);
+        for &y in &self.cell_of {
+            self.cell_start[y as usize + 1] += 1;
+        }
+        for y in 0..self.rows {
+            self.cell_start[y + 1] += self.cell_start[y];
+        }
+        self.entries.resize(n, 0);
+        for (i, &y) in self.cell_of.iter().enumerate() {
+            let slot = &mut self.cell_start[y as usize];
+            self.entries[*slot as usize] = i as u32;
+            *slot += 1;
+        }
+        // Now `cell_start[y]` is the end of row y, the start of row y + 1.
+        let mut row_start = 0;
+        let cells = &mut self.sparse_cells;
+        cells.row_cells.clear();
+        cells.column.clear();
+        cells.start.clear();
+        for y in 0..self.rows {
+            let row_end = self.cell_start[y] as usize;
+            let column_of = &self.column_of;
+            // By column, then agent: a total order, so the same on every run. (A sparse crowd's
+            // rows hold few agents.)
+            self.entries[row_start..row_end].sort_unstable_by_key(|&i| (column_of[i as usize], i));
+            cells.row_cells.push(cells.column.len() as u32);
+            for slot in row_start..row_end {
+                let x = column_of[self.entries[slot] as usize];
+                if slot == row_start || cells.column.last() != Some(&x) {
+                    cells.column.push(x);
+                    cells.start.push(slot as u32);
+                }
+            }
+            row_start = row_end;
+        }
+        cells.row_cells.push(cells.column.len() as u32);
+        cells.start.push(n as u32);
+        self.points.resize(n, Vec2::ZERO);
+        self.slot_of.resize(n, 0);
+        for slot in 0..n {
+            let i = self.entries[slot] as usize;
+            self.points[slot] = positions[i];
+            self.slot_of[i] = slot as u32;
+            place(i, slot);
+        }
     }
 
     /// The cell layout of the last rebuild.
@@ -339,8 +444,12 @@ impl NeighborGrid {
         let (x1, y1) = self.cell_coords_f64(c.x + radius, c.y + radius);
         let mut count = 0usize;
         for y in y0..=y1 {
-            let row = y * self.columns;
-            let (mut start, end) = (self.cell_start[row + x0] as usize, self.cell_start[row + x1 + 1] as usize);
+            let (mut start, end) = if self.sparse {
+                self.sparse_cells.row_span(y, x0, x1)
+            } else {
+                let row = y * self.columns;
+                (self.cell_start[row + x0] as usize, self.cell_start[row + x1 + 1] as usize)
+            };
             while start < end {
                 if count + (end - start) > capacity {
                     // Full: cut the list to the nearest `max_count` (the querying agent itself
@@ -384,16 +493,39 @@ impl NeighborGrid {
     pub fn assert_well_formed(&self, positions: &[Vec2]) {
         assert_eq!(self.entries.len(), positions.len());
         let mut seen = vec![false; positions.len()];
-        for c in 0..self.columns * self.rows {
-            for slot in self.cell_start[c] as usize..self.cell_start[c + 1] as usize {
+        let mut check = |slots: std::ops::Range<usize>, x: usize, y: usize| {
+            for slot in slots {
                 let i = self.entries[slot] as usize;
                 assert!(!seen[i], "agent {i} twice");
                 seen[i] = true;
                 assert_eq!(self.points[slot], positions[i]);
-                assert_eq!(self.layout().cell_index(positions[i]), c, "agent {i} in the wrong cell");
+                assert_eq!(self.slot_of[i] as usize, slot, "agent {i}'s slot");
+                let cell = self.layout().coords((positions[i] - self.origin).as_dvec2());
+                assert_eq!(cell, (x, y), "agent {i} in the wrong cell");
+            }
+        };
+        if self.sparse {
+            let cells = &self.sparse_cells;
+            for y in 0..self.rows {
+                let row = cells.row_cells[y] as usize..cells.row_cells[y + 1] as usize;
+                assert!(cells.column[row.clone()].windows(2).all(|w| w[0] < w[1]), "row {y} out of order");
+                for k in row {
+                    assert!(cells.start[k] < cells.start[k + 1], "empty cell listed in row {y}");
+                    check(cells.start[k] as usize..cells.start[k + 1] as usize, cells.column[k] as usize, y);
+                }
+            }
+        } else {
+            for c in 0..self.columns * self.rows {
+                check(self.cell_start[c] as usize..self.cell_start[c + 1] as usize, c % self.columns, c / self.columns);
             }
         }
         assert!(seen.iter().all(|s| *s));
+    }
+
+    /// Whether the last rebuild stored only the occupied cells (a crowd sparse over its
+    /// bounding box, such as a ring).
+    pub fn is_sparse(&self) -> bool {
+        self.sparse
     }
 }
 
@@ -655,6 +787,49 @@ mod tests {
         }
     }
 
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(120))]
+        /// Groups far apart (a sparse grid: only occupied cells stored), with lattice ties
+        /// and far-off coordinates: wherever the grid claims exactness, the tree's answer.
+        #[test]
+        fn sparse_grids_answer_as_the_tree(
+            groups in prop::collection::vec(
+                ((-2000i32..2000, -3i32..3), prop::collection::vec((-12i32..12, -12i32..12, -6.0f32..6.0, -6.0f32..6.0), 8..40)),
+                2..6,
+            ),
+            lattice in any::<bool>(),
+            max_count in 1usize..14,
+            cell in 0.5f32..6.0,
+            hints in prop::collection::vec(0.0f32..20.0, 0..3),
+        ) {
+            let positions: Vec<Vec2> = groups
+                .iter()
+                .flat_map(|&((gx, gy), ref members)| {
+                    let base = Vec2::new(gx as f32 * 50.0, gy as f32 * 50.0);
+                    members.iter().map(move |&(x, y, fx, fy)| {
+                        base + if lattice { Vec2::new(x as f32 * 0.5, y as f32 * 0.5) } else { Vec2::new(fx, fy) }
+                    })
+                })
+                .collect();
+            // (Groups spread over 200 km of x and 300 m of y: too many cells for an array,
+            // few enough rows.)
+            let mut grid = NeighborGrid::new();
+            prop_assume!(grid.rebuild_unless_coarse(&positions, cell) && grid.is_sparse());
+            grid.assert_well_formed(&positions);
+            let mut tree = AgentKdTree::new();
+            tree.rebuild(&positions);
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let mut hints = hints;
+            hints.sort_by(f32::total_cmp);
+            for (i, &p) in positions.iter().enumerate() {
+                tree.nearest(p, i as u32, 225.0, max_count, &mut b);
+                if grid.nearest_with_hints(p, i as u32, 225.0, max_count, &hints, &mut a) == GridQuery::Exact {
+                    prop_assert_eq!(&a, &b, "agent {}", i);
+                }
+            }
+        }
+    }
+
     /// A crowd dense enough that a query's candidates overflow the key list several times
     /// (it is cut to the nearest `max_count` each time): still the tree's answer.
     #[test]
@@ -686,15 +861,39 @@ mod tests {
         assert!(exact >= 4 * 100, "{exact}");
     }
 
-    /// A ring (sparse over its bounding box) makes a coarse grid: `rebuild_unless_coarse`
-    /// leaves it unfilled and every query defers to the tree, while `rebuild` still answers
-    /// exactly.
+    /// A ring is sparse over its bounding box: the grid stores only its occupied cells and
+    /// answers as the tree does.
+    #[test]
+    fn a_ring_makes_a_sparse_grid_with_the_trees_answers() {
+        let positions: Vec<Vec2> =
+            (0..2000).map(|i| Vec2::from_angle(i as f32 * std::f32::consts::TAU / 2000.0) * 2000.0).collect();
+        let mut grid = NeighborGrid::new();
+        assert!(grid.rebuild_unless_coarse(&positions, 5.0));
+        assert!(grid.is_sparse() && !grid.is_coarse());
+        grid.assert_well_formed(&positions);
+        let mut tree = AgentKdTree::new();
+        tree.rebuild(&positions);
+        let (mut out, mut expected, mut exact) = (Vec::new(), Vec::new(), 0);
+        for (i, &p) in positions.iter().enumerate() {
+            tree.nearest(p, i as u32, 400.0, 10, &mut expected);
+            if grid.nearest(p, i as u32, 400.0, 10, &mut out) == GridQuery::Exact {
+                assert_eq!(out, expected, "agent {i}");
+                exact += 1;
+            }
+        }
+        // (The ring's symmetry makes some equal distances: those go to the tree.)
+        assert!(exact > 1000, "{exact} exact answers");
+    }
+
+    /// Points so far apart that even the rows of the asked cells are too many make a coarse
+    /// grid: `rebuild_unless_coarse` leaves it unfilled and every query defers to the tree,
+    /// while `rebuild` still answers exactly.
     #[test]
     fn coarse_grids_can_be_left_unfilled() {
         let positions: Vec<Vec2> =
             (0..2000).map(|i| Vec2::from_angle(i as f32 * std::f32::consts::TAU / 2000.0) * 2000.0).collect();
         let mut grid = NeighborGrid::new();
-        assert!(!grid.rebuild_unless_coarse(&positions, 1.0));
+        assert!(!grid.rebuild_unless_coarse(&positions, 0.05));
         assert!(grid.is_coarse());
         let mut out = Vec::new();
         assert_eq!(grid.nearest(positions[0], 0, 100.0, 5, &mut out), GridQuery::Tied);

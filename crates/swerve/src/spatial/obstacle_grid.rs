@@ -23,7 +23,7 @@ use glam::Vec2;
 const CELLS_PER_EDGE: f32 = 16.0;
 
 /// At most this many cell entries per edge on average, or the grid is not built.
-pub const MAX_ENTRIES_PER_EDGE: usize = 256;
+const MAX_ENTRIES_PER_EDGE: usize = 256;
 
 /// One edge as the query reads it: its end points, and the vertex that owns it (the name RVO2
 /// gives the edge in the neighbour list).
@@ -60,9 +60,9 @@ impl ObstacleGrid {
 
     /// A grid over every edge of `vertices` (vertex `i` owns the edge to its `next`, as in an
     /// [`ObstacleTree`](super::ObstacleTree)) answering ranges up to `reach` (m). A reach that
-    /// is not finite, or one that would list the edges in more than [`MAX_ENTRIES_PER_EDGE`]
-    /// cells each on average (long edges far finer than the reach, say), gives a grid that
-    /// answers nothing ([`ObstacleGrid::reach`] 0): the tree then answers every query.
+    /// is not finite, or one that would list the edges in more than 256 cells each on average
+    /// (long edges, cells far smaller), gives a grid that answers nothing
+    /// ([`ObstacleGrid::reach`] 0): the tree then answers every query.
     pub fn build(vertices: &[ObstacleVertex], reach: f32) -> ObstacleGrid {
         if vertices.is_empty() || !reach.is_finite() {
             return ObstacleGrid::default();
