@@ -93,7 +93,9 @@ fn orca(args: &BenchArgs) -> Result<()> {
                 row.swerve_2t = median;
             }
         }
-        // (The million added in random order takes RVO2 about 3 s a step on 1 thread.)
+        // (Not the million added in random order, RVO2's slowest case: at 100,000 a shuffled
+        // crowd takes it 2.9-4.1x the in-order one, and the in-order million takes 1.4-1.9 s a
+        // step on 1 thread.)
         if let (Some(binary), false) = (&args.rvo2, n > 100_000 && family.ends_with("-shuffled")) {
             add_rvo2_runs(&mut row, &scene, binary, &hashes);
         }
