@@ -258,12 +258,6 @@ pub struct StepTiming {
     pub min_ms: f64,
 }
 
-/// Times `Simulator::step` on `scene` with `threads` rayon threads: [`WARMUP_STEPS`] steps,
-/// then the median of [`TIMED_STEPS`]. Setting preferred velocities is not timed.
-pub fn time_swerve(scene: &Scene, threads: usize) -> Result<StepTiming, swerve::Error> {
-    Ok(summarise(&mut time_swerve_steps(scene, threads)?.steps_ms))
-}
-
 /// One timed run of a scene: each timed step's wall time, and where the agents ended.
 #[derive(Clone, Debug)]
 pub struct TimedRun {
@@ -285,9 +279,11 @@ pub fn positions_fnv1a(positions: &[Vec2]) -> u64 {
     hash
 }
 
-/// The run behind [`time_swerve`]: the [`TIMED_STEPS`] step times (ms), in step order, and
-/// the final positions' hash. Runs of one scene are deterministic, so step k of one run can
-/// be set against step k of another, as `scripts/ab-orca` does.
+/// Times `Simulator::step` on `scene` with `threads` rayon threads: [`WARMUP_STEPS`] steps,
+/// then [`TIMED_STEPS`] timed ones (setting preferred velocities is not timed). Returns each
+/// timed step's time, in step order ([`summarise`] gives the median), and the final
+/// positions' hash. Runs of one scene are deterministic, so step k of one run can be set
+/// against step k of another, as `scripts/ab-orca` does.
 pub fn time_swerve_steps(scene: &Scene, threads: usize) -> Result<TimedRun, swerve::Error> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| swerve::Error::Parse {
         path: "rayon".into(),

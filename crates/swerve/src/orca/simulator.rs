@@ -129,10 +129,9 @@ pub struct Simulator {
     /// Answers the obstacle-neighbour queries without ties faster than the tree (see
     /// [`ObstacleGrid`]); its reach covers every agent's obstacle range once current.
     obstacle_grid: ObstacleGrid,
-    /// Whether `obstacle_grid` was built from the current `obstacle_tree`.
-    obstacle_grid_current: bool,
-    /// The reach `obstacle_grid` was built for (m).
-    obstacle_grid_reach: f32,
+    /// The reach (m) `obstacle_grid` was built for from the current `obstacle_tree`, or
+    /// `None` when the tree has changed since.
+    obstacle_grid_reach: Option<f32>,
     /// The largest obstacle range of any agent (m; see `StepContext::decide`), current with
     /// `params_current`.
     max_obstacle_range: f32,
@@ -215,8 +214,7 @@ impl Simulator {
             polygons: Vec::new(),
             obstacle_tree: ObstacleTree::default(),
             obstacle_grid: ObstacleGrid::new(),
-            obstacle_grid_current: false,
-            obstacle_grid_reach: 0.0,
+            obstacle_grid_reach: None,
             max_obstacle_range: 0.0,
             extensions: Extensions::default(),
             step_number: 0,
@@ -664,7 +662,7 @@ impl Simulator {
     /// already split edges; the first call gives RVO2's exact tree.
     pub fn process_obstacles(&mut self) {
         self.obstacle_tree = ObstacleTree::build(&self.polygons);
-        self.obstacle_grid_current = false;
+        self.obstacle_grid_reach = None;
     }
 
     /// The obstacle polygons as added.
@@ -715,12 +713,10 @@ impl Simulator {
         }
         // (Built for the largest range asked so far: it may answer none, see
         // `ObstacleGrid::build`, and is then not rebuilt every step.)
-        if !self.obstacle_tree.is_empty()
-            && (!self.obstacle_grid_current || self.obstacle_grid_reach < self.max_obstacle_range)
-        {
-            self.obstacle_grid = ObstacleGrid::build(self.obstacle_tree.vertices(), self.max_obstacle_range);
-            self.obstacle_grid_reach = self.max_obstacle_range;
-            self.obstacle_grid_current = true;
+        let max_range = self.max_obstacle_range;
+        if !self.obstacle_tree.is_empty() && !matches!(self.obstacle_grid_reach, Some(reach) if reach >= max_range) {
+            self.obstacle_grid = ObstacleGrid::build(self.obstacle_tree.vertices(), max_range);
+            self.obstacle_grid_reach = Some(max_range);
         }
         let agents = AgentArrays {
             positions: &self.positions,
