@@ -109,13 +109,14 @@ pub struct Simulator {
     /// `slots[id]` is the dense index of agent `id`, or `REMOVED`.
     slots: Vec<u32>,
 
-    /// RVO2's tree, rebuilt every step: it answers the neighbour queries whose order depends
-    /// on ties, and its kept permutation must evolve exactly as RVO2's.
+    /// RVO2's tree, rebuilt every step: it orders the agents of neighbour queries whose
+    /// answer depends on ties, and its kept permutation must evolve exactly as RVO2's.
     agent_tree: AgentKdTree,
     /// Answers the (tie-free) neighbour queries fast; see [`NeighborGrid`].
     neighbor_grid: NeighborGrid,
-    /// Neighbour queries the grid passed to the tree in the last step (ties).
-    tree_queries: usize,
+    /// Neighbour queries of the last step that met distance ties: `[ordered by the tree's
+    /// visiting order, answered by a whole tree query]`.
+    tie_answers: [usize; 2],
     /// Mean over every 16th agent of the squared search radius its last query ended with
     /// (m²); sizes the grid cells. Zero before the first step.
     mean_search_range_squared: f32,
@@ -207,7 +208,7 @@ impl Simulator {
             slots: Vec::new(),
             agent_tree: AgentKdTree::new(),
             neighbor_grid: NeighborGrid::new(),
-            tree_queries: 0,
+            tie_answers: [0; 2],
             mean_search_range_squared: 0.0,
             max_displacement: 0.0,
             search_hints_valid: false,
@@ -739,10 +740,21 @@ impl Simulator {
                 (0..n).for_each(|agent| slot_data.place(&agents, agent, agent));
             }
         };
-        if n >= PARALLEL_THRESHOLD {
-            rayon::join(|| tree.rebuild(positions), grid_and_slots);
-        } else {
+        // The tree's places let it order tied agents without a whole query; noting them
+        // costs a pass over the crowd, paid when the last step had ties in one query of a
+        // hundred or more (a ring, a lattice: about one in ten at circle 100,000; hardly ever
+        // in a random crowd, whose rare ties are then answered by whole queries).
+        let index_places = 100 * (self.tie_answers[0] + self.tie_answers[1]) >= n;
+        let mut rebuild_tree = || {
             tree.rebuild(positions);
+            if index_places {
+                tree.index_places();
+            }
+        };
+        if n >= PARALLEL_THRESHOLD {
+            rayon::join(rebuild_tree, grid_and_slots);
+        } else {
+            rebuild_tree();
             grid_and_slots();
         }
         let order = SlotOrder::of(&self.neighbor_grid);
@@ -769,9 +781,8 @@ impl Simulator {
             ids: &self.ids,
             step_number: self.step_number,
         };
-        // Every agent decides into its `Decision` (and record, when kept), and the tie
-        // fallbacks are counted on the way (a sum: exact in any order, so threads cannot
-        // change it). Agents go slot after slot, unless records are kept: those are in agent
+        // Every agent decides into its `Decision` (and record, when kept), and the ties are
+        // counted on the way (sums: exact in any order, so threads cannot change them). Agents go slot after slot, unless records are kept: those are in agent
         // order (what the inspection methods and overlap resolution read), and the agents
         // then go in agent order too, so that each writes its own record.
         self.decisions.resize(n, Decision::default());
@@ -780,15 +791,18 @@ impl Simulator {
             decide_run(&context, run * DECISION_RUN, records, decisions)
         };
         let decisions = &mut self.decisions;
-        let ties: usize = match (n >= PARALLEL_THRESHOLD, records.is_empty()) {
+        let add = |[a, b]: [usize; 2], [c, d]: [usize; 2]| [a + c, b + d];
+        let ties = match (n >= PARALLEL_THRESHOLD, records.is_empty()) {
             (false, _) => decide(0, records, decisions),
             (true, false) => {
                 let runs = records.par_chunks_mut(DECISION_RUN).zip(decisions.par_chunks_mut(DECISION_RUN));
-                runs.enumerate().map(|(run, (records, decisions))| decide(run, records, decisions)).sum()
+                runs.enumerate()
+                    .map(|(run, (records, decisions))| decide(run, records, decisions))
+                    .reduce(|| [0; 2], add)
             }
             (true, true) => {
                 let runs = decisions.par_chunks_mut(DECISION_RUN).enumerate();
-                runs.map(|(run, decisions)| decide(run, &mut [], decisions)).sum()
+                runs.map(|(run, decisions)| decide(run, &mut [], decisions)).reduce(|| [0; 2], add)
             }
         };
         // Move everyone (in agent order, each reading its decision), keep each search
@@ -820,7 +834,7 @@ impl Simulator {
         } else {
             positions.iter_mut().zip(velocities).zip(search_ranges).enumerate().fold(0.0, advance)
         };
-        self.tree_queries = ties;
+        self.tie_answers = ties;
         self.max_displacement = max_step_squared.sqrt();
         self.search_hints_valid = true;
         if let Some(resolution) = self.extensions.overlap_resolution {
@@ -871,10 +885,20 @@ impl Simulator {
         }
     }
 
-    /// How many agents' neighbour queries in the last step had distance ties and were
-    /// answered by RVO2's k-d tree instead of the grid (a diagnostic; results are identical).
+    /// How many agents' neighbour queries in the last step met distance ties, whose order
+    /// only RVO2's k-d tree knows (a diagnostic; results are identical either way). Most are
+    /// settled by asking the tree which of the tied agents it visits first
+    /// ([`AgentKdTree::visits_before`]); the rest, [`Simulator::tie_tree_queries`], by a
+    /// whole tree query.
     pub fn tie_fallbacks(&self) -> usize {
-        self.tree_queries
+        self.tie_answers[0] + self.tie_answers[1]
+    }
+
+    /// How many of the last step's [`Simulator::tie_fallbacks`] were answered by a whole
+    /// query of RVO2's k-d tree (ties too long or too deep in the tree to order pair by pair,
+    /// or met while a long candidate list was cut short).
+    pub fn tie_tree_queries(&self) -> usize {
+        self.tie_answers[1]
     }
 
     /// The neighbour grid's cell size: half the typical search radius of the last step (the
@@ -1042,27 +1066,43 @@ const DECISION_RUN: usize = 64;
 /// Decides agents `first..first + decisions.len()` of the loop's order (slots, or agents
 /// when records are kept; see [`StepContext::decide`]), in order,
 /// into their records (`records` is either as long as `decisions` or empty: records not
-/// kept), and returns how many neighbour queries asked the k-d tree.
+/// kept), and returns how many neighbour queries met ties: `[ordered, walked]`
+/// ([`TieAnswer`]).
 fn decide_run(
     context: &StepContext<'_>,
     first: usize,
     records: &mut [AgentRecord],
     decisions: &mut [Decision],
-) -> usize {
+) -> [usize; 2] {
     // Taken out of the thread-local for the run and put back, rather than borrowed by a
     // closure around each agent's query and linear programs.
     let mut thread = SCRATCH.with_borrow_mut(std::mem::take);
     let ThreadScratch { scratch, spare_record } = &mut thread;
-    let mut ties = 0;
+    let mut ties = [0; 2];
     for (k, decision) in decisions.iter_mut().enumerate() {
         let record = match records.get_mut(k) {
             Some(record) => record,
             None => &mut *spare_record,
         };
-        ties += usize::from(context.decide(first + k, record, decision, scratch));
+        match context.decide(first + k, record, decision, scratch) {
+            TieAnswer::NoTie => {}
+            TieAnswer::Ordered => ties[0] += 1,
+            TieAnswer::TreeQuery => ties[1] += 1,
+        }
     }
     SCRATCH.with_borrow_mut(|kept| *kept = thread);
     ties
+}
+
+/// How a neighbour query dealt with distance ties.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum TieAnswer {
+    /// None competed: the grid's answer.
+    NoTie,
+    /// The grid's candidates, tied ones in the k-d tree's visiting order.
+    Ordered,
+    /// A whole query of the k-d tree.
+    TreeQuery,
 }
 
 /// RVO2's fixed share of the avoidance.
@@ -1167,10 +1207,16 @@ impl StepContext<'_> {
     /// The decision of the agent at `index` of the loop's order (slot `index`, or agent
     /// `index` when records are kept): neighbours, half-planes, linear program, into `record`
     /// and `decision`, working in the thread's `scratch`. Neighbours are named by slot while
-    /// deciding, and by agent in a kept record. Returns whether the neighbour query met a
-    /// distance tie and asked the k-d tree.
+    /// deciding, and by agent in a kept record. Returns how the neighbour query dealt with
+    /// distance ties.
     #[inline(always)]
-    fn decide(&self, index: usize, record: &mut AgentRecord, decision: &mut Decision, scratch: &mut Scratch) -> bool {
+    fn decide(
+        &self,
+        index: usize,
+        record: &mut AgentRecord,
+        decision: &mut Decision,
+        scratch: &mut Scratch,
+    ) -> TieAnswer {
         let (slot, i) = if self.by_agent { (self.order.slot(index), index) } else { (index, self.order.agent(index)) };
         let params = match &self.common_params {
             Some(common) => common,
@@ -1197,7 +1243,7 @@ impl StepContext<'_> {
             // Equal distances (typically a corner's two edges): only RVO2's tree knows their order.
             self.obstacle_tree.edges_near(agent.position, obstacle_range_squared, near_edges);
         }
-        let mut asked_tree = false;
+        let mut ties = TieAnswer::NoTie;
         if params.max_neighbors > 0 {
             let range_squared = params.neighbor_dist * params.neighbor_dist;
             let (center, k) = (agent.position, params.max_neighbors);
@@ -1221,16 +1267,24 @@ impl StepContext<'_> {
                 // layout: RVO2's tree adapts to it, the grid's forced-large cells would not.
                 // (Slots are agents here.)
                 SlotOrder::Agents => self.agent_tree.nearest(center, i as u32, range_squared, k, out),
-                SlotOrder::Cells { slot_of, .. } => {
+                SlotOrder::Cells { agent_of, slot_of } => {
                     let keys = &mut scratch.candidate_keys;
                     let grid = self.neighbor_grid;
-                    if grid.nearest_slots(center, slot as u32, range_squared, k, &hints, keys, out) == GridQuery::Tied {
-                        // Equal distances: only RVO2's tree knows their order.
-                        self.agent_tree.nearest(center, i as u32, range_squared, k, out);
-                        for neighbor in out.iter_mut() {
-                            neighbor.index = slot_of[neighbor.index as usize];
+                    // Equal distances: only RVO2's tree knows their order. Asked pair by pair
+                    // which agent it visits first; failing that, the whole query.
+                    let visits_before = |a: u32, b: u32| {
+                        self.agent_tree.visits_before(center, agent_of[a as usize], agent_of[b as usize])
+                    };
+                    match grid.nearest_slots(center, slot as u32, range_squared, k, &hints, keys, out, &visits_before) {
+                        GridQuery::Exact => {}
+                        GridQuery::TiesOrdered => ties = TieAnswer::Ordered,
+                        GridQuery::Tied => {
+                            self.agent_tree.nearest(center, i as u32, range_squared, k, out);
+                            for neighbor in out.iter_mut() {
+                                neighbor.index = slot_of[neighbor.index as usize];
+                            }
+                            ties = TieAnswer::TreeQuery;
                         }
-                        asked_tree = true;
                     }
                 }
             }
@@ -1328,6 +1382,6 @@ impl StepContext<'_> {
                 neighbor.index = self.order.agent(neighbor.index as usize) as u32;
             }
         }
-        asked_tree
+        ties
     }
 }

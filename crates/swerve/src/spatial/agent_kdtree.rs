@@ -23,11 +23,14 @@ pub struct Neighbor {
     pub index: u32,
 }
 
+/// A node of the tree: its agents are `order[begin..end]`, in the box `min`..`max`. An inner
+/// node's left child is the next node and holds `begin..middle`; its right child, node
+/// `right`, holds `middle..end`.
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
     begin: u32,
     end: u32,
-    left: u32,
+    middle: u32,
     right: u32,
     min: Vec2,
     max: Vec2,
@@ -40,6 +43,9 @@ pub struct AgentKdTree {
     order: Vec<u32>,
     /// Positions in tree order (`points[i]` is the position of agent `order[i]`).
     points: Vec<Vec2>,
+    /// Each agent's place in tree order (the inverse of `order`), when indexed since the last
+    /// rebuild (empty otherwise); see [`AgentKdTree::index_places`].
+    places: Vec<u32>,
     nodes: Vec<Node>,
 }
 
@@ -74,10 +80,21 @@ impl AgentKdTree {
         self.points.extend(self.order.iter().map(|&i| positions[i as usize]));
         if n == 0 {
             self.nodes.clear();
+            self.places.clear();
             return;
         }
         self.nodes.resize(2 * n - 1, Node::default());
         self.build();
+        self.places.clear();
+    }
+
+    /// Notes each agent's place in the tree, which [`AgentKdTree::visits_before`] needs (a
+    /// pass over the agents: worth it when many queries will ask).
+    pub fn index_places(&mut self) {
+        self.places.resize(self.order.len(), 0);
+        for (place, &agent) in self.order.iter().enumerate() {
+            self.places[agent as usize] = place as u32;
+        }
     }
 
     /// Forgets agent `index` and renumbers the agents above it down by one, keeping the
@@ -91,6 +108,7 @@ impl AgentKdTree {
         }
         self.points.clear();
         self.nodes.clear();
+        self.places.clear();
     }
 
     fn build(&mut self) {
@@ -143,7 +161,7 @@ impl AgentKdTree {
             }
             return;
         }
-        let (left, right) = (n.left as usize, n.right as usize);
+        let (left, right) = (node + 1, n.right as usize);
         let distance_left = self.box_distance_squared(left, center);
         let distance_right = self.box_distance_squared(right, center);
         let mut visit = |child: usize, range_squared: &mut f32| {
@@ -161,6 +179,38 @@ impl AgentKdTree {
             if distance_left < *range_squared {
                 visit(left, range_squared);
             }
+        }
+    }
+
+    /// Whether a query from `center` offers agent `a` to its neighbour list before agent `b`
+    /// (two different agents of the last rebuild), or `None` when the tree's places were not
+    /// indexed since ([`AgentKdTree::index_places`]).
+    ///
+    /// For agents at equal distances this is the order of RVO2's answer, which keeps the first
+    /// one offered: the query is a depth-first walk, nearer child first, and pruning by the
+    /// shrinking range only leaves subtrees out, never reorders them (and whatever it leaves
+    /// out is no nearer than what the list holds). So the two agents are offered in the order
+    /// of the children they part at, or of their places in their common leaf. Costs one walk
+    /// down to where they part (a node per level), instead of a whole query.
+    pub fn visits_before(&self, center: Vec2, a: u32, b: u32) -> Option<bool> {
+        let (a, b) = (*self.places.get(a as usize)?, *self.places.get(b as usize)?);
+        if self.nodes.is_empty() {
+            return None;
+        }
+        let mut node = 0;
+        loop {
+            let n = &self.nodes[node];
+            if (n.end - n.begin) as usize <= MAX_LEAF_SIZE {
+                return Some(a < b);
+            }
+            let (left, right) = (node + 1, n.right as usize);
+            let (a_left, b_left) = (a < n.middle, b < n.middle);
+            if a_left != b_left {
+                // The nearer child first, the right one when both are equally far.
+                let left_first = self.box_distance_squared(left, center) < self.box_distance_squared(right, center);
+                return Some(a_left == left_first);
+            }
+            node = if a_left { left } else { right };
         }
     }
 
@@ -203,9 +253,9 @@ impl AgentKdTree {
         let max_y = points.iter().map(|p| p.y).fold(f32::NEG_INFINITY, f32::max);
         assert!(nd.min.x == min_x && nd.max.x == max_x && nd.min.y == min_y && nd.max.y == max_y);
         if end - begin > MAX_LEAF_SIZE {
-            let left_end = self.nodes[nd.left as usize].end as usize;
+            let left_end = nd.middle as usize;
             assert!(left_end > begin && left_end < end, "node {node} split");
-            self.check_node(nd.left as usize, begin, left_end);
+            self.check_node(node + 1, begin, left_end);
             self.check_node(nd.right as usize, left_end, end);
         }
     }
@@ -245,7 +295,7 @@ fn build_subtree(
 ) -> usize {
     let count = points.len();
     let Bounds { min, max } = bounds;
-    nodes[0] = Node { begin: offset as u32, end: (offset + count) as u32, left: 0, right: 0, min, max };
+    nodes[0] = Node { begin: offset as u32, end: (offset + count) as u32, middle: 0, right: 0, min, max };
     if count <= MAX_LEAF_SIZE {
         return 1;
     }
@@ -259,7 +309,7 @@ fn build_subtree(
     let (left_bounds, right_bounds) = (bounds_of(&points[..left]), bounds_of(&points[left..]));
     let (left_points, right_points) = points.split_at_mut(left);
     let (left_order, right_order) = order.split_at_mut(left);
-    nodes[0].left = (base + 1) as u32;
+    nodes[0].middle = (offset + left) as u32;
     if count >= PARALLEL_SUBTREE {
         // The halves are built at once, so the right one starts after the most nodes the left
         // one can need (2 · left − 1), leaving a gap; with stack room at every parallel level,

@@ -4,10 +4,12 @@
 //! with ties in [`AgentKdTree`](super::AgentKdTree) visit order. Without ties the answer is
 //! the plain top-k by distance, whatever order the candidates are visited in, which a grid
 //! finds faster than the tree (O(n) counting-sort build, contiguous scans of the cells around
-//! `p`, no branch on each candidate). With ties the order would depend on the tree, so
-//! [`NeighborGrid::nearest`] reports [`GridQuery::Tied`] whenever two equal distances compete
-//! for a place or an order, and the caller asks the tree instead. Results are therefore
-//! bit-identical to RVO2's in every case.
+//! `p`, no branch on each candidate). With ties the order depends on the tree: whenever two
+//! equal distances compete for a place or an order, [`NeighborGrid::nearest`] reports
+//! [`GridQuery::Tied`] and the caller asks the tree instead; the simulator's query first asks
+//! the tree only which of the tied agents it visits first
+//! ([`AgentKdTree::visits_before`](super::AgentKdTree::visits_before)), a walk down the tree
+//! rather than a whole query. Results are therefore bit-identical to RVO2's in every case.
 //!
 //! A crowd spread thin over its bounding box (a ring of agents, groups far apart) would need
 //! far more cells than agents: the grid then stores only its occupied cells, row by row
@@ -24,6 +26,10 @@ pub enum GridQuery {
     Exact,
     /// Two candidates at the same squared distance competed; ask the k-d tree.
     Tied,
+    /// Two candidates at the same squared distance competed, and the k-d tree's visiting
+    /// order (asked of the caller for each such pair) put them in RVO2's order: the answer is
+    /// exact.
+    TiesOrdered,
 }
 
 /// Cell width and height as multiples of the asked cell size: the same area, but a query of
@@ -346,7 +352,7 @@ impl NeighborGrid {
         // The query works in slots; an `exclude` that is no agent excludes no slot.
         let exclude_slot = self.slot_of.get(exclude as usize).copied().unwrap_or(u32::MAX);
         let answer = CANDIDATE_KEYS.with_borrow_mut(|keys| {
-            self.nearest_slots(center, exclude_slot, range_squared, max_count, hints, keys, out)
+            self.nearest_slots(center, exclude_slot, range_squared, max_count, hints, keys, out, &|_, _| None)
         });
         for neighbor in out.iter_mut() {
             neighbor.index = self.entries[neighbor.index as usize];
@@ -369,6 +375,11 @@ impl NeighborGrid {
     /// `exclude` is a slot, and so is each neighbour's `index` in `out`. With the caller's
     /// scratch list for the candidates (instead of a thread-local one), so that a caller can
     /// inline the whole query.
+    ///
+    /// When equal distances compete, `visits_before(a, b)` is asked whether RVO2's k-d tree
+    /// offers slot `a`'s agent before slot `b`'s (see [`super::AgentKdTree::visits_before`]);
+    /// with an answer for every such pair the query is [`GridQuery::TiesOrdered`], with any
+    /// `None` it is [`GridQuery::Tied`].
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn nearest_slots(
@@ -380,6 +391,7 @@ impl NeighborGrid {
         hints: &[f32],
         keys: &mut Vec<u64>,
         out: &mut Vec<Neighbor>,
+        visits_before: &impl Fn(u32, u32) -> Option<bool>,
     ) -> GridQuery {
         out.clear();
         // NaN is caught too: RVO2's `d < NaN` never holds, so nothing is found.
@@ -402,13 +414,13 @@ impl NeighborGrid {
             if hint_squared > 0.0 && hint_squared < range_squared {
                 let found = self.collect(center, exclude, below(hint_squared), radius, max_count, keys);
                 if found.tied || found.count >= max_count {
-                    return finish(&mut keys[..found.count], found.tied, max_count, out);
+                    return finish(&mut keys[..found.count], found.tied, max_count, out, visits_before);
                 }
             }
         }
         let range = (range_squared as f64).sqrt();
         let found = self.collect(center, exclude, below(range_squared), range, max_count, keys);
-        finish(&mut keys[..found.count], found.tied, max_count, out)
+        finish(&mut keys[..found.count], found.tied, max_count, out, visits_before)
     }
 
     /// Collects into `keys[..count]` the slot of every agent other than slot `exclude` at
@@ -637,11 +649,17 @@ fn places<const VECTORS: usize>(distances: &[f32; RANKED]) -> [i32; RANKED] {
     bytemuck::cast(nearer)
 }
 
-/// Writes RVO2's answer from the candidates — the nearest `max_count`, nearest first — unless
-/// equal distances make it depend on visiting order: two among the nearest `max_count`, or
-/// the farthest kept and the nearest left out.
+/// Writes RVO2's answer from the candidates — the nearest `max_count`, nearest first. When
+/// equal distances make it depend on visiting order (two among the nearest `max_count`, or
+/// the farthest kept and the nearest left out), [`order_ties`] orders them.
 #[inline(always)]
-fn finish(keys: &mut [u64], tied: bool, max_count: usize, out: &mut Vec<Neighbor>) -> GridQuery {
+fn finish(
+    keys: &mut [u64],
+    tied: bool,
+    max_count: usize,
+    out: &mut Vec<Neighbor>,
+    visits_before: &impl Fn(u32, u32) -> Option<bool>,
+) -> GridQuery {
     if tied {
         return GridQuery::Tied;
     }
@@ -673,7 +691,7 @@ fn finish(keys: &mut [u64], tied: bool, max_count: usize, out: &mut Vec<Neighbor
         // a tie that matters if that place is among the first `max_count + 1`.
         let decisive = (1u32 << len.min(max_count + 1)) - 1;
         if taken & decisive != decisive {
-            return GridQuery::Tied;
+            return order_ties(keys, max_count, out, visits_before);
         }
         out.extend_from_slice(&ordered[..len.min(max_count)]);
         return GridQuery::Exact;
@@ -681,7 +699,7 @@ fn finish(keys: &mut [u64], tied: bool, max_count: usize, out: &mut Vec<Neighbor
     keys.sort_unstable();
     let decisive = &keys[..keys.len().min(max_count + 1)];
     if decisive.windows(2).any(|w| key_distance_bits(w[0]) == key_distance_bits(w[1])) {
-        return GridQuery::Tied;
+        return order_ties(keys, max_count, out, visits_before);
     }
     out.extend(
         keys.iter()
@@ -689,6 +707,54 @@ fn finish(keys: &mut [u64], tied: bool, max_count: usize, out: &mut Vec<Neighbor
             .map(|&k| Neighbor { distance_squared: f32::from_bits(key_distance_bits(k)), index: k as u32 }),
     );
     GridQuery::Exact
+}
+
+/// Ties longer than this go to the tree: ordering one costs up to its length squared
+/// comparisons, each a walk down the tree.
+const ORDERED_TIE: usize = 8;
+
+/// [`finish`] when equal distances compete: sorts the candidates by distance and each group
+/// of equal distances among the first `max_count + 1` places by the tree's visiting order
+/// (`visits_before`), and writes the nearest `max_count` — RVO2's answer, which keeps the
+/// first one offered of equally distant agents. [`GridQuery::Tied`] when an order is not
+/// known or a group is too long.
+#[cold]
+fn order_ties(
+    keys: &mut [u64],
+    max_count: usize,
+    out: &mut Vec<Neighbor>,
+    visits_before: &impl Fn(u32, u32) -> Option<bool>,
+) -> GridQuery {
+    keys.sort_unstable();
+    let decisive = keys.len().min(max_count + 1);
+    let mut start = 0;
+    while start < decisive {
+        let distance = key_distance_bits(keys[start]);
+        let length = keys[start..].iter().take_while(|&&k| key_distance_bits(k) == distance).count();
+        if length > ORDERED_TIE {
+            return GridQuery::Tied;
+        }
+        // Insertion sort by visiting order (the keys are slot-ordered within the group).
+        let group = &mut keys[start..start + length];
+        for i in 1..length {
+            let mut j = i;
+            while j > 0 {
+                match visits_before(group[j] as u32, group[j - 1] as u32) {
+                    Some(true) => group.swap(j, j - 1),
+                    Some(false) => break,
+                    None => return GridQuery::Tied,
+                }
+                j -= 1;
+            }
+        }
+        start += length;
+    }
+    out.extend(
+        keys.iter()
+            .take(max_count)
+            .map(|&k| Neighbor { distance_squared: f32::from_bits(key_distance_bits(k)), index: k as u32 }),
+    );
+    GridQuery::TiesOrdered
 }
 
 #[cfg(test)]
@@ -700,7 +766,8 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
         /// Wherever the grid claims exactness, its answer equals the k-d tree's (same agents,
-        /// same order) — including on lattices full of exact ties.
+        /// same order) — including on lattices full of exact ties, which it orders by asking
+        /// the tree which agent it visits first.
         #[test]
         fn exact_answers_equal_the_kd_tree(
             points in prop::collection::vec((-40i32..40, -40i32..40, -20.0f32..20.0, -20.0f32..20.0), 1..300),
@@ -727,12 +794,17 @@ mod tests {
             grid.rebuild(&positions, cell);
             grid.assert_well_formed(&positions);
             let mut tree = AgentKdTree::new();
+            // (First over the crowd mirrored: the kept permutation is then not the agent order.)
+            tree.rebuild(&positions.iter().map(|p| -*p).collect::<Vec<_>>());
             tree.rebuild(&positions);
+            tree.index_places();
             let (mut a, mut b) = (Vec::new(), Vec::new());
             // Hints of any quality (too small, too large, unordered) change only the speed.
             let mut hints = hints;
             hints.sort_by(f32::total_cmp);
-            let (mut tie_free, mut tie_free_exact) = (0, 0);
+            let (mut tie_free, mut tie_free_exact, mut ties, mut ties_ordered) = (0, 0, 0, 0);
+            let slot_agent = |slot: u32| grid.agents_by_slot()[slot as usize];
+            let mut keys = Vec::new();
             for (i, &p) in positions.iter().enumerate() {
                 tree.nearest(p, i as u32, range * range, max_count, &mut b);
                 // Whether equal distances really decide this answer (random floats meet some
@@ -748,7 +820,24 @@ mod tests {
                 if hinted == GridQuery::Exact {
                     prop_assert_eq!(&a, &b, "agent {} with hints {:?}", i, hints);
                 }
+                // In slots, with the tree ordering ties (as the simulator asks).
+                let visits_before = |x, y| tree.visits_before(p, slot_agent(x), slot_agent(y));
+                let slot = grid.slot_of_agents()[i];
+                let answer = grid.nearest_slots(p, slot, range * range, max_count, &hints, &mut keys, &mut a, &visits_before);
+                for neighbor in &mut a {
+                    neighbor.index = slot_agent(neighbor.index);
+                }
+                match answer {
+                    GridQuery::Exact => prop_assert_eq!(&a, &b, "agent {} in slots", i),
+                    GridQuery::TiesOrdered => prop_assert_eq!(&a, &b, "agent {}: ties ordered wrongly", i),
+                    GridQuery::Tied => {}
+                }
+                ties += usize::from(tied);
+                ties_ordered += usize::from(answer == GridQuery::TiesOrdered);
             }
+            // And nearly every deciding tie must be ordered so (not all: long groups of equal
+            // distances, and ties met while a long candidate list is cut short, go to the tree).
+            prop_assert!(ties_ordered * 10 >= ties * 8, "{} of {} ties ordered", ties_ordered, ties);
             // Nearly every query without a deciding tie must be answered by the grid (not all:
             // a candidate list cut short can meet a tie that the whole answer does not).
             prop_assert!(tie_free_exact * 10 >= tie_free * 9, "{} of {}", tie_free_exact, tie_free);

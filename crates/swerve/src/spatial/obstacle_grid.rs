@@ -225,6 +225,7 @@ mod tests {
                 match grid.edges_near(p, range * range, &mut ours) {
                     GridQuery::Exact => prop_assert_eq!(&ours, &theirs),
                     GridQuery::Tied => prop_assert!(tied_in_tree, "tied without a tie at {:?}", p),
+                    GridQuery::TiesOrdered => prop_assert!(false, "the obstacle grid orders no ties"),
                 }
             }
         }
