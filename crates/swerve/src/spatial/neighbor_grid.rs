@@ -444,6 +444,7 @@ impl NeighborGrid {
         // Room for a few rows at once; when it fills up, the list is cut to the nearest
         // `max_count` (see `compact`).
         let capacity = 4 * max_count + 256;
+        let exclude = exclude as usize;
         if keys.len() < capacity {
             keys.resize(capacity, 0);
         }
@@ -464,10 +465,8 @@ impl NeighborGrid {
             };
             while start < end {
                 if count + (end - start) > capacity {
-                    // Full: cut the list to the nearest `max_count` (the querying agent itself
-                    // must not take one of those places). With no more than that, there is
-                    // nothing to cut and room enough for the next part of the row.
-                    remove_agent(keys, &mut count, exclude);
+                    // Full: cut the list to the nearest `max_count`. With no more than that,
+                    // there is nothing to cut and room enough for the next part of the row.
                     if count > max_count {
                         match compact(&mut keys[..count], max_count) {
                             Compacted::Tied => return Collected { count: 0, tied: true },
@@ -478,7 +477,12 @@ impl NeighborGrid {
                         }
                     }
                 }
-                let stop = end.min(start + (capacity - count));
+                let mut stop = end.min(start + (capacity - count));
+                // The querying agent is left out by ending the part before its slot (one
+                // test per part, rather than one per candidate or a search afterwards).
+                if (start..stop).contains(&exclude) {
+                    stop = exclude;
+                }
                 // (The slot is counted up alongside, in the key's low half: see
                 // `key_distance_bits`. Zipped with a range instead, the loop took 4 % more
                 // instructions.)
@@ -492,11 +496,11 @@ impl NeighborGrid {
                     count += usize::from(distance_squared <= limit);
                 }
                 start = stop;
+                if start == exclude {
+                    start += 1;
+                }
             }
         }
-        // The querying agent is collected like any other (cheaper than testing every
-        // candidate); take it out.
-        remove_agent(keys, &mut count, exclude);
         Collected { count, tied: false }
     }
 
@@ -591,14 +595,6 @@ enum Compacted {
     /// The list now holds the `max_count` nearest (sorted); later candidates matter only
     /// when at most `limit` away.
     Kept { count: usize, limit: f32 },
-}
-
-/// Removes slot `index`'s key from `keys[..*count]`, if there (order is not kept).
-fn remove_agent(keys: &mut [u64], count: &mut usize, index: u32) {
-    if let Some(position) = keys[..*count].iter().position(|&k| k as u32 == index) {
-        keys.swap(position, *count - 1);
-        *count -= 1;
-    }
 }
 
 /// The squared distance's bits in a key. A candidate is one integer: the squared distance
