@@ -478,6 +478,52 @@ mod tests {
         }
     }
 
+    /// RVO2's partition loop as RVO2 writes it (`buildAgentTreeRecursive`): two indices
+    /// walking inwards, swapping when both stop.
+    fn partition_as_rvo2(points: &mut [Vec2], order: &mut [u32], split: f32, axis: usize) -> usize {
+        let (mut left, mut right) = (0, points.len());
+        while left < right {
+            while left < right && points[left][axis] < split {
+                left += 1;
+            }
+            while right > left && points[right - 1][axis] >= split {
+                right -= 1;
+            }
+            if left < right {
+                points.swap(left, right - 1);
+                order.swap(left, right - 1);
+                left += 1;
+                right -= 1;
+            }
+        }
+        left
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// The partition (two searches) leaves the same permutation as RVO2's loop, with keys
+        /// equal to the split and NaN among them.
+        #[test]
+        fn partition_equals_rvo2s_loop(
+            keys in prop::collection::vec(prop_oneof![(-4i8..4).prop_map(f32::from), Just(f32::NAN)], 0..40),
+            others in prop::collection::vec(-9.0f32..9.0, 40),
+            split in (-4i8..4).prop_map(f32::from),
+            axis in 0usize..2,
+        ) {
+            let points: Vec<Vec2> = keys
+                .iter()
+                .zip(&others)
+                .map(|(&k, &o)| if axis == 0 { Vec2::new(k, o) } else { Vec2::new(o, k) })
+                .collect();
+            let (mut ours, mut theirs) = (points.clone(), points);
+            let mut our_order: Vec<u32> = (0..ours.len() as u32).collect();
+            let mut their_order = our_order.clone();
+            let left = partition(&mut ours, &mut our_order, split, |p| p[axis]);
+            prop_assert_eq!(left, partition_as_rvo2(&mut theirs, &mut their_order, split, axis));
+            prop_assert_eq!(our_order, their_order);
+        }
+    }
+
     #[test]
     fn ties_on_a_lattice_are_answered_consistently() {
         // A 12 x 12 unit lattice: every query meets many equal distances.
