@@ -207,7 +207,8 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(400))]
         /// Wherever the grid claims exactness its answer is the BSP's, list for list, and it
-        /// claims exactness whenever the BSP's list has no two equal distances.
+        /// claims exactness whenever the BSP's list has no two equal distances (unless it
+        /// answers nothing at all: a wall too long for cells of the range, see `build`).
         #[test]
         fn exact_answers_equal_the_bsp(
             polygons in polygons_strategy(),
@@ -224,7 +225,10 @@ mod tests {
                 let tied_in_tree = theirs.windows(2).any(|w| w[0].0 == w[1].0);
                 match grid.edges_near(p, range * range, &mut ours) {
                     GridQuery::Exact => prop_assert_eq!(&ours, &theirs),
-                    GridQuery::Tied => prop_assert!(tied_in_tree, "tied without a tie at {:?}", p),
+                    // (Or the grid answers nothing: edges too long for its cells, see `build`.)
+                    GridQuery::Tied => {
+                        prop_assert!(tied_in_tree || grid.reach() == 0.0, "tied without a tie at {:?}", p)
+                    }
                     GridQuery::TiesOrdered => prop_assert!(false, "the obstacle grid orders no ties"),
                 }
             }
