@@ -782,9 +782,10 @@ impl Simulator {
             step_number: self.step_number,
         };
         // Every agent decides into its `Decision` (and record, when kept), and the ties are
-        // counted on the way (sums: exact in any order, so threads cannot change them). Agents go slot after slot, unless records are kept: those are in agent
-        // order (what the inspection methods and overlap resolution read), and the agents
-        // then go in agent order too, so that each writes its own record.
+        // counted on the way (sums: exact in any order, so threads cannot change them).
+        // Agents go slot after slot, unless records are kept: those are in agent order (what
+        // the inspection methods and overlap resolution read), and the agents then go in
+        // agent order too, so that each writes its own record.
         self.decisions.resize(n, Decision::default());
         let records = &mut self.records;
         let decide = |run: usize, records: &mut [AgentRecord], decisions: &mut [Decision]| {
@@ -895,8 +896,9 @@ impl Simulator {
     }
 
     /// How many of the last step's [`Simulator::tie_fallbacks`] were answered by a whole
-    /// query of RVO2's k-d tree (ties too long or too deep in the tree to order pair by pair,
-    /// or met while a long candidate list was cut short).
+    /// query of RVO2's k-d tree: groups of more than eight equal distances, ties met while a
+    /// long candidate list was cut short, and every tie of a step after one with ties in
+    /// fewer than one query of a hundred (the tree's places are then not noted).
     pub fn tie_tree_queries(&self) -> usize {
         self.tie_answers[1]
     }
@@ -1066,7 +1068,7 @@ const DECISION_RUN: usize = 64;
 /// Decides agents `first..first + decisions.len()` of the loop's order (slots, or agents
 /// when records are kept; see [`StepContext::decide`]), in order,
 /// into their records (`records` is either as long as `decisions` or empty: records not
-/// kept), and returns how many neighbour queries met ties: `[ordered, walked]`
+/// kept), and returns how many neighbour queries met ties: `[ordered, whole tree queries]`
 /// ([`TieAnswer`]).
 fn decide_run(
     context: &StepContext<'_>,
