@@ -697,12 +697,17 @@ fn finish(
     if decisive.windows(2).any(|w| key_distance_bits(w[0]) == key_distance_bits(w[1])) {
         return order_ties(keys, max_count, out, visits_before);
     }
+    write_nearest(keys, max_count, out);
+    GridQuery::Exact
+}
+
+/// Appends the first `max_count` of the sorted `keys` to `out` as neighbours.
+fn write_nearest(keys: &[u64], max_count: usize, out: &mut Vec<Neighbor>) {
     out.extend(
         keys.iter()
             .take(max_count)
             .map(|&k| Neighbor { distance_squared: f32::from_bits(key_distance_bits(k)), index: k as u32 }),
     );
-    GridQuery::Exact
 }
 
 /// Ties longer than this go to the tree: ordering one costs up to its length squared
@@ -745,11 +750,7 @@ fn order_ties(
         }
         start += length;
     }
-    out.extend(
-        keys.iter()
-            .take(max_count)
-            .map(|&k| Neighbor { distance_squared: f32::from_bits(key_distance_bits(k)), index: k as u32 }),
-    );
+    write_nearest(keys, max_count, out);
     GridQuery::TiesOrdered
 }
 
