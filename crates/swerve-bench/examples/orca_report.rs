@@ -110,6 +110,7 @@ fn main() {
         let _ = std::fs::remove_file(copy);
     }
     println!("{}", render_markdown(&rows));
+    println!("swerve's hot loops ran with the {} instruction set.", swerve::InstructionSet::best_supported().name());
 }
 
 /// dodgy_2d on `scene`: every step rebuilds swerve's neighbour grid, gives each agent its 10

@@ -283,14 +283,25 @@ pub fn positions_fnv1a(positions: &[Vec2]) -> u64 {
 /// then [`TIMED_STEPS`] timed ones (setting preferred velocities is not timed). Returns each
 /// timed step's time, in step order ([`summarise`] gives the median), and the final
 /// positions' hash. Runs of one scene are deterministic, so step k of one run can be set
-/// against step k of another, as `scripts/ab-orca` does.
+/// against step k of another, as `scripts/ab-orca` does. The hot loops run with the best
+/// instruction set the CPU supports.
 pub fn time_swerve_steps(scene: &Scene, threads: usize) -> Result<TimedRun, swerve::Error> {
+    time_swerve_steps_with(scene, threads, swerve::InstructionSet::best_supported())
+}
+
+/// [`time_swerve_steps`] with the hot loops on `instructions` (an error if the CPU lacks it).
+pub fn time_swerve_steps_with(
+    scene: &Scene,
+    threads: usize,
+    instructions: swerve::InstructionSet,
+) -> Result<TimedRun, swerve::Error> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| swerve::Error::Parse {
         path: "rayon".into(),
         line: 0,
         message: e.to_string(),
     })?;
     let mut sim = scene.simulator()?;
+    sim.set_instruction_set(instructions)?;
     let goals: Vec<Vec2> = scene.goals.iter().map(|g| Vec2::from_array(*g)).collect();
     let mut scratch = Vec::new();
     let mut samples = Vec::with_capacity(TIMED_STEPS);

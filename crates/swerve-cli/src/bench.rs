@@ -109,5 +109,6 @@ fn orca(args: &BenchArgs) -> Result<()> {
         rows.push(row);
     }
     println!("{}", render_markdown(&rows));
+    println!("swerve's hot loops ran with the {} instruction set.", swerve::InstructionSet::best_supported().name());
     Ok(())
 }

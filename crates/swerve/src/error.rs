@@ -55,6 +55,10 @@ pub enum Error {
     /// An agent's last decision was asked for, but decisions are not recorded.
     #[error("agent decisions are not recorded: call Simulator::set_record_decisions(true) before stepping")]
     DecisionsNotRecorded,
+    /// An instruction set this CPU lacks was asked for (see
+    /// [`crate::Simulator::set_instruction_set`]).
+    #[error("this CPU does not support the {0} instruction set")]
+    UnsupportedInstructionSet(&'static str),
     /// A mover id that does not name a live mover.
     #[error("unknown mover id {0}")]
     UnknownMover(u32),

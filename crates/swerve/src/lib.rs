@@ -6,6 +6,8 @@
 //!   (same `f32` results), with parallel deterministic stepping and stable agent ids.
 //! * [`geom`] — the small amount of planar geometry both halves share.
 //! * [`spatial`] — the spatial indexes: RVO2's agent k-d tree and obstacle BSP tree.
+//! * [`instruction_set`] — the ORCA step's hot loops compiled for the target's baseline and
+//!   again for AVX2, picked at run time (same bits either way).
 //! * [`physics`] — rigid-ball physics: elastic response, continuous collision and seven
 //!   interchangeable broad phases (seed 003).
 //! * [`reference`](mod@reference) — loading and replaying RVO2 recordings (the conformance check).
@@ -17,6 +19,7 @@
 
 pub mod error;
 pub mod geom;
+pub mod instruction_set;
 pub mod metrics;
 pub mod navigation;
 pub mod orca;
@@ -27,4 +30,5 @@ pub mod spatial;
 
 pub use error::Error;
 pub use geom::{HalfPlane, Vec2};
+pub use instruction_set::InstructionSet;
 pub use orca::{AgentId, AgentParams, ObstacleId, Simulator};

@@ -10,7 +10,7 @@
 //! [`ReferenceRun::replay`] checks every step independently (load the recorded state of step
 //! k, run one step, compare bits with step k+1) and also runs freely from step 0.
 
-use crate::{AgentParams, Error, Simulator, Vec2};
+use crate::{AgentParams, Error, InstructionSet, Simulator, Vec2};
 use serde::Deserialize;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -200,6 +200,12 @@ impl ReferenceRun {
 
     /// Replays the run: every step from its recorded state, then a free run from step 0.
     pub fn replay(&self) -> Result<ReplayReport, Error> {
+        self.replay_with(InstructionSet::best_supported())
+    }
+
+    /// [`ReferenceRun::replay`] with the step's hot loops on `instructions` (see
+    /// [`Simulator::set_instruction_set`]; an error if this CPU lacks it).
+    pub fn replay_with(&self, instructions: InstructionSet) -> Result<ReplayReport, Error> {
         let mut report = ReplayReport {
             name: self.name.clone(),
             steps: self.steps,
@@ -211,6 +217,7 @@ impl ReferenceRun {
         // Single steps. One simulator throughout, so that the agent tree's kept permutation
         // evolves from the recorded positions exactly as RVO2's did.
         let mut sim = self.simulator()?;
+        sim.set_instruction_set(instructions)?;
         let ids: Vec<_> = sim.agent_ids().to_vec();
         for k in 0..self.steps {
             for (id, sample) in ids.iter().zip(&self.frames[k]) {
@@ -228,6 +235,7 @@ impl ReferenceRun {
 
         // Free run with the examples' preferred-velocity rule.
         let mut sim = self.simulator()?;
+        sim.set_instruction_set(instructions)?;
         for k in 0..self.steps {
             for (i, id) in ids.iter().enumerate() {
                 let pref = preferred_velocity_toward(self.agents[i].goal, sim.positions()[i]);

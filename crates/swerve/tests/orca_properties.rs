@@ -3,7 +3,7 @@
 
 use swerve::orca::constraints::{agent_half_plane, AgentView};
 use swerve::orca::{Extensions, OverlapResolution};
-use swerve::{AgentId, AgentParams, Error, HalfPlane, Simulator, Vec2};
+use swerve::{AgentId, AgentParams, Error, HalfPlane, InstructionSet, Simulator, Vec2};
 
 /// A crowd on a square grid walking to the mirror-image point through the centre, around
 /// four square blocks: dense crossings at the centre, obstacle contact on the way, and at
@@ -102,6 +102,39 @@ fn results_are_bit_identical_for_1_2_and_8_threads() {
         }
     }
     assert!(most_agent_planes >= 5 && obstacle_planes > 0, "{most_agent_planes} {obstacle_planes}");
+}
+
+/// The hot loops' AVX2 copy (`swerve::instruction_set`) gives the baseline's bits, step after
+/// step, through crossings and obstacle contact, small and above the parallel threshold. On a
+/// CPU without AVX2, asking for it is refused and changes nothing.
+#[test]
+fn results_are_bit_identical_on_every_instruction_set() {
+    let run = |set: InstructionSet, n: usize, steps: usize| {
+        let (mut sim, goals) = crowd_with_blocks(n);
+        sim.set_instruction_set(set).unwrap();
+        assert_eq!(sim.instruction_set(), set);
+        let mut history = Vec::new();
+        for _ in 0..steps {
+            set_prefs(&mut sim, &goals);
+            sim.step();
+            history.push((bits(sim.positions()), bits(sim.velocities())));
+        }
+        history
+    };
+    if !InstructionSet::Avx2.is_supported() {
+        let (mut sim, _) = crowd_with_blocks(10);
+        sim.set_instruction_set(InstructionSet::Baseline).unwrap();
+        let err = sim.set_instruction_set(InstructionSet::Avx2).unwrap_err();
+        assert!(matches!(err, Error::UnsupportedInstructionSet("avx2")), "{err}");
+        assert_eq!(sim.instruction_set(), InstructionSet::Baseline);
+        println!("this CPU lacks AVX2: only the baseline runs here");
+        return;
+    }
+    assert_eq!(InstructionSet::best_supported(), InstructionSet::Avx2);
+    for (n, steps) in [(400, 300), (3_000, 40)] {
+        let baseline = run(InstructionSet::Baseline, n, steps);
+        assert_eq!(baseline, run(InstructionSet::Avx2, n, steps), "{n} agents: AVX2 differs from the baseline");
+    }
 }
 
 /// Recording decisions for inspection changes no bit of the motion — on from the start,

@@ -1,9 +1,11 @@
 //! Bit-exactness against RVO2 2.0.3 recordings (`tests/data/reference`, copied from
 //! `shared/reference`): every single step of every run must reproduce RVO2's positions and
-//! velocities bit for bit.
+//! velocities bit for bit, with the step's hot loops on every instruction set this CPU has
+//! (`swerve::instruction_set`).
 
 use std::path::PathBuf;
 use swerve::reference::ReferenceRun;
+use swerve::InstructionSet;
 
 fn run(name: &str) -> ReferenceRun {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/reference").join(name);
@@ -12,9 +14,15 @@ fn run(name: &str) -> ReferenceRun {
 
 fn check(name: &str) {
     let run = run(name);
-    let report = run.replay().expect("replay");
-    println!("{report}");
-    assert_eq!(report.single_step_identical, report.steps, "{report}");
+    for set in InstructionSet::ALL {
+        if !set.is_supported() {
+            println!("{name}: this CPU lacks {}; not replayed with it", set.name());
+            continue;
+        }
+        let report = run.replay_with(set).expect("replay");
+        println!("{} ({}): {report}", name, set.name());
+        assert_eq!(report.single_step_identical, report.steps, "{} instructions: {report}", set.name());
+    }
 }
 
 #[test]

@@ -5,6 +5,7 @@ use super::extensions::{is_head_on, jitter_direction, Extensions, Mover, MoverId
 use super::linear_program::{solve, LpOutcome};
 use super::params::AgentParams;
 use crate::geom::{validate_polygon, HalfPlane};
+use crate::instruction_set::{avx2_copy, Avx2Detected, InstructionSet};
 use crate::spatial::{AgentKdTree, GridQuery, Neighbor, NeighborGrid, ObstacleGrid, ObstacleTree, ObstacleVertex};
 use crate::Error;
 use glam::Vec2;
@@ -163,6 +164,8 @@ pub struct Simulator {
     common_params: Option<AgentParams>,
     /// Whether `radii`, `common_radius` and `common_params` are current.
     params_current: bool,
+    /// What the step's hot loops run with (always one this CPU supports).
+    instruction_set: InstructionSet,
 }
 
 /// What the decisions of a step read, laid out in slot order (see [`SlotOrder`]) at its start.
@@ -229,6 +232,7 @@ impl Simulator {
             common_radius: None,
             common_params: None,
             params_current: false,
+            instruction_set: InstructionSet::best_supported(),
         })
     }
 
@@ -253,6 +257,23 @@ impl Simulator {
     /// Sets the simulated time (s), e.g. when restoring a saved state.
     pub fn set_global_time(&mut self, time: f32) -> Result<(), Error> {
         self.global_time = Error::check_finite("global time", time)?;
+        Ok(())
+    }
+
+    /// The instruction set the step's hot loops run with: the best this CPU supports, unless
+    /// changed.
+    pub fn instruction_set(&self) -> InstructionSet {
+        self.instruction_set
+    }
+
+    /// Runs the step's hot loops with `set` (see [`crate::instruction_set`]). Every
+    /// instruction set gives the same bits; this is for measuring them against each other.
+    /// Fails, changing nothing, if this CPU does not support `set`.
+    pub fn set_instruction_set(&mut self, set: InstructionSet) -> Result<(), Error> {
+        if !set.is_supported() {
+            return Err(Error::UnsupportedInstructionSet(set.name()));
+        }
+        self.instruction_set = set;
         Ok(())
     }
 
@@ -780,6 +801,7 @@ impl Simulator {
             extensions: self.extensions,
             ids: &self.ids,
             step_number: self.step_number,
+            avx2: Avx2Detected::for_set(self.instruction_set),
         };
         // Every agent decides into its `Decision` (and record, when kept), and the ties are
         // counted on the way (sums: exact in any order, so threads cannot change them).
@@ -1060,6 +1082,8 @@ struct StepContext<'a> {
     extensions: Extensions,
     ids: &'a [AgentId],
     step_number: u64,
+    /// Present when the hot loops run their AVX2 copies (see [`crate::instruction_set`]).
+    avx2: Option<Avx2Detected>,
 }
 
 /// Agents decided one after another by one task of the parallel step.
@@ -1069,8 +1093,32 @@ const DECISION_RUN: usize = 64;
 /// when records are kept; see [`StepContext::decide`]), in order,
 /// into their records (`records` is either as long as `decisions` or empty: records not
 /// kept), and returns how many neighbour queries met ties: `[ordered, whole tree queries]`
-/// ([`TieAnswer`]).
+/// ([`TieAnswer`]). Runs the AVX2 copy when the step asks for it.
 fn decide_run(
+    context: &StepContext<'_>,
+    first: usize,
+    records: &mut [AgentRecord],
+    decisions: &mut [Decision],
+) -> [usize; 2] {
+    match context.avx2 {
+        Some(proof) => decide_run_avx2(proof, context, first, records, decisions),
+        None => decide_run_inline(context, first, records, decisions),
+    }
+}
+
+avx2_copy! {
+    /// [`decide_run_inline`] compiled for AVX2.
+    fn decide_run_avx2<'a>(
+        context: &StepContext<'a>,
+        first: usize,
+        records: &mut [AgentRecord],
+        decisions: &mut [Decision],
+    ) -> [usize; 2] = decide_run_inline;
+}
+
+/// [`decide_run`]'s work, inlined into each instruction set's copy.
+#[inline(always)]
+fn decide_run_inline(
     context: &StepContext<'_>,
     first: usize,
     records: &mut [AgentRecord],
@@ -1277,7 +1325,18 @@ impl StepContext<'_> {
                     let visits_before = |a: u32, b: u32| {
                         self.agent_tree.visits_before(center, agent_of[a as usize], agent_of[b as usize])
                     };
-                    match grid.nearest_slots(center, slot as u32, range_squared, k, &hints, keys, out, &visits_before) {
+                    let query = grid.nearest_slots(
+                        center,
+                        slot as u32,
+                        range_squared,
+                        k,
+                        &hints,
+                        keys,
+                        out,
+                        &visits_before,
+                        self.avx2,
+                    );
+                    match query {
                         GridQuery::Exact => {}
                         GridQuery::TiesOrdered => ties = TieAnswer::Ordered,
                         GridQuery::Tied => {

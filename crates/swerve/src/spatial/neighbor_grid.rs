@@ -16,6 +16,7 @@
 //! ([`SparseCells`]), and a query finds a row's span by binary search instead of indexing.
 
 use super::agent_kdtree::Neighbor;
+use crate::instruction_set::{avx2_copy, Avx2Detected};
 use glam::{DVec2, Vec2};
 use wide::{f32x4, i32x4, CmpLt};
 
@@ -352,7 +353,8 @@ impl NeighborGrid {
         // The query works in slots; an `exclude` that is no agent excludes no slot.
         let exclude_slot = self.slot_of.get(exclude as usize).copied().unwrap_or(u32::MAX);
         let answer = CANDIDATE_KEYS.with_borrow_mut(|keys| {
-            self.nearest_slots(center, exclude_slot, range_squared, max_count, hints, keys, out, &|_, _| None)
+            let avx2 = Avx2Detected::detect();
+            self.nearest_slots(center, exclude_slot, range_squared, max_count, hints, keys, out, &|_, _| None, avx2)
         });
         for neighbor in out.iter_mut() {
             neighbor.index = self.entries[neighbor.index as usize];
@@ -379,7 +381,8 @@ impl NeighborGrid {
     /// When equal distances compete, `visits_before(a, b)` is asked whether RVO2's k-d tree
     /// offers slot `a`'s agent before slot `b`'s (see [`super::AgentKdTree::visits_before`]);
     /// with an answer for every such pair the query is [`GridQuery::TiesOrdered`], with any
-    /// `None` it is [`GridQuery::Tied`].
+    /// `None` it is [`GridQuery::Tied`]. The candidate scan runs its AVX2 copy when given
+    /// `avx2`.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn nearest_slots(
@@ -392,6 +395,7 @@ impl NeighborGrid {
         keys: &mut Vec<u64>,
         out: &mut Vec<Neighbor>,
         visits_before: &impl Fn(u32, u32) -> Option<bool>,
+        avx2: Option<Avx2Detected>,
     ) -> GridQuery {
         out.clear();
         // NaN is caught too: RVO2's `d < NaN` never holds, so nothing is found.
@@ -412,14 +416,14 @@ impl NeighborGrid {
             let hint_squared = (radius * radius) as f32;
             // RVO2 keeps `d < range²`; the scan keeps `d <= limit`, the float just below.
             if hint_squared > 0.0 && hint_squared < range_squared {
-                let found = self.collect(center, exclude, below(hint_squared), radius, max_count, keys);
+                let found = self.collect(center, exclude, below(hint_squared), radius, max_count, keys, avx2);
                 if found.tied || found.count >= max_count {
                     return finish(&mut keys[..found.count], found.tied, max_count, out, visits_before);
                 }
             }
         }
         let range = (range_squared as f64).sqrt();
-        let found = self.collect(center, exclude, below(range_squared), range, max_count, keys);
+        let found = self.collect(center, exclude, below(range_squared), range, max_count, keys, avx2);
         finish(&mut keys[..found.count], found.tied, max_count, out, visits_before)
     }
 
@@ -431,8 +435,43 @@ impl NeighborGrid {
     /// Branch-free per candidate: each agent of the cells covering the search disc is written
     /// to the next free key and counted only if it is inside, so that the unpredictable
     /// inside/outside test costs no misprediction; the keys are ordered once, at the end
-    /// ([`finish`]).
+    /// ([`finish`]). Out of line (inlined into the decide loop, it slowed the loop by about a
+    /// tenth), in the AVX2 copy when given `avx2`.
+    #[allow(clippy::too_many_arguments)]
     fn collect(
+        &self,
+        center: Vec2,
+        exclude: u32,
+        limit: f32,
+        radius: f64,
+        max_count: usize,
+        keys: &mut Vec<u64>,
+        avx2: Option<Avx2Detected>,
+    ) -> Collected {
+        match avx2 {
+            Some(proof) => collect_avx2(proof, self, center, exclude, limit, radius, max_count, keys),
+            None => self.collect_candidates(center, exclude, limit, radius, max_count, keys),
+        }
+    }
+}
+
+avx2_copy! {
+    /// [`NeighborGrid::collect_candidates`] compiled for AVX2.
+    fn collect_avx2(
+        grid: &NeighborGrid,
+        center: Vec2,
+        exclude: u32,
+        limit: f32,
+        radius: f64,
+        max_count: usize,
+        keys: &mut Vec<u64>,
+    ) -> Collected = NeighborGrid::collect_candidates;
+}
+
+impl NeighborGrid {
+    /// [`NeighborGrid::collect`]'s work, inlined into each instruction set's copy.
+    #[inline(always)]
+    fn collect_candidates(
         &self,
         center: Vec2,
         exclude: u32,
@@ -817,10 +856,12 @@ mod tests {
                 if hinted == GridQuery::Exact {
                     prop_assert_eq!(&a, &b, "agent {} with hints {:?}", i, hints);
                 }
-                // In slots, with the tree ordering ties (as the simulator asks).
+                // In slots, with the tree ordering ties (as the simulator asks), and the
+                // baseline candidate scan (the queries above run the best this CPU has).
                 let visits_before = |x, y| tree.visits_before(p, slot_agent(x), slot_agent(y));
                 let slot = grid.slot_of_agents()[i];
-                let answer = grid.nearest_slots(p, slot, range * range, max_count, &hints, &mut keys, &mut a, &visits_before);
+                let answer =
+                    grid.nearest_slots(p, slot, range * range, max_count, &hints, &mut keys, &mut a, &visits_before, None);
                 for neighbor in &mut a {
                     neighbor.index = slot_agent(neighbor.index);
                 }
