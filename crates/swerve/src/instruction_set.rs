@@ -4,14 +4,16 @@
 //! every CPU of the target. The step's two hottest loops, the decide loop (neighbours,
 //! half-planes, linear programs) and the neighbour grid's candidate scan, are compiled a second
 //! time for AVX2 and BMI, and that copy runs when the CPU has them: the same operations in
-//! fewer instructions (three-operand VEX forms; BMI's bit operations). At jgrid 100,000 that
-//! is 7.7 % fewer instructions and about 4 % less time a step (BENCHMARKS.md, tenth round).
+//! fewer instructions (three-operand VEX forms; BMI's bit operations). On jgrid that is 8.5 %
+//! fewer instructions and 6.6–9.2 % less time a step (BENCHMARKS.md, tenth round). Other
+//! targets than x86-64 have the baseline only.
 //!
 //! Both copies give the same bits. Rust performs every floating-point operation as written
 //! (it never fuses a multiply and an add on its own, and FMA is not enabled here anyway), and
 //! the SIMD types of `wide` choose their instructions when the crate is compiled, not per
 //! function; so both copies run the same IEEE operations in the same order. The reference
-//! replays run under both (`tests/reference_runs.rs`).
+//! replays and the RVO2 peer test run under both, and a property test compares the two step
+//! by step (`tests/orca_properties.rs`).
 
 /// The instruction sets the ORCA step's hot loops can run with (see
 /// [`Simulator::set_instruction_set`](crate::Simulator::set_instruction_set)).
