@@ -32,7 +32,7 @@ impl InstructionSet {
 
     /// The best instruction set this CPU supports: what a new simulator uses.
     pub fn best_supported() -> InstructionSet {
-        if Avx2Detected::detect().is_some() {
+        if InstructionSet::Avx2.is_supported() {
             InstructionSet::Avx2
         } else {
             InstructionSet::Baseline

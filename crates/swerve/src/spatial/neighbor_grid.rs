@@ -453,22 +453,7 @@ impl NeighborGrid {
             None => self.collect_candidates(center, exclude, limit, radius, max_count, keys),
         }
     }
-}
 
-avx2_copy! {
-    /// [`NeighborGrid::collect_candidates`] compiled for AVX2.
-    fn collect_avx2(
-        grid: &NeighborGrid,
-        center: Vec2,
-        exclude: u32,
-        limit: f32,
-        radius: f64,
-        max_count: usize,
-        keys: &mut Vec<u64>,
-    ) -> Collected = NeighborGrid::collect_candidates;
-}
-
-impl NeighborGrid {
     /// [`NeighborGrid::collect`]'s work, inlined into each instruction set's copy.
     #[inline(always)]
     fn collect_candidates(
@@ -582,6 +567,19 @@ impl NeighborGrid {
     pub fn is_sparse(&self) -> bool {
         self.sparse
     }
+}
+
+avx2_copy! {
+    /// [`NeighborGrid::collect_candidates`] compiled for AVX2.
+    fn collect_avx2(
+        grid: &NeighborGrid,
+        center: Vec2,
+        exclude: u32,
+        limit: f32,
+        radius: f64,
+        max_count: usize,
+        keys: &mut Vec<u64>,
+    ) -> Collected = NeighborGrid::collect_candidates;
 }
 
 /// Where a point's cell is (a copy of the grid's layout, so that cells can be computed while
