@@ -6,7 +6,9 @@ use super::linear_program::{solve, LpOutcome};
 use super::params::AgentParams;
 use crate::geom::{validate_polygon, HalfPlane};
 use crate::instruction_set::{avx2_copy, Avx2Detected, InstructionSet};
-use crate::spatial::{AgentKdTree, GridQuery, Neighbor, NeighborGrid, ObstacleGrid, ObstacleTree, ObstacleVertex};
+use crate::spatial::{
+    AgentKdTree, GridQuery, Neighbor, NeighborGrid, ObstacleGrid, ObstacleTree, ObstacleVertex, ANSWER_ROOM,
+};
 use crate::Error;
 use glam::Vec2;
 use rayon::prelude::*;
@@ -56,10 +58,12 @@ impl AgentRecord {
     fn with_capacity(params: &AgentParams) -> AgentRecord {
         // Reserve what a typical step needs so that stepping does not allocate once warm
         // (agents near obstacles grow their lists during the first steps), but no more: at a
-        // million agents every byte here is a megabyte.
+        // million agents every byte here is a megabyte. The grid's queries write up to
+        // `ANSWER_ROOM` candidates into the neighbour list before cutting it to the answer.
         let neighbors = params.max_neighbors.min(256);
+        let answer_room = if neighbors == 0 { 0 } else { neighbors.max(ANSWER_ROOM) };
         AgentRecord {
-            agent_neighbors: Vec::with_capacity(neighbors),
+            agent_neighbors: Vec::with_capacity(answer_room),
             half_planes: Vec::with_capacity(neighbors + 2),
             ..AgentRecord::default()
         }

@@ -18,6 +18,7 @@ mod obstacle_tree;
 mod stack_room;
 
 pub use agent_kdtree::{nearest_brute_force, AgentKdTree, Neighbor, MAX_LEAF_SIZE};
+pub(crate) use neighbor_grid::ANSWER_ROOM;
 pub use neighbor_grid::{GridQuery, NeighborGrid};
 pub use obstacle_grid::ObstacleGrid;
 pub use obstacle_tree::{ObstacleTree, ObstacleVertex};

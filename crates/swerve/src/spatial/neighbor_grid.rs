@@ -664,6 +664,10 @@ fn compact(keys: &mut [u64], max_count: usize) -> Compacted {
 /// Up to this many candidates are ordered by counting ranks rather than by sorting.
 const RANKED: usize = 16;
 
+/// The capacity a neighbour list needs for the grid's queries not to grow it: the ranked
+/// candidates are written in place there ([`finish`]).
+pub(crate) const ANSWER_ROOM: usize = RANKED;
+
 /// The place of each of the first `4 * VECTORS` candidates (the rest of `distances` is
 /// infinite padding): how many of all the candidates are strictly nearer. Candidate `c`'s
 /// count is lane `c % 4` of vector `c / 4`.
@@ -711,22 +715,30 @@ fn finish(
             3 => places::<3>(&distances),
             _ => places::<4>(&distances),
         };
-        // Every place the answer reads is written: the test on `taken` below makes sure.
-        let mut ordered = [Neighbor { distance_squared: 0.0, index: 0 }; RANKED];
+        // Each candidate is written at its place in `out` itself, grown to RANKED entries
+        // and then cut to the answer's length: copying the answer from a buffer took a
+        // `memmove` call of a length known only at run time (tenth round: 1.4–1.7 % of a
+        // jgrid step). `out` keeps its capacity from query to query, so this allocates only
+        // in the first. Every place the answer reads is written: the test on `taken` below
+        // makes sure (and sends the query to `order_ties` if, impossibly, `out` were short).
+        out.resize(RANKED, Neighbor { distance_squared: 0.0, index: 0 });
         let mut taken = 0u32;
-        for ((&key, &distance_squared), &rank) in keys.iter().zip(&distances).zip(&ranks) {
-            // (A rank is below `len <= RANKED`; the mask only spares a bounds check.)
-            let place = rank as usize & (RANKED - 1);
-            ordered[place] = Neighbor { distance_squared, index: key as u32 };
-            taken |= 1 << place;
+        if let Some(ordered) = out.first_chunk_mut::<RANKED>() {
+            for ((&key, &distance_squared), &rank) in keys.iter().zip(&distances).zip(&ranks) {
+                // (A rank is below `len <= RANKED`; the mask only spares a bounds check.)
+                let place = rank as usize & (RANKED - 1);
+                ordered[place] = Neighbor { distance_squared, index: key as u32 };
+                taken |= 1 << place;
+            }
         }
         // Two candidates at one distance take the same place and leave the next one empty:
         // a tie that matters if that place is among the first `max_count + 1`.
         let decisive = (1u32 << len.min(max_count + 1)) - 1;
         if taken & decisive != decisive {
+            out.clear();
             return order_ties(keys, max_count, out, visits_before);
         }
-        out.extend_from_slice(&ordered[..len.min(max_count)]);
+        out.truncate(len.min(max_count));
         return GridQuery::Exact;
     }
     keys.sort_unstable();
