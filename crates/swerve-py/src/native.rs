@@ -8,7 +8,7 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use swerve::orca::LpOutcome;
-use swerve::{AgentId, AgentParams, ObstacleId, Simulator};
+use swerve::{AgentId, AgentParams, InstructionSet, ObstacleId, Simulator};
 
 /// `[x0, y0, x1, y1, …]` as an `(N, 2)` float32 array (the vector is moved, not copied).
 fn to_array<'py>(py: Python<'py>, values: &[Vec2]) -> PyResult<Bound<'py, PyArray2<f32>>> {
@@ -124,6 +124,30 @@ impl PySimulator {
     #[setter]
     fn set_record_decisions(&mut self, record: bool) {
         self.sim.set_record_decisions(record);
+    }
+
+    /// The instructions the step's hottest loops run with: `"avx2"` or `"baseline"` (the
+    /// best this CPU has by default). Both give the same bits; the choice is for timing
+    /// them. Setting a name not in `supported_instruction_sets()` raises `ValueError` when
+    /// the name is unknown and `SwerveError` when this CPU lacks it, and changes nothing.
+    #[getter]
+    fn get_instruction_set(&self) -> &'static str {
+        self.sim.instruction_set().name()
+    }
+
+    #[setter]
+    fn set_instruction_set(&mut self, name: &str) -> PyResult<()> {
+        let set = InstructionSet::by_name(name).ok_or_else(|| {
+            let known: Vec<&str> = InstructionSet::ALL.iter().map(|s| s.name()).collect();
+            invalid_value(format!("unknown instruction set '{name}' (expected {})", known.join(" or ")))
+        })?;
+        self.sim.set_instruction_set(set).py()
+    }
+
+    /// The names of the instruction sets this CPU can run, baseline first.
+    #[staticmethod]
+    fn supported_instruction_sets() -> Vec<&'static str> {
+        InstructionSet::ALL.into_iter().filter(|s| s.is_supported()).map(InstructionSet::name).collect()
     }
 
     /// Adds `N` agents at `positions` (shape `(N, 2)`); every parameter is one number for all

@@ -69,10 +69,16 @@ def build_pyrvo(scene):
     return sim
 
 
+SUPPORTED_SETS = swerve.Simulator.supported_instruction_sets()
+
+
+@pytest.mark.parametrize("instruction_set", SUPPORTED_SETS)
 @pytest.mark.parametrize("seed", NATIVE_SEEDS)
-def test_bulk_api_matches_pyrvo_bit_for_bit(seed):
+def test_bulk_api_matches_pyrvo_bit_for_bit(seed, instruction_set):
     scene = random_scene(seed)
     ours, ids = build_native(scene)
+    ours.instruction_set = instruction_set
+    assert ours.instruction_set == instruction_set
     theirs = build_pyrvo(scene)
     n = len(scene["agents"])
     assert ids.dtype == np.uint32 and list(ids) == list(range(n))
@@ -100,6 +106,22 @@ def test_bulk_api_matches_pyrvo_bit_for_bit(seed):
         neighbors = ours.neighbors(i)
         assert list(neighbors) == [theirs.get_agent_agent_neighbor(i, k) for k in range(theirs.get_agent_num_agent_neighbors(i))]
         assert 0 <= ours.obstacle_half_plane_count(i) <= theirs.get_agent_num_obstacle_neighbors(i)
+
+
+def test_instruction_sets_are_chosen_by_name_and_refused_clearly():
+    sim = swerve.Simulator(0.25)
+    # The baseline runs everywhere; a new simulator runs the best set this CPU has.
+    assert SUPPORTED_SETS[0] == "baseline"
+    assert sim.instruction_set == SUPPORTED_SETS[-1]
+    sim.instruction_set = "baseline"
+    assert sim.instruction_set == "baseline"
+    with pytest.raises(ValueError, match=r"unknown instruction set 'sse9' \(expected baseline or avx2\)"):
+        sim.instruction_set = "sse9"
+    assert sim.instruction_set == "baseline"
+    if "avx2" not in SUPPORTED_SETS:
+        with pytest.raises(swerve.SwerveError, match="avx2"):
+            sim.instruction_set = "avx2"
+        assert sim.instruction_set == "baseline"
 
 
 def test_step_n_equals_n_single_steps():

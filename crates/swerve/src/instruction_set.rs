@@ -132,12 +132,34 @@ pub(crate) use avx2_copy;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{AgentParams, Simulator};
 
     #[test]
-    fn the_best_set_is_supported_and_the_baseline_always() {
+    fn sets_go_by_their_names_and_a_simulator_takes_exactly_the_supported_ones() {
+        assert_eq!(InstructionSet::ALL[0], InstructionSet::Baseline);
+        for set in InstructionSet::ALL {
+            assert_eq!(InstructionSet::by_name(set.name()), Some(set));
+        }
+        assert_eq!(InstructionSet::by_name("AVX2"), None);
         assert!(InstructionSet::Baseline.is_supported());
-        assert!(InstructionSet::best_supported().is_supported());
-        assert!(Avx2Detected::for_set(InstructionSet::Baseline).is_none());
-        assert_eq!(Avx2Detected::for_set(InstructionSet::Avx2).is_some(), InstructionSet::Avx2.is_supported());
+        let mut sim = Simulator::new(0.25, AgentParams::default()).unwrap();
+        assert_eq!(sim.instruction_set(), InstructionSet::best_supported());
+        // From the best set down to the baseline, each from a different one: a refused set
+        // leaves the simulator as it was.
+        for set in InstructionSet::ALL.into_iter().rev() {
+            let before = if set == InstructionSet::Baseline {
+                InstructionSet::best_supported()
+            } else {
+                InstructionSet::Baseline
+            };
+            sim.set_instruction_set(before).unwrap();
+            let result = sim.set_instruction_set(set);
+            assert_eq!(result.is_ok(), set.is_supported(), "{set:?}");
+            assert_eq!(sim.instruction_set(), if set.is_supported() { set } else { before });
+            assert_eq!(
+                Avx2Detected::for_set(sim.instruction_set()).is_some(),
+                sim.instruction_set() == InstructionSet::Avx2
+            );
+        }
     }
 }

@@ -1,7 +1,7 @@
 """Type stubs of the compiled module `swerve._swerve` (re-exported by `swerve`,
 `swerve.rvo2` and `swerve.pyrvo`)."""
 
-from typing import Any, Iterable, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -35,6 +35,9 @@ class Simulator:
         record_decisions: bool = False,
     ) -> None: ...
     record_decisions: bool
+    instruction_set: str
+    @staticmethod
+    def supported_instruction_sets() -> List[str]: ...
     def add_agents(
         self,
         positions: npt.ArrayLike,
