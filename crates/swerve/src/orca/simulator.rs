@@ -598,7 +598,7 @@ impl Simulator {
     /// and linear-program outcome — for [`Simulator::agent_neighbors`] and the other
     /// inspection methods below. Off by default: a step then writes nothing per agent but its
     /// new state, which at 100,000 agents saves about 25 MB of memory traffic per step and at
-    /// 1,000,000 agents about 380 MiB of memory (BENCHMARKS.md). Turned on, the records fill
+    /// 1,000,000 agents about 430 MiB of memory (BENCHMARKS.md). Turned on, the records fill
     /// from the next step on; turned off, they are freed.
     pub fn set_record_decisions(&mut self, record: bool) {
         self.record_decisions = record;
