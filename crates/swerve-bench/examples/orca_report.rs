@@ -59,7 +59,7 @@ fn main() {
         for threads in [1usize, 2] {
             // Each child runs from a fresh copy of this program: a cached file's code keeps its
             // physical pages, and on the project's VM that placement alone moved a step by
-            // 20 % against a byte-identical copy (BENCHMARKS.md, sixth round).
+            // 20 % against a byte-identical copy (docs/orca-performance-log.md, sixth round).
             let own = std::env::current_exe().expect("own path");
             let copy = std::env::temp_dir().join(format!("orca-report-{}-{family}-{n}-{threads}", std::process::id()));
             std::fs::copy(&own, &copy).expect("copy of this program");

@@ -5,8 +5,8 @@
 //! half-planes, linear programs) and the neighbour grid's candidate scan, are compiled a second
 //! time for AVX2 and BMI, and that copy runs when the CPU has them: the same operations in
 //! fewer instructions (three-operand VEX forms; BMI's bit operations). On jgrid that is 8.5 %
-//! fewer instructions and 6.6–9.2 % less time a step (BENCHMARKS.md, tenth round). Other
-//! targets than x86-64 have the baseline only.
+//! fewer instructions and 6.6–9.2 % less time a step (docs/orca-performance-log.md, tenth
+//! round). Other targets than x86-64 have the baseline only.
 //!
 //! Both copies give the same bits. Rust performs every floating-point operation as written
 //! (it never fuses a multiply and an add on its own, and FMA is not enabled here anyway), and

@@ -598,8 +598,9 @@ impl Simulator {
     /// and linear-program outcome — for [`Simulator::agent_neighbors`] and the other
     /// inspection methods below. Off by default: a step then writes nothing per agent but its
     /// new state, which at 100,000 agents saves about 25 MB of memory traffic per step and at
-    /// 1,000,000 agents about 430 MiB of memory (BENCHMARKS.md). Turned on, the records fill
-    /// from the next step on; turned off, they are freed.
+    /// 1,000,000 agents about 430 MiB of memory (peak 667 MiB recorded against 240 MiB, in
+    /// BENCHMARKS.md). Turned on, the records fill from the next step on; turned off, they are
+    /// freed.
     pub fn set_record_decisions(&mut self, record: bool) {
         self.record_decisions = record;
         self.sync_records();
@@ -976,9 +977,9 @@ thread_local! {
 /// The grid's cell order keeps agents that are near each other in space near each other in
 /// memory, whatever order they were added in: each agent's neighbours are then mostly in
 /// cache, where in agent order a crowd added at random fetches each one from memory (jgrid
-/// 1,000,000 added in random order, 2 threads: 998 ms per step in agent order, 336 ms in
-/// grid order; BENCHMARKS.md). Ids and agent order stay as they are; only the step's scratch
-/// is in slots.
+/// 1,000,000 added in random order, 2 threads: median step 945 ms in agent order, 349 ms in
+/// grid order; docs/orca-performance-log.md, seventh round). Ids and agent order stay as they
+/// are; only the step's scratch is in slots.
 #[derive(Clone, Copy)]
 enum SlotOrder<'a> {
     /// Slot `i` holds agent `i` (when the grid is not filled: a crowd so spread out that even

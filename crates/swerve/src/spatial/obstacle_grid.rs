@@ -12,7 +12,7 @@
 //! [`GridQuery::Tied`] and the caller walks the tree.
 //!
 //! The tree walk always descends one whole root-to-leaf path, even for an agent with no edge
-//! in range; the grid reads one cell (BENCHMARKS.md, eighth round).
+//! in range; the grid reads one cell (docs/orca-performance-log.md, eighth round).
 
 use super::{GridQuery, ObstacleVertex};
 use crate::geom::exact::{distance_squared_to_segment, left_of};
