@@ -51,8 +51,22 @@ fn walk(sim: &mut Simulator, goals: &[Vec2], steps: usize) {
     }
 }
 
-fn bits(v: &[Vec2]) -> Vec<(u32, u32)> {
+/// Each point's coordinates as `f32` bits, for bit-for-bit comparison.
+type Bits = Vec<(u32, u32)>;
+
+fn bits(v: &[Vec2]) -> Bits {
     v.iter().map(|p| (p.x.to_bits(), p.y.to_bits())).collect()
+}
+
+/// Walks `sim` like [`walk`], keeping every step's positions and velocities as bits.
+fn walk_recording(sim: &mut Simulator, goals: &[Vec2], steps: usize) -> Vec<(Bits, Bits)> {
+    (0..steps)
+        .map(|_| {
+            set_prefs(sim, goals);
+            sim.step();
+            (bits(sim.positions()), bits(sim.velocities()))
+        })
+        .collect()
 }
 
 #[test]
@@ -62,13 +76,7 @@ fn results_are_bit_identical_for_1_2_and_8_threads() {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| {
             let (mut sim, goals) = crowd_with_blocks(400);
-            let mut history = Vec::new();
-            for _ in 0..STEPS {
-                set_prefs(&mut sim, &goals);
-                sim.step();
-                history.push((bits(sim.positions()), bits(sim.velocities())));
-            }
-            history
+            walk_recording(&mut sim, &goals, STEPS)
         })
     };
     let one = run(1);
@@ -113,13 +121,7 @@ fn results_are_bit_identical_on_every_instruction_set() {
         let (mut sim, goals) = crowd_with_blocks(n);
         sim.set_instruction_set(set).unwrap();
         assert_eq!(sim.instruction_set(), set);
-        let mut history = Vec::new();
-        for _ in 0..steps {
-            set_prefs(&mut sim, &goals);
-            sim.step();
-            history.push((bits(sim.positions()), bits(sim.velocities())));
-        }
-        history
+        walk_recording(&mut sim, &goals, steps)
     };
     if !InstructionSet::Avx2.is_supported() {
         let (mut sim, _) = crowd_with_blocks(10);
