@@ -7,7 +7,8 @@ use super::params::AgentParams;
 use crate::geom::{validate_polygon, HalfPlane};
 use crate::instruction_set::{avx2_copy, Avx2Detected, InstructionSet};
 use crate::spatial::{
-    AgentKdTree, GridQuery, Neighbor, NeighborGrid, ObstacleGrid, ObstacleTree, ObstacleVertex, ANSWER_ROOM,
+    AgentKdTree, GridQuery, Neighbor, NeighborGrid, ObstacleGrid, ObstacleTree, ObstacleVertex, QueryScratch,
+    ANSWER_ROOM,
 };
 use crate::Error;
 use glam::Vec2;
@@ -954,8 +955,8 @@ impl Simulator {
 /// largest need and then reused.
 #[derive(Default)]
 struct Scratch {
-    /// The grid query's candidate list.
-    candidate_keys: Vec<u64>,
+    /// The grid query's candidate list and row spans.
+    query: QueryScratch,
     /// Linear program 3's projected half-planes.
     projected: Vec<HalfPlane>,
 }
@@ -1323,7 +1324,6 @@ impl StepContext<'_> {
                 // (Slots are agents here.)
                 SlotOrder::Agents => self.agent_tree.nearest(center, i as u32, range_squared, k, out),
                 SlotOrder::Cells { agent_of, slot_of } => {
-                    let keys = &mut scratch.candidate_keys;
                     let grid = self.neighbor_grid;
                     // Equal distances: only RVO2's tree knows their order. Asked pair by pair
                     // which agent it visits first; failing that, the whole query.
@@ -1336,7 +1336,7 @@ impl StepContext<'_> {
                         range_squared,
                         k,
                         &hints,
-                        keys,
+                        &mut scratch.query,
                         out,
                         &visits_before,
                         self.avx2,

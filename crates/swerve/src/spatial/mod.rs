@@ -18,8 +18,8 @@ mod obstacle_tree;
 mod stack_room;
 
 pub use agent_kdtree::{nearest_brute_force, AgentKdTree, Neighbor, MAX_LEAF_SIZE};
-pub(crate) use neighbor_grid::ANSWER_ROOM;
 pub use neighbor_grid::{GridQuery, NeighborGrid};
+pub(crate) use neighbor_grid::{QueryScratch, ANSWER_ROOM};
 pub use obstacle_grid::ObstacleGrid;
 pub use obstacle_tree::{ObstacleTree, ObstacleVertex};
 

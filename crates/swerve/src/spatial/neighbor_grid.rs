@@ -90,14 +90,53 @@ struct SparseCells {
 }
 
 impl SparseCells {
-    /// The slots of row `y`'s cells in columns `x0..=x1`.
+    /// The slots of row `y`'s cells in columns `x0..=x1`. `last` is where this row's span
+    /// was found last, if it is `y`'s: the decide loop asks in slot order, so the next
+    /// agent's span usually starts and ends in the same cell or the next. Walking from
+    /// there takes a load or two; a binary search over a long row (a ring's top row holds
+    /// hundreds of cells) is a chain of dependent loads, about a tenth of a ring's step.
     #[inline(always)]
-    fn row_span(&self, y: usize, x0: usize, x1: usize) -> (usize, usize) {
-        let (first, last) = (self.row_cells[y] as usize, self.row_cells[y + 1] as usize);
-        let columns = &self.column[first..last];
-        let from = first + columns.partition_point(|&x| (x as usize) < x0);
-        let to = first + columns.partition_point(|&x| (x as usize) <= x1);
-        (self.start[from] as usize, self.start[to] as usize)
+    fn row_span(&self, y: usize, x0: usize, x1: usize, last: &mut RowSpan) -> (usize, usize) {
+        let first = self.row_cells[y] as usize;
+        let columns = &self.column[first..self.row_cells[y + 1] as usize];
+        let (x0, x1) = (x0 as u32, x1 as u32);
+        let (from, to) = if last.row == y as u32 {
+            (
+                partition_near(columns, |x| x < x0, last.from as usize),
+                partition_near(columns, |x| x <= x1, last.to as usize),
+            )
+        } else {
+            (columns.partition_point(|&x| x < x0), columns.partition_point(|&x| x <= x1))
+        };
+        *last = RowSpan { row: y as u32, from: from as u32, to: to as u32 };
+        (self.start[first + from] as usize, self.start[first + to] as usize)
+    }
+}
+
+/// `columns.partition_point(below)`, looked for first near `guess`: a few steps from it
+/// either way, then a binary search over the rest of that side.
+#[inline(always)]
+fn partition_near(columns: &[u32], below: impl Fn(u32) -> bool, guess: usize) -> usize {
+    const STEPS: usize = 3;
+    let mut i = guess.min(columns.len());
+    if i < columns.len() && below(columns[i]) {
+        // The answer lies after `i`.
+        for _ in 0..STEPS {
+            i += 1;
+            if i == columns.len() || !below(columns[i]) {
+                return i;
+            }
+        }
+        i + columns[i..].partition_point(|&x| below(x))
+    } else {
+        // The answer is `i` or before it.
+        for _ in 0..STEPS {
+            if i == 0 || below(columns[i - 1]) {
+                return i;
+            }
+            i -= 1;
+        }
+        columns[..i].partition_point(|&x| below(x))
     }
 }
 
@@ -352,9 +391,9 @@ impl NeighborGrid {
     ) -> GridQuery {
         // The query works in slots; an `exclude` that is no agent excludes no slot.
         let exclude_slot = self.slot_of.get(exclude as usize).copied().unwrap_or(u32::MAX);
-        let answer = CANDIDATE_KEYS.with_borrow_mut(|keys| {
+        let answer = QUERY_SCRATCH.with_borrow_mut(|scratch| {
             let avx2 = Avx2Detected::detect();
-            self.nearest_slots(center, exclude_slot, range_squared, max_count, hints, keys, out, &|_, _| None, avx2)
+            self.nearest_slots(center, exclude_slot, range_squared, max_count, hints, scratch, out, &|_, _| None, avx2)
         });
         for neighbor in out.iter_mut() {
             neighbor.index = self.entries[neighbor.index as usize];
@@ -392,7 +431,7 @@ impl NeighborGrid {
         range_squared: f32,
         max_count: usize,
         hints: &[f32],
-        keys: &mut Vec<u64>,
+        scratch: &mut QueryScratch,
         out: &mut Vec<Neighbor>,
         visits_before: &impl Fn(u32, u32) -> Option<bool>,
         avx2: Option<Avx2Detected>,
@@ -416,18 +455,18 @@ impl NeighborGrid {
             let hint_squared = (radius * radius) as f32;
             // RVO2 keeps `d < range²`; the scan keeps `d <= limit`, the float just below.
             if hint_squared > 0.0 && hint_squared < range_squared {
-                let found = self.collect(center, exclude, below(hint_squared), radius, max_count, keys, avx2);
+                let found = self.collect(center, exclude, below(hint_squared), radius, max_count, scratch, avx2);
                 if found.tied || found.count >= max_count {
-                    return finish(&mut keys[..found.count], found.tied, max_count, out, visits_before);
+                    return finish(&mut scratch.keys[..found.count], found.tied, max_count, out, visits_before);
                 }
             }
         }
         let range = (range_squared as f64).sqrt();
-        let found = self.collect(center, exclude, below(range_squared), range, max_count, keys, avx2);
-        finish(&mut keys[..found.count], found.tied, max_count, out, visits_before)
+        let found = self.collect(center, exclude, below(range_squared), range, max_count, scratch, avx2);
+        finish(&mut scratch.keys[..found.count], found.tied, max_count, out, visits_before)
     }
 
-    /// Collects into `keys[..count]` the slot of every agent other than slot `exclude` at
+    /// Collects into `scratch.keys[..count]` the slot of every agent other than slot `exclude` at
     /// squared distance `<= limit` from `center` — or, when there are many, a subset that
     /// still holds the `max_count` nearest and every agent tied with the farthest of them.
     /// `radius` is at least `sqrt(limit)` up to rounding.
@@ -445,12 +484,12 @@ impl NeighborGrid {
         limit: f32,
         radius: f64,
         max_count: usize,
-        keys: &mut Vec<u64>,
+        scratch: &mut QueryScratch,
         avx2: Option<Avx2Detected>,
     ) -> Collected {
         match avx2 {
-            Some(proof) => collect_avx2(proof, self, center, exclude, limit, radius, max_count, keys),
-            None => self.collect_candidates(center, exclude, limit, radius, max_count, keys),
+            Some(proof) => collect_avx2(proof, self, center, exclude, limit, radius, max_count, scratch),
+            None => self.collect_candidates(center, exclude, limit, radius, max_count, scratch),
         }
     }
 
@@ -463,8 +502,9 @@ impl NeighborGrid {
         mut limit: f32,
         radius: f64,
         max_count: usize,
-        keys: &mut Vec<u64>,
+        scratch: &mut QueryScratch,
     ) -> Collected {
+        let QueryScratch { keys, spans } = scratch;
         // Room for a few rows at once; when it fills up, the list is cut to the nearest
         // `max_count` (see `compact`).
         let capacity = 4 * max_count + 256;
@@ -482,7 +522,7 @@ impl NeighborGrid {
         let mut count = 0usize;
         for y in y0..=y1 {
             let (mut start, end) = if self.sparse {
-                self.sparse_cells.row_span(y, x0, x1)
+                self.sparse_cells.row_span(y, x0, x1, &mut spans[y % spans.len()])
             } else {
                 let row = y * self.columns;
                 (self.cell_start[row + x0] as usize, self.cell_start[row + x1 + 1] as usize)
@@ -578,7 +618,7 @@ avx2_copy! {
         limit: f32,
         radius: f64,
         max_count: usize,
-        keys: &mut Vec<u64>,
+        scratch: &mut QueryScratch,
     ) -> Collected = NeighborGrid::collect_candidates;
 }
 
@@ -612,9 +652,28 @@ impl CellLayout {
 }
 
 thread_local! {
-    /// The candidate keys of the current query: scratch, one buffer per thread, grown to the
-    /// largest need and then reused.
-    static CANDIDATE_KEYS: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Query scratch for [`NeighborGrid::nearest_with_hints`], one per thread.
+    static QUERY_SCRATCH: std::cell::RefCell<QueryScratch> = std::cell::RefCell::default();
+}
+
+/// A thread's scratch for grid queries, reused from one query to the next.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct QueryScratch {
+    /// The current query's candidate keys, grown to the largest need.
+    keys: Vec<u64>,
+    /// The last spans found in recent rows of the sparse layout, by row modulo 4 (a query
+    /// spans about three rows): where to start looking for the next query's spans.
+    spans: [RowSpan; 4],
+}
+
+/// Where a query's span in one row of the sparse layout began and ended: positions among the
+/// row's occupied cells. Only a guess for the next query (a stale one, from an earlier grid or
+/// the default, costs time, never correctness).
+#[derive(Clone, Copy, Debug, Default)]
+struct RowSpan {
+    row: u32,
+    from: u32,
+    to: u32,
 }
 
 /// What one collection pass found.
@@ -850,7 +909,7 @@ mod tests {
             hints.sort_by(f32::total_cmp);
             let (mut tie_free, mut tie_free_exact, mut ties, mut ties_ordered) = (0, 0, 0, 0);
             let slot_agent = |slot: u32| grid.agents_by_slot()[slot as usize];
-            let mut keys = Vec::new();
+            let mut scratch = QueryScratch::default();
             for (i, &p) in positions.iter().enumerate() {
                 tree.nearest(p, i as u32, range * range, max_count, &mut b);
                 // Whether equal distances really decide this answer (random floats meet some
@@ -871,7 +930,7 @@ mod tests {
                 let visits_before = |x, y| tree.visits_before(p, slot_agent(x), slot_agent(y));
                 let slot = grid.slot_of_agents()[i];
                 let answer =
-                    grid.nearest_slots(p, slot, range * range, max_count, &hints, &mut keys, &mut a, &visits_before, None);
+                    grid.nearest_slots(p, slot, range * range, max_count, &hints, &mut scratch, &mut a, &visits_before, None);
                 for neighbor in &mut a {
                     neighbor.index = slot_agent(neighbor.index);
                 }
@@ -964,6 +1023,27 @@ mod tests {
                     prop_assert_eq!(&a, &b, "agent {}", i);
                 }
             }
+        }
+    }
+
+    proptest! {
+        /// A row's span searched from any guess (stale, far off, past the end) ends where a
+        /// binary search over the whole row does.
+        #[test]
+        fn searches_from_a_guess_find_the_binary_searchs_answer(
+            gaps in prop::collection::vec(1u32..5, 0..40),
+            x in 0u32..120,
+            guess in 0usize..50,
+        ) {
+            let columns: Vec<u32> = gaps.iter().scan(0, |column, gap| { *column += gap; Some(*column) }).collect();
+            prop_assert_eq!(
+                partition_near(&columns, |c| c < x, guess),
+                columns.partition_point(|&c| c < x)
+            );
+            prop_assert_eq!(
+                partition_near(&columns, |c| c <= x, guess),
+                columns.partition_point(|&c| c <= x)
+            );
         }
     }
 
