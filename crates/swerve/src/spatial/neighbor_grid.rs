@@ -92,9 +92,9 @@ struct SparseCells {
 impl SparseCells {
     /// The slots of row `y`'s cells in columns `x0..=x1`. `last` is where this row's span
     /// was found last, if it is `y`'s: the decide loop asks in slot order, so the next
-    /// agent's span usually starts and ends in the same cell or the next. Walking from
-    /// there takes a load or two; a binary search over a long row (a ring's top row holds
-    /// hundreds of cells) is a chain of dependent loads, about a tenth of a ring's step.
+    /// agent's span starts and ends near the last one's. Walking from there takes a few
+    /// loads; a binary search over a long row (a ring's top row holds hundreds of cells) is
+    /// a chain of dependent loads, about a tenth of a ring's step.
     #[inline(always)]
     fn row_span(&self, y: usize, x0: usize, x1: usize, last: &mut RowSpan) -> (usize, usize) {
         let first = self.row_cells[y] as usize;
