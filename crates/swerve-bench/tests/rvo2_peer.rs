@@ -1,7 +1,7 @@
 //! swerve against RVO2 2.0.3 itself, compiled from its source with -O3 and OpenMP by
 //! `scripts/build-rvo2-peer`: every benchmark family, stepped 25 times on 2 threads by both,
-//! ends with bit-identical positions — agents added in order and at random, a ring, and
-//! obstacles — with swerve's hot loops on every instruction set this CPU has.
+//! ends with bit-identical positions — agents added in order and at random (few and many), a
+//! ring, and obstacles — with swerve's hot loops on every instruction set this CPU has.
 //!
 //! Ignored by default because it needs that peer binary (the script downloads RVO2's source
 //! from PyPI and compiles it); `scripts/test` builds it and runs this file with
@@ -20,7 +20,16 @@ fn peer() -> std::path::PathBuf {
 #[ignore = "needs the RVO2 peer: run scripts/build-rvo2-peer and set SWERVE_RVO2_PEER"]
 fn final_positions_equal_rvo2_built_from_source() {
     let binary = peer();
-    for (family, n) in [("jgrid", 3_000), ("jgrid-shuffled", 3_000), ("circle", 2_000), ("blocks", 2_000)] {
+    // (140,000 agents added at random: enough for the grid to stage each step's layout and
+    // move, see `NeighborGrid::was_staged`.)
+    let scenes = [
+        ("jgrid", 3_000),
+        ("jgrid-shuffled", 3_000),
+        ("jgrid-shuffled", 140_000),
+        ("circle", 2_000),
+        ("blocks", 2_000),
+    ];
+    for (family, n) in scenes {
         let scene = Scene::by_name(family, n).expect("known family");
         let theirs = time_rvo2(&scene, &binary, 2).expect("the RVO2 peer runs");
         for set in InstructionSet::ALL.into_iter().filter(|set| set.is_supported()) {

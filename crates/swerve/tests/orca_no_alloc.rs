@@ -58,6 +58,39 @@ fn allocations_in_warm_steps(n: usize, record: bool) -> (usize, bool) {
     (allocated, met_obstacle)
 }
 
+/// A dense crowd of 140,000 added in random order, so that each step stages its slot layout
+/// and its move (`NeighborGrid::was_staged`): allocations of 20 steps after 20 of warm-up.
+fn allocations_in_warm_staged_steps() -> usize {
+    use rand::{Rng, SeedableRng};
+    const N: usize = 140_000;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let side = (N as f32 * 10.0).sqrt();
+    let mut point = || Vec2::new(rng.random_range(0.0..side), rng.random_range(0.0..side));
+    let starts: Vec<Vec2> = (0..N).map(|_| point()).collect();
+    let goals: Vec<Vec2> = (0..N).map(|_| point()).collect();
+    let mut grid = swerve::spatial::NeighborGrid::new();
+    grid.rebuild(&starts, 5.0);
+    assert!(grid.was_staged(), "the crowd's order must be scattered for the staged path");
+    let mut sim = Simulator::new(0.25, AgentParams::default()).unwrap();
+    for &start in &starts {
+        sim.add_agent(start).unwrap();
+    }
+    let mut prefs = vec![Vec2::ZERO; N];
+    let mut run = |sim: &mut Simulator| {
+        for _ in 0..20 {
+            for ((pref, p), g) in prefs.iter_mut().zip(sim.positions()).zip(&goals) {
+                *pref = preferred_velocity_toward(*g, *p);
+            }
+            sim.set_pref_velocities(&prefs).unwrap();
+            sim.step();
+        }
+    };
+    run(&mut sim);
+    let before = allocations();
+    run(&mut sim);
+    allocations() - before
+}
+
 #[test]
 fn step_does_not_allocate_once_warm() {
     // Below the parallel threshold: the calling thread does all the work.
@@ -76,4 +109,6 @@ fn step_does_not_allocate_once_warm() {
         let (allocated, _) = pool.install(|| allocations_in_warm_steps(1200, record));
         assert_eq!(allocated, 0, "parallel step (records: {record}) allocated {allocated} times in 200 warm steps");
     }
+    let allocated = pool.install(allocations_in_warm_staged_steps);
+    assert_eq!(allocated, 0, "staged steps allocated {allocated} times in 20 warm steps");
 }

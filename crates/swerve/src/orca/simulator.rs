@@ -7,7 +7,7 @@ use super::params::AgentParams;
 use crate::geom::{validate_polygon, HalfPlane};
 use crate::instruction_set::{avx2_copy, Avx2Detected, InstructionSet};
 use crate::spatial::{
-    AgentKdTree, GridQuery, Neighbor, NeighborGrid, ObstacleGrid, ObstacleTree, ObstacleVertex, QueryScratch,
+    AgentKdTree, GridQuery, Neighbor, NeighborGrid, ObstacleGrid, ObstacleTree, ObstacleVertex, QueryScratch, Staged,
     ANSWER_ROOM,
 };
 use crate::Error;
@@ -160,6 +160,12 @@ pub struct Simulator {
     search_ranges: Vec<f32>,
     /// What each slot's decision reads, laid out in slot order (scratch).
     slot_data: SlotData,
+    /// The grid's staging buffer for laying out `slot_data` (scratch; see [`Staged`]).
+    slot_staging: Vec<Staged<SlotPayload>>,
+    /// A staged move's decisions, by agent bucket (scratch; see [`MOVE_BUCKET`]).
+    move_staging: Vec<(u32, Decision)>,
+    /// Where each bucket's next staged decision goes (scratch).
+    move_bucket_start: Vec<u32>,
     /// Each agent's radius, in agent order.
     radii: Vec<f32>,
     /// The radius every agent has, if they all have the same one (as in most crowds): a
@@ -183,6 +189,15 @@ struct SlotData {
     radii: Vec<f32>,
     /// Each slot's preferred velocity and last search radius.
     own: Vec<OwnState>,
+}
+
+/// What a step carries from the agent-order arrays to each agent's slot, besides its position.
+#[derive(Clone, Copy, Debug, Default)]
+struct SlotPayload {
+    velocity: Vec2,
+    own: OwnState,
+    /// Its radius, when the agents' radii differ (else unread).
+    radius: f32,
 }
 
 /// What only the agent itself reads of its state.
@@ -233,6 +248,9 @@ impl Simulator {
             decisions: Vec::new(),
             search_ranges: Vec::new(),
             slot_data: SlotData::default(),
+            slot_staging: Vec::new(),
+            move_staging: Vec::new(),
+            move_bucket_start: Vec::new(),
             radii: Vec::new(),
             common_radius: None,
             common_params: None,
@@ -755,16 +773,17 @@ impl Simulator {
             common_radius: self.common_radius,
         };
         let positions = agents.positions;
-        let slot_data = &mut self.slot_data;
+        let (slot_data, staging) = (&mut self.slot_data, &mut self.slot_staging);
         let (tree, grid) = (&mut self.agent_tree, &mut self.neighbor_grid);
         // The grid's counting sort, laying out each agent's data in its slot on the way,
         // overlaps the tree's build.
         let mut grid_and_slots = || {
             slot_data.resize(n, agents.common_radius.is_none());
-            let place = |agent, slot| slot_data.place(&agents, agent, slot);
-            if !grid.rebuild_unless_coarse_placing(positions, cell_size, place) {
+            let payload = |agent| agents.payload(agent);
+            let place = |slot, position, payload| slot_data.place(slot, position, payload);
+            if !grid.rebuild_unless_coarse_placing(positions, cell_size, staging, payload, place) {
                 // Slots are agents.
-                (0..n).for_each(|agent| slot_data.place(&agents, agent, agent));
+                (0..n).for_each(|agent| slot_data.place(agent, positions[agent], agents.payload(agent)));
             }
         };
         // The tree's places let it order tied agents without a whole query; noting them
@@ -839,29 +858,57 @@ impl Simulator {
         // radii can grow; a maximum, exact in any order).
         let time_step = self.time_step;
         let decisions = &self.decisions;
-        let advance =
-            |max_step_squared: f32,
-             (agent, ((position, velocity), search_range)): (usize, ((&mut Vec2, &mut Vec2), &mut f32))| {
-                let decision = decisions[if by_agent { agent } else { order.slot(agent) }];
-                *velocity = decision.velocity;
-                *search_range = decision.search_range;
-                let step = *velocity * time_step;
-                *position += step;
-                max_step_squared.max(step.length_squared())
-            };
         let (positions, velocities, search_ranges) =
             (&mut self.positions, &mut self.velocities, &mut self.search_ranges);
-        let max_step_squared = if n >= PARALLEL_THRESHOLD {
-            positions
-                .par_iter_mut()
-                .zip(velocities)
-                .zip(search_ranges)
-                .enumerate()
-                .with_min_len(4096)
-                .fold(|| 0.0, advance)
-                .reduce(|| 0.0, f32::max)
+        let max_step_squared = if !by_agent && self.neighbor_grid.was_staged() {
+            // Agent order says little of where agents are: reading each agent's decision
+            // from its slot lands far from the last read every time (a million agents on 2
+            // threads: 13–28 ms, against 3 in order). The decisions go first, in slot order,
+            // into buckets of consecutive agents, and each bucket moves its agents in cache
+            // (the whole step's per-step minima 6 % lower than with the reads scattered).
+            let staging = &mut self.move_staging;
+            staging.resize(n, (0, Decision::default()));
+            let bucket_start = &mut self.move_bucket_start;
+            bucket_start.clear();
+            bucket_start.extend((0..n.div_ceil(MOVE_BUCKET)).map(|b| (b * MOVE_BUCKET) as u32));
+            for (&agent, decision) in self.neighbor_grid.agents_by_slot().iter().zip(decisions) {
+                let cursor = &mut bucket_start[agent as usize / MOVE_BUCKET];
+                staging[*cursor as usize] = (agent, *decision);
+                *cursor += 1;
+            }
+            let buckets = positions.par_chunks_mut(MOVE_BUCKET).zip(velocities.par_chunks_mut(MOVE_BUCKET));
+            let buckets = buckets.zip(search_ranges.par_chunks_mut(MOVE_BUCKET)).zip(staging.par_chunks(MOVE_BUCKET));
+            type Bucket<'a> = (usize, (((&'a mut [Vec2], &'a mut [Vec2]), &'a mut [f32]), &'a [(u32, Decision)]));
+            let move_bucket = |(bucket, (((positions, velocities), search_ranges), staged)): Bucket<'_>| {
+                let first = bucket * MOVE_BUCKET;
+                let step = |max: f32, &(agent, decision): &(u32, Decision)| {
+                    let k = agent as usize - first;
+                    max.max(advance(&mut positions[k], &mut velocities[k], &mut search_ranges[k], decision, time_step))
+                };
+                staged.iter().fold(0.0, step)
+            };
+            buckets.enumerate().map(move_bucket).reduce(|| 0.0, f32::max)
         } else {
-            positions.iter_mut().zip(velocities).zip(search_ranges).enumerate().fold(0.0, advance)
+            let advance_agent = |max_step_squared: f32,
+                                 (agent, ((position, velocity), search_range)): (
+                usize,
+                ((&mut Vec2, &mut Vec2), &mut f32),
+            )| {
+                let decision = decisions[if by_agent { agent } else { order.slot(agent) }];
+                max_step_squared.max(advance(position, velocity, search_range, decision, time_step))
+            };
+            if n >= PARALLEL_THRESHOLD {
+                positions
+                    .par_iter_mut()
+                    .zip(velocities)
+                    .zip(search_ranges)
+                    .enumerate()
+                    .with_min_len(4096)
+                    .fold(|| 0.0, advance_agent)
+                    .reduce(|| 0.0, f32::max)
+            } else {
+                positions.iter_mut().zip(velocities).zip(search_ranges).enumerate().fold(0.0, advance_agent)
+            }
         };
         self.tie_answers = ties;
         self.max_displacement = max_step_squared.sqrt();
@@ -1034,6 +1081,18 @@ struct AgentArrays<'a> {
     common_radius: Option<f32>,
 }
 
+impl AgentArrays<'_> {
+    /// What `agent`'s slot needs of it besides its position.
+    #[inline(always)]
+    fn payload(&self, agent: usize) -> SlotPayload {
+        SlotPayload {
+            velocity: self.velocities[agent],
+            own: OwnState { preferred: self.pref_velocities[agent], search_range: self.search_ranges[agent] },
+            radius: if self.common_radius.is_none() { self.radii[agent] } else { 0.0 },
+        }
+    }
+}
+
 impl SlotData {
     /// Sizes the slot arrays for `n` agents (radii only if `each_radius`).
     fn resize(&mut self, n: usize, each_radius: bool) {
@@ -1042,18 +1101,15 @@ impl SlotData {
         self.radii.resize(if each_radius { n } else { 0 }, 0.0);
     }
 
-    /// Writes `agent`'s data into `slot`. (Called from the grid's counting sort as it places
-    /// each agent, so that in grid order the data is laid out in the same pass; for a crowd
-    /// added at random, the agent-order arrays are then read in order and only the writes
-    /// scatter.)
+    /// Writes an agent's data, at `position`, into `slot`. (Called by the grid's counting sort
+    /// as it places each agent, so that in grid order the data is laid out in the same pass.)
     #[inline(always)]
-    fn place(&mut self, agents: &AgentArrays<'_>, agent: usize, slot: usize) {
-        let (p, v) = (agents.positions[agent], agents.velocities[agent]);
+    fn place(&mut self, slot: usize, position: Vec2, payload: SlotPayload) {
+        let (p, v) = (position, payload.velocity);
         self.motions[slot] = f32x4::new([p.x, p.y, v.x, v.y]);
-        self.own[slot] =
-            OwnState { preferred: agents.pref_velocities[agent], search_range: agents.search_ranges[agent] };
+        self.own[slot] = payload.own;
         if !self.radii.is_empty() {
-            self.radii[slot] = agents.radii[agent];
+            self.radii[slot] = payload.radius;
         }
     }
 }
@@ -1091,6 +1147,27 @@ struct StepContext<'a> {
     /// Present when the hot loops run their AVX2 copies (see [`crate::instruction_set`]).
     avx2: Option<Avx2Detected>,
 }
+
+/// An agent's move by its `decision`: its new velocity and position, and the search radius
+/// kept as the next query's hint. Returns the squared length of the step taken.
+#[inline(always)]
+fn advance(
+    position: &mut Vec2,
+    velocity: &mut Vec2,
+    search_range: &mut f32,
+    decision: Decision,
+    time_step: f32,
+) -> f32 {
+    *velocity = decision.velocity;
+    *search_range = decision.search_range;
+    let step = *velocity * time_step;
+    *position += step;
+    step.length_squared()
+}
+
+/// Consecutive agents moved together by a staged move (see [`Simulator::step`]): their
+/// positions, velocities and search radii stay in cache while the bucket is moved.
+const MOVE_BUCKET: usize = 4096;
 
 /// Agents decided one after another by one task of the parallel step.
 const DECISION_RUN: usize = 64;
@@ -1449,5 +1526,49 @@ impl StepContext<'_> {
             }
         }
         ties
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spatial::StagingRule;
+    use rand::{Rng, SeedableRng};
+
+    /// A crowd whose agent order says nothing of where agents are takes the same path, bit
+    /// for bit, whether each step stages its slot layout and its move (buckets of a few
+    /// agents' cells, several buckets of moved agents) or not.
+    #[test]
+    fn staged_steps_equal_direct_steps() {
+        const N: usize = 10_000;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let side = (N as f32 * 10.0).sqrt();
+        let mut point = || Vec2::new(rng.random_range(0.0..side), rng.random_range(0.0..side));
+        let starts: Vec<Vec2> = (0..N).map(|_| point()).collect();
+        let goals: Vec<Vec2> = (0..N).map(|_| point()).collect();
+        let run = |force: bool| {
+            let mut sim = Simulator::new(0.25, AgentParams::default()).unwrap();
+            for &start in &starts {
+                sim.add_agent(start).unwrap();
+            }
+            sim.neighbor_grid.set_staging_rule(StagingRule { force: Some(force), agents_per_bucket: 16 });
+            let mut staged = 0;
+            for _ in 0..12 {
+                let prefs: Vec<Vec2> =
+                    sim.positions().iter().zip(&goals).map(|(p, g)| (*g - *p).clamp_length_max(1.0)).collect();
+                sim.set_pref_velocities(&prefs).unwrap();
+                sim.step();
+                staged += usize::from(sim.neighbor_grid.was_staged());
+            }
+            let bits = |v: &[Vec2]| v.iter().map(|p| [p.x.to_bits(), p.y.to_bits()]).collect::<Vec<_>>();
+            (bits(sim.positions()), bits(sim.velocities()), sim.search_ranges.clone(), staged)
+        };
+        let (direct, staged) = (run(false), run(true));
+        assert_eq!((direct.3, staged.3), (0, 12), "each run took its own path every step");
+        const { assert!(N > 2 * MOVE_BUCKET, "several buckets of moved agents") };
+        assert_eq!(direct.0, staged.0, "positions");
+        assert_eq!(direct.1, staged.1, "velocities");
+        assert_eq!(direct.2, staged.2, "search radii");
+        assert!(staged.1.iter().any(|v| *v != [0, 0]), "nobody moved");
     }
 }

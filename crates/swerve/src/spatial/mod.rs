@@ -18,7 +18,9 @@ mod obstacle_tree;
 mod stack_room;
 
 pub use agent_kdtree::{nearest_brute_force, AgentKdTree, Neighbor, MAX_LEAF_SIZE};
-pub use neighbor_grid::{GridQuery, NeighborGrid};
+#[cfg(test)]
+pub(crate) use neighbor_grid::StagingRule;
+pub use neighbor_grid::{GridQuery, NeighborGrid, Staged};
 pub(crate) use neighbor_grid::{QueryScratch, ANSWER_ROOM};
 pub use obstacle_grid::ObstacleGrid;
 pub use obstacle_tree::{ObstacleTree, ObstacleVertex};

@@ -75,7 +75,52 @@ pub struct NeighborGrid {
     coarse: bool,
     /// Whether the last rebuild filled the cells (see [`NeighborGrid::rebuild_unless_coarse`]).
     filled: bool,
+    /// Whether the last rebuild staged its fill (see [`NeighborGrid::was_staged`]).
+    staged: bool,
+    /// Where each bucket's next staged agent goes, in a staged fill (scratch).
+    bucket_cursor: Vec<u32>,
+    /// The staging buffer of rebuilds that carry nothing (scratch).
+    bare_staging: Vec<Staged<()>>,
+    /// When dense fills stage, and through buckets of how many agents.
+    staging_rule: StagingRule,
 }
+
+/// When a dense fill stages (see [`NeighborGrid::rebuild_unless_coarse_placing`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StagingRule {
+    /// `Some(true)`: every dense fill stages; `Some(false)`: none; `None`: those of
+    /// [`MIN_STAGED_AGENTS`] or more agents whose order is [`scattered`]. (Tests force it.)
+    pub(crate) force: Option<bool>,
+    /// About how many agents a bucket holds.
+    pub(crate) agents_per_bucket: usize,
+}
+
+impl Default for StagingRule {
+    fn default() -> StagingRule {
+        StagingRule { force: None, agents_per_bucket: AGENTS_PER_BUCKET }
+    }
+}
+
+/// An agent on its way to its slot in a staged fill (see
+/// [`NeighborGrid::rebuild_unless_coarse_placing`]): its index, cell and position, and what
+/// the caller carries along with it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Staged<P> {
+    agent: u32,
+    cell: u32,
+    position: Vec2,
+    payload: P,
+}
+
+/// A dense fill stages its agents through cell-range buckets of about this many agents: one
+/// bucket's slots (and the caller's slot data) stay in cache while it is placed.
+const AGENTS_PER_BUCKET: usize = 4096;
+
+/// Below this many agents a dense fill never stages: what it writes (40 bytes an agent) still
+/// fits in the last-level cache. Measured on crowds added at random (per-step minima, one
+/// binary with and without staging, alternated): 100,000 agents on 1 thread 697.2 against
+/// 704.5 ms, no gain; 300,000 on 2 threads 1,449.1 → 1,335.6 ms (−7.8 %).
+const MIN_STAGED_AGENTS: usize = 131_072;
 
 /// The occupied cells of a grid too sparse over its bounding box for an array of every cell
 /// (a ring of agents, groups far apart): about eight cells per agent at most could be
@@ -140,6 +185,18 @@ fn partition_near(columns: &[u32], below: impl Fn(u32) -> bool, guess: usize) ->
     }
 }
 
+/// Whether a crowd's agent order says little of where its agents are, judged by `cells`
+/// (each agent's cell index, row-major with `columns` to a row): whether more than a quarter
+/// of a sample of agents are more than two rows of cells away from the next agent.
+fn scattered(cells: &[u32], columns: usize) -> bool {
+    let far = 2 * columns as i64;
+    let pairs = cells.windows(2).step_by(16);
+    let (count, apart) = pairs.fold((0, 0), |(count, apart), pair| {
+        (count + 1, apart + ((pair[1] as i64 - pair[0] as i64).abs() > far) as usize)
+    });
+    4 * apart > count
+}
+
 impl NeighborGrid {
     /// An empty grid.
     pub fn new() -> NeighborGrid {
@@ -150,39 +207,55 @@ impl NeighborGrid {
     /// and twice as tall (enlarged so that there are at most about eight cells per agent).
     /// Allocates only when the agent count grew.
     pub fn rebuild(&mut self, positions: &[Vec2], cell_size: f32) {
-        self.rebuild_with(positions, cell_size, true, |_, _| {});
+        self.rebuild_bare(positions, cell_size, true);
     }
 
     /// [`NeighborGrid::rebuild`], except that a grid that would be [coarse](Self::is_coarse)
     /// is not filled (its queries then answer [`GridQuery::Tied`]: ask the tree). Returns
     /// whether the grid was filled. For callers that answer coarse crowds with a tree anyway.
     pub fn rebuild_unless_coarse(&mut self, positions: &[Vec2], cell_size: f32) -> bool {
-        self.rebuild_with(positions, cell_size, false, |_, _| {})
+        self.rebuild_bare(positions, cell_size, false)
     }
 
-    /// [`NeighborGrid::rebuild_unless_coarse`], calling `place(agent, slot)` as each agent
-    /// is put in its slot (see [`NeighborGrid::agents_by_slot`]), so that the caller can lay
-    /// out its own per-agent data in slot order in the same pass.
-    pub fn rebuild_unless_coarse_placing(
+    /// A rebuild that carries nothing along, through the grid's own staging buffer.
+    fn rebuild_bare(&mut self, positions: &[Vec2], cell_size: f32, even_if_coarse: bool) -> bool {
+        let mut staging = std::mem::take(&mut self.bare_staging);
+        let filled = self.rebuild_with(positions, cell_size, even_if_coarse, &mut staging, |_| (), |_, _, _| {});
+        self.bare_staging = staging;
+        filled
+    }
+
+    /// [`NeighborGrid::rebuild_unless_coarse`], laying out the caller's per-agent data in
+    /// slot order on the way (see [`NeighborGrid::agents_by_slot`]): `payload(agent)` is
+    /// read once per agent, in agent order, and handed to `place(slot, position, payload)`
+    /// once the agent's slot is known. `staging` is scratch for crowds whose agent order
+    /// says little of where they are (see [`Staged`]); it grows to one entry per agent only
+    /// for those.
+    pub fn rebuild_unless_coarse_placing<P: Copy + Default>(
         &mut self,
         positions: &[Vec2],
         cell_size: f32,
-        place: impl FnMut(usize, usize),
+        staging: &mut Vec<Staged<P>>,
+        payload: impl Fn(usize) -> P,
+        place: impl FnMut(usize, Vec2, P),
     ) -> bool {
-        self.rebuild_with(positions, cell_size, false, place)
+        self.rebuild_with(positions, cell_size, false, staging, payload, place)
     }
 
     #[inline(always)]
-    fn rebuild_with(
+    fn rebuild_with<P: Copy + Default>(
         &mut self,
         positions: &[Vec2],
         cell_size: f32,
         even_if_coarse: bool,
-        mut place: impl FnMut(usize, usize),
+        staging: &mut Vec<Staged<P>>,
+        payload: impl Fn(usize) -> P,
+        mut place: impl FnMut(usize, Vec2, P),
     ) -> bool {
         let n = positions.len();
         self.filled = false;
         self.sparse = false;
+        self.staged = false;
         self.entries.clear();
         self.points.clear();
         self.cell_of.clear();
@@ -228,7 +301,7 @@ impl NeighborGrid {
         self.rows = (extent.y * self.inv_cell_size.y).floor() as usize + 1;
         self.last_cell = DVec2::new((self.columns - 1) as f64, (self.rows - 1) as f64);
         if self.sparse {
-            self.fill_sparse(positions, place);
+            self.fill_sparse(positions, payload, place);
             self.filled = true;
             return true;
         }
@@ -250,14 +323,20 @@ impl NeighborGrid {
         self.slot_of.resize(n, 0);
         // Fill each cell from its end backwards, using cell_start[c + 1] as a cursor, so that
         // afterwards cell_start[c + 1] is back at the start of cell c + 1.
-        for (i, p) in positions.iter().enumerate().rev() {
-            let c = self.cell_of[i] as usize;
-            let slot = self.cell_start[c + 1] as usize - 1;
-            self.cell_start[c + 1] -= 1;
-            self.entries[slot] = i as u32;
-            self.points[slot] = *p;
-            self.slot_of[i] = slot as u32;
-            place(i, slot);
+        let rule = self.staging_rule;
+        self.staged = rule.force.unwrap_or_else(|| n >= MIN_STAGED_AGENTS && scattered(&self.cell_of, self.columns));
+        if self.staged {
+            self.fill_staged(positions, staging, payload, place);
+        } else {
+            for (i, &position) in positions.iter().enumerate().rev() {
+                let cursor = &mut self.cell_start[self.cell_of[i] as usize + 1];
+                *cursor -= 1;
+                let slot = *cursor as usize;
+                self.entries[slot] = i as u32;
+                self.points[slot] = position;
+                self.slot_of[i] = slot as u32;
+                place(slot, position, payload(i));
+            }
         }
         // Now cell_start[c + 1] holds the start of cell c; shift down by one.
         for c in 0..cell_count {
@@ -268,9 +347,59 @@ impl NeighborGrid {
         true
     }
 
+    /// The dense fill for a crowd whose agent order says little of where agents are: going
+    /// agent by agent, every write lands far from the last (in the grid's slot arrays and the
+    /// caller's): at a million agents that fill took 140–165 ms, against 20 in order. So the
+    /// agents are first copied, with their data, into buckets of a few thousand, one per
+    /// range of cells (a few hundred write streams), and then placed bucket by bucket, each
+    /// bucket's slots in cache: 40–65 ms. The slots are the same as the direct fill's:
+    /// agents go into each bucket in agent order, and are placed from the last.
+    fn fill_staged<P: Copy + Default>(
+        &mut self,
+        positions: &[Vec2],
+        staging: &mut Vec<Staged<P>>,
+        payload: impl Fn(usize) -> P,
+        mut place: impl FnMut(usize, Vec2, P),
+    ) {
+        let n = positions.len();
+        let cell_count = self.cell_start.len() - 1;
+        // Cells per bucket: a power of two near `agents_per_bucket` agents' worth.
+        let cells_per_agent = cell_count as f64 / n as f64;
+        let shift = (self.staging_rule.agents_per_bucket as f64 * cells_per_agent).log2().floor().max(0.0) as u32;
+        let buckets = ((cell_count - 1) >> shift) + 1;
+        // Bucket b holds cells b << shift.., from the slot where the first of them ends
+        // (`cell_start[c + 1]` is the end of cell c here).
+        self.bucket_cursor.clear();
+        self.bucket_cursor.extend((0..buckets).map(|b| self.cell_start[b << shift]));
+        staging.resize(n, Staged::default());
+        for (agent, (&cell, &position)) in self.cell_of.iter().zip(positions).enumerate() {
+            let cursor = &mut self.bucket_cursor[(cell >> shift) as usize];
+            staging[*cursor as usize] = Staged { agent: agent as u32, cell, position, payload: payload(agent) };
+            *cursor += 1;
+        }
+        for staged in staging.iter().rev() {
+            let cursor = &mut self.cell_start[staged.cell as usize + 1];
+            *cursor -= 1;
+            let slot = *cursor as usize;
+            self.entries[slot] = staged.agent;
+            self.points[slot] = staged.position;
+            place(slot, staged.position, staged.payload);
+        }
+        // Each agent's slot in a pass of its own: among the bucket's writes these scattered
+        // ones cost 10 ms at a million agents, alone 3 ms.
+        for (slot, &agent) in self.entries.iter().enumerate() {
+            self.slot_of[agent as usize] = slot as u32;
+        }
+    }
+
     /// The sparse layout's fill (see [`SparseCells`]): agents by row (a counting sort), each
     /// row by column, then the occupied cells.
-    fn fill_sparse(&mut self, positions: &[Vec2], mut place: impl FnMut(usize, usize)) {
+    fn fill_sparse<P>(
+        &mut self,
+        positions: &[Vec2],
+        payload: impl Fn(usize) -> P,
+        mut place: impl FnMut(usize, Vec2, P),
+    ) {
         let n = positions.len();
         let layout = self.layout();
         self.column_of.clear();
@@ -324,7 +453,7 @@ impl NeighborGrid {
             let i = self.entries[slot] as usize;
             self.points[slot] = positions[i];
             self.slot_of[i] = slot as u32;
-            place(i, slot);
+            place(slot, positions[i], payload(i));
         }
     }
 
@@ -343,6 +472,20 @@ impl NeighborGrid {
     /// queries and hold [`NeighborGrid::agents_by_slot`].
     pub fn is_filled(&self) -> bool {
         self.filled
+    }
+
+    /// Sets when dense fills stage (tests).
+    #[cfg(test)]
+    pub(crate) fn set_staging_rule(&mut self, rule: StagingRule) {
+        self.staging_rule = rule;
+    }
+
+    /// Whether the last rebuild went through its staging buffer (see
+    /// [`NeighborGrid::rebuild_unless_coarse_placing`]): the crowd's agent order says
+    /// little of where its agents are, so that a pass from slot order back to agent order
+    /// should be staged too.
+    pub fn was_staged(&self) -> bool {
+        self.staged
     }
 
     /// Whether the last rebuild had to use cells more than twice the size asked for (the crowd
@@ -867,6 +1010,66 @@ mod tests {
     use super::*;
     use crate::spatial::agent_kdtree::AgentKdTree;
     use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        /// A staged fill lays the crowd out exactly as the direct fill does (the same slots,
+        /// cell bounds and positions), and hands every agent's payload to its own slot, for
+        /// buckets of any size (down to one agent's worth of cells) and crowds in any order.
+        #[test]
+        fn staged_fills_equal_direct_fills(
+            points in prop::collection::vec((0.0f32..1.0, 0.0f32..1.0), 1..400),
+            cell in 0.8f32..5.0,
+            agents_per_bucket in 1usize..64,
+        ) {
+            // About four square metres per agent: a dense grid of up to about six cells each.
+            let side = 2.0 * (points.len() as f32).sqrt();
+            let positions: Vec<Vec2> = points.iter().map(|&(x, y)| Vec2::new(x, y) * side).collect();
+            let fill = |force: bool| {
+                let mut grid = NeighborGrid::new();
+                grid.set_staging_rule(StagingRule { force: Some(force), agents_per_bucket });
+                let mut placed = vec![(u32::MAX, Vec2::NAN); positions.len()];
+                let mut staging = Vec::new();
+                let payload = |agent: usize| agent as u32 ^ 0x5a5a;
+                let place = |slot: usize, position: Vec2, payload: u32| placed[slot] = (payload ^ 0x5a5a, position);
+                grid.rebuild_unless_coarse_placing(&positions, cell, &mut staging, payload, place);
+                (grid, placed)
+            };
+            let (direct, direct_placed) = fill(false);
+            let (staged, staged_placed) = fill(true);
+            prop_assert!(!direct.was_staged());
+            prop_assert!(staged.was_staged() && !staged.sparse, "a dense fill, staged");
+            staged.assert_well_formed(&positions);
+            prop_assert_eq!(staged.agents_by_slot(), direct.agents_by_slot());
+            prop_assert_eq!(staged.slot_of_agents(), direct.slot_of_agents());
+            prop_assert_eq!(&staged.cell_start, &direct.cell_start);
+            prop_assert_eq!(&staged.points, &direct.points);
+            for (slot, &(agent, position)) in staged_placed.iter().enumerate() {
+                prop_assert_eq!(agent, staged.agents_by_slot()[slot], "slot {}", slot);
+                prop_assert_eq!(position, positions[agent as usize]);
+            }
+            prop_assert_eq!(staged_placed, direct_placed);
+        }
+    }
+
+    /// A crowd added row by row is in order; the same crowd shuffled is scattered.
+    #[test]
+    fn scattered_tells_a_shuffled_crowd_from_an_ordered_one() {
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        let positions: Vec<Vec2> =
+            (0..160_000).map(|i| Vec2::new((i % 400) as f32 * 3.0, (i / 400) as f32 * 3.0)).collect();
+        let mut grid = NeighborGrid::new();
+        grid.rebuild(&positions, 5.0);
+        assert!(!scattered(&grid.cell_of, grid.columns));
+        assert!(!grid.was_staged());
+        let mut shuffled = positions.clone();
+        shuffled.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(3));
+        grid.rebuild(&shuffled, 5.0);
+        assert!(scattered(&grid.cell_of, grid.columns));
+        assert!(grid.was_staged());
+        grid.assert_well_formed(&shuffled);
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
