@@ -116,10 +116,11 @@ pub struct Staged<P> {
 /// bucket's slots (and the caller's slot data) stay in cache while it is placed.
 const AGENTS_PER_BUCKET: usize = 4096;
 
-/// Below this many agents a dense fill never stages: what it writes (40 bytes an agent) still
-/// fits in the last-level cache. Measured on crowds added at random (per-step minima, one
-/// binary with and without staging, alternated): 100,000 agents on 1 thread 697.2 against
-/// 704.5 ms, no gain; 300,000 on 2 threads 1,449.1 → 1,335.6 ms (−7.8 %).
+/// Below this many agents a dense fill never stages: what it writes (40 bytes an agent in the
+/// simulator's step) still fits in the last-level cache. Measured on crowds added at random
+/// (per-step minima, one binary with and without staging, alternated): 100,000 agents on
+/// 1 thread 697.2 against 704.5 ms, no gain; 300,000 on 2 threads 1,449.1 → 1,335.6 ms
+/// (−7.8 %).
 const MIN_STAGED_AGENTS: usize = 131_072;
 
 /// The occupied cells of a grid too sparse over its bounding box for an array of every cell
