@@ -13,6 +13,8 @@ use crate::spatial::{
 use crate::Error;
 use glam::Vec2;
 use rayon::prelude::*;
+use std::ops::Range;
+use std::sync::atomic::{AtomicU32, Ordering};
 use wide::f32x4;
 
 /// A stable handle to an agent. Ids are handed out in order (0, 1, 2, …) and never reused, so
@@ -53,6 +55,47 @@ struct Decision {
     velocity: Vec2,
     /// The radius the neighbour query ended with (m): the next query's hint.
     search_range: f32,
+}
+
+/// An agent's [`Decision`], stored by the thread that decided it.
+///
+/// The threads decide slot by slot and store by agent (see [`StepContext::decisions_by_slot`]
+/// for the exception), so that the move reads the decisions in agent order, one after
+/// another. Which agent a slot holds is known only at run time, so the stores cannot be split
+/// into disjoint slices beforehand; relaxed atomic stores are plain stores (`mov`) on x86-64
+/// and AArch64. Each agent is decided once a step, and the move reads only after every
+/// decision is in (rayon's join orders them).
+#[derive(Debug, Default)]
+struct DecisionCell {
+    velocity_x: AtomicU32,
+    velocity_y: AtomicU32,
+    search_range: AtomicU32,
+}
+
+impl Clone for DecisionCell {
+    fn clone(&self) -> DecisionCell {
+        let copy = DecisionCell::default();
+        copy.store(self.load());
+        copy
+    }
+}
+
+impl DecisionCell {
+    #[inline(always)]
+    fn store(&self, decision: Decision) {
+        self.velocity_x.store(decision.velocity.x.to_bits(), Ordering::Relaxed);
+        self.velocity_y.store(decision.velocity.y.to_bits(), Ordering::Relaxed);
+        self.search_range.store(decision.search_range.to_bits(), Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn load(&self) -> Decision {
+        let bits = |cell: &AtomicU32| f32::from_bits(cell.load(Ordering::Relaxed));
+        Decision {
+            velocity: Vec2::new(bits(&self.velocity_x), bits(&self.velocity_y)),
+            search_range: bits(&self.search_range),
+        }
+    }
 }
 
 impl AgentRecord {
@@ -152,9 +195,13 @@ pub struct Simulator {
     live_movers: Vec<Mover>,
     /// Overlap resolution's per-agent corrections (scratch).
     corrections: Vec<Vec2>,
-    /// Each slot's decision in the last step, or each agent's when records are kept (see
-    /// [`Decision`] and [`SlotOrder`]; scratch).
-    decisions: Vec<Decision>,
+    /// Each agent's decision in the last step, or each slot's (see
+    /// [`StepContext::decisions_by_slot`]; scratch).
+    decisions: Vec<DecisionCell>,
+    /// A staged move's decisions, by agent bucket (scratch; see [`MOVE_BUCKET`]).
+    move_staging: Vec<(u32, Decision)>,
+    /// Where each bucket's next staged decision goes (scratch).
+    move_bucket_start: Vec<u32>,
     /// Each agent's search radius at the end of its last neighbour query (m), in agent order:
     /// the next query's hint.
     search_ranges: Vec<f32>,
@@ -162,10 +209,6 @@ pub struct Simulator {
     slot_data: SlotData,
     /// The grid's staging buffer for laying out `slot_data` (scratch; see [`Staged`]).
     slot_staging: Vec<Staged<SlotPayload>>,
-    /// A staged move's decisions, by agent bucket (scratch; see [`MOVE_BUCKET`]).
-    move_staging: Vec<(u32, Decision)>,
-    /// Where each bucket's next staged decision goes (scratch).
-    move_bucket_start: Vec<u32>,
     /// Each agent's radius, in agent order.
     radii: Vec<f32>,
     /// The radius every agent has, if they all have the same one (as in most crowds): a
@@ -246,11 +289,11 @@ impl Simulator {
             live_movers: Vec::new(),
             corrections: Vec::new(),
             decisions: Vec::new(),
+            move_staging: Vec::new(),
+            move_bucket_start: Vec::new(),
             search_ranges: Vec::new(),
             slot_data: SlotData::default(),
             slot_staging: Vec::new(),
-            move_staging: Vec::new(),
-            move_bucket_start: Vec::new(),
             radii: Vec::new(),
             common_radius: None,
             common_params: None,
@@ -805,6 +848,8 @@ impl Simulator {
         }
         let order = SlotOrder::of(&self.neighbor_grid);
         let by_agent = !self.records.is_empty();
+        let decisions_by_slot = !by_agent && self.neighbor_grid.was_staged();
+        self.decisions.resize_with(n, DecisionCell::default);
         let context = StepContext {
             order,
             by_agent,
@@ -827,53 +872,52 @@ impl Simulator {
             ids: &self.ids,
             step_number: self.step_number,
             avx2: Avx2Detected::for_set(self.instruction_set),
+            decisions: &self.decisions,
+            decisions_by_slot,
         };
-        // Every agent decides into its `Decision` (and record, when kept), and the ties are
-        // counted on the way (sums: exact in any order, so threads cannot change them).
-        // Agents go slot after slot, unless records are kept: those are in agent order (what
-        // the inspection methods and overlap resolution read), and the agents then go in
-        // agent order too, so that each writes its own record.
-        self.decisions.resize(n, Decision::default());
+        // Every agent decides (into its record too, when kept), and the ties are counted on
+        // the way (sums: exact in any order, so threads cannot change them). Agents go slot
+        // after slot, unless records are kept: those are in agent order (what the inspection
+        // methods and overlap resolution read), and the agents then go in agent order too, so
+        // that each writes its own record. Each decision is stored by agent (by slot in a
+        // scattered crowd).
         let records = &mut self.records;
-        let decide = |run: usize, records: &mut [AgentRecord], decisions: &mut [Decision]| {
-            decide_run(&context, run * DECISION_RUN, records, decisions)
+        let decide = |run: usize, records: &mut [AgentRecord]| {
+            let first = run * DECISION_RUN;
+            decide_run(&context, first..n.min(first + DECISION_RUN), records)
         };
-        let decisions = &mut self.decisions;
         let add = |[a, b]: [usize; 2], [c, d]: [usize; 2]| [a + c, b + d];
         let ties = match (n >= PARALLEL_THRESHOLD, records.is_empty()) {
-            (false, _) => decide(0, records, decisions),
+            (false, _) => decide_run(&context, 0..n, records),
             (true, false) => {
-                let runs = records.par_chunks_mut(DECISION_RUN).zip(decisions.par_chunks_mut(DECISION_RUN));
-                runs.enumerate()
-                    .map(|(run, (records, decisions))| decide(run, records, decisions))
-                    .reduce(|| [0; 2], add)
+                let runs = records.par_chunks_mut(DECISION_RUN).enumerate();
+                runs.map(|(run, records)| decide(run, records)).reduce(|| [0; 2], add)
             }
             (true, true) => {
-                let runs = decisions.par_chunks_mut(DECISION_RUN).enumerate();
-                runs.map(|(run, decisions)| decide(run, &mut [], decisions)).reduce(|| [0; 2], add)
+                let runs = (0..n.div_ceil(DECISION_RUN)).into_par_iter();
+                runs.map(|run| decide(run, &mut [])).reduce(|| [0; 2], add)
             }
         };
-        // Move everyone (in agent order, each reading its decision), keep each search
-        // radius as the next step's hint, and note the largest step (it bounds how far search
-        // radii can grow; a maximum, exact in any order).
+        // Move everyone in agent order, each reading its decision, keep each search radius
+        // as the next step's hint, and note the largest step (it bounds how far search radii
+        // can grow; a maximum, exact in any order).
         let time_step = self.time_step;
-        let decisions = &self.decisions;
         let (positions, velocities, search_ranges) =
             (&mut self.positions, &mut self.velocities, &mut self.search_ranges);
-        let max_step_squared = if !by_agent && self.neighbor_grid.was_staged() {
-            // Agent order says little of where agents are: reading each agent's decision
-            // from its slot lands far from the last read every time (a million agents on 2
-            // threads: 13–28 ms, against 3 in order). The decisions go first, in slot order,
-            // into buckets of consecutive agents, and each bucket moves its agents in cache
-            // (the whole step's per-step minima 6 % lower than with the reads scattered).
+        let max_step_squared = if decisions_by_slot {
+            // Reading each agent's decision from its slot would land far from the last read
+            // every time (a million agents on 2 threads: 13–28 ms, against 3 in order). The
+            // decisions go first, in slot order, into buckets of consecutive agents, and each
+            // bucket moves its agents in cache (the whole step's per-step minima 6 % lower
+            // than with the reads scattered).
             let staging = &mut self.move_staging;
             staging.resize(n, (0, Decision::default()));
             let bucket_start = &mut self.move_bucket_start;
             bucket_start.clear();
             bucket_start.extend((0..n.div_ceil(MOVE_BUCKET)).map(|b| (b * MOVE_BUCKET) as u32));
-            for (&agent, decision) in self.neighbor_grid.agents_by_slot().iter().zip(decisions) {
+            for (&agent, decision) in self.neighbor_grid.agents_by_slot().iter().zip(&self.decisions) {
                 let cursor = &mut bucket_start[agent as usize / MOVE_BUCKET];
-                staging[*cursor as usize] = (agent, *decision);
+                staging[*cursor as usize] = (agent, decision.load());
                 *cursor += 1;
             }
             let buckets = positions.par_chunks_mut(MOVE_BUCKET).zip(velocities.par_chunks_mut(MOVE_BUCKET));
@@ -890,24 +934,18 @@ impl Simulator {
             buckets.enumerate().map(move_bucket).reduce(|| 0.0, f32::max)
         } else {
             let advance_agent = |max_step_squared: f32,
-                                 (agent, ((position, velocity), search_range)): (
-                usize,
+                                 (((position, velocity), search_range), decision): (
                 ((&mut Vec2, &mut Vec2), &mut f32),
+                &DecisionCell,
             )| {
-                let decision = decisions[if by_agent { agent } else { order.slot(agent) }];
-                max_step_squared.max(advance(position, velocity, search_range, decision, time_step))
+                max_step_squared.max(advance(position, velocity, search_range, decision.load(), time_step))
             };
+            let agents = (positions, velocities, search_ranges, &self.decisions);
             if n >= PARALLEL_THRESHOLD {
-                positions
-                    .par_iter_mut()
-                    .zip(velocities)
-                    .zip(search_ranges)
-                    .enumerate()
-                    .with_min_len(4096)
-                    .fold(|| 0.0, advance_agent)
-                    .reduce(|| 0.0, f32::max)
+                let agents = agents.0.par_iter_mut().zip(agents.1).zip(agents.2).zip(agents.3);
+                agents.with_min_len(4096).fold(|| 0.0, advance_agent).reduce(|| 0.0, f32::max)
             } else {
-                positions.iter_mut().zip(velocities).zip(search_ranges).enumerate().fold(0.0, advance_agent)
+                agents.0.iter_mut().zip(agents.1).zip(agents.2).zip(agents.3).fold(0.0, advance_agent)
             }
         };
         self.tie_answers = ties;
@@ -917,7 +955,7 @@ impl Simulator {
             self.resolve_overlaps(resolution);
         }
         // A sample is enough to size the next step's grid cells.
-        let sample = self.decisions.iter().step_by(16).map(|d| d.search_range as f64 * d.search_range as f64);
+        let sample = self.decisions.iter().step_by(16).map(|d| d.load().search_range as f64).map(|r| r * r);
         let (sum, count) = sample.fold((0.0, 0usize), |(s, c), r| (s + r, c + 1));
         if count > 0 {
             self.mean_search_range_squared = (sum / count as f64) as f32;
@@ -1146,6 +1184,13 @@ struct StepContext<'a> {
     step_number: u64,
     /// Present when the hot loops run their AVX2 copies (see [`crate::instruction_set`]).
     avx2: Option<Avx2Detected>,
+    /// Where each agent's decision goes.
+    decisions: &'a [DecisionCell],
+    /// Whether the decisions go by slot rather than by agent: when the grid staged its fill
+    /// (`NeighborGrid::was_staged`), the crowd's agent order says little of where agents
+    /// are, and stores by agent would each land far from the last (a million agents on 2
+    /// threads: the decisions 50–60 ms slower).
+    decisions_by_slot: bool,
 }
 
 /// An agent's move by its `decision`: its new velocity and position, and the search radius
@@ -1158,9 +1203,11 @@ fn advance(
     decision: Decision,
     time_step: f32,
 ) -> f32 {
+    // The step from the decision itself, not read back from `velocity`: just stored
+    // there, as two lanes, it could not be forwarded to one wide load.
+    let step = decision.velocity * time_step;
     *velocity = decision.velocity;
     *search_range = decision.search_range;
-    let step = *velocity * time_step;
     *position += step;
     step.length_squared()
 }
@@ -1172,20 +1219,15 @@ const MOVE_BUCKET: usize = 4096;
 /// Agents decided one after another by one task of the parallel step.
 const DECISION_RUN: usize = 64;
 
-/// Decides agents `first..first + decisions.len()` of the loop's order (slots, or agents
-/// when records are kept; see [`StepContext::decide`]), in order,
-/// into their records (`records` is either as long as `decisions` or empty: records not
-/// kept), and returns how many neighbour queries met ties: `[ordered, whole tree queries]`
-/// ([`TieAnswer`]). Runs the AVX2 copy when the step asks for it.
-fn decide_run(
-    context: &StepContext<'_>,
-    first: usize,
-    records: &mut [AgentRecord],
-    decisions: &mut [Decision],
-) -> [usize; 2] {
+/// Decides the agents at `run` of the loop's order (slots, or agents when records are kept;
+/// see [`StepContext::decide`]), in order, into their records (`records` is either as long
+/// as `run` or empty: records not kept), and returns how many neighbour queries met ties:
+/// `[ordered, whole tree queries]` ([`TieAnswer`]). Runs the AVX2 copy when the step asks
+/// for it.
+fn decide_run(context: &StepContext<'_>, run: Range<usize>, records: &mut [AgentRecord]) -> [usize; 2] {
     match context.avx2 {
-        Some(proof) => decide_run_avx2(proof, context, first, records, decisions),
-        None => decide_run_inline(context, first, records, decisions),
+        Some(proof) => decide_run_avx2(proof, context, run, records),
+        None => decide_run_inline(context, run, records),
     }
 }
 
@@ -1193,31 +1235,25 @@ avx2_copy! {
     /// [`decide_run_inline`] compiled for AVX2.
     fn decide_run_avx2<'a>(
         context: &StepContext<'a>,
-        first: usize,
+        run: Range<usize>,
         records: &mut [AgentRecord],
-        decisions: &mut [Decision],
     ) -> [usize; 2] = decide_run_inline;
 }
 
 /// [`decide_run`]'s work, inlined into each instruction set's copy.
 #[inline(always)]
-fn decide_run_inline(
-    context: &StepContext<'_>,
-    first: usize,
-    records: &mut [AgentRecord],
-    decisions: &mut [Decision],
-) -> [usize; 2] {
+fn decide_run_inline(context: &StepContext<'_>, run: Range<usize>, records: &mut [AgentRecord]) -> [usize; 2] {
     // Taken out of the thread-local for the run and put back, rather than borrowed by a
     // closure around each agent's query and linear programs.
     let mut thread = SCRATCH.with_borrow_mut(std::mem::take);
     let ThreadScratch { scratch, spare_record } = &mut thread;
     let mut ties = [0; 2];
-    for (k, decision) in decisions.iter_mut().enumerate() {
+    for (k, index) in run.enumerate() {
         let record = match records.get_mut(k) {
             Some(record) => record,
             None => &mut *spare_record,
         };
-        match context.decide(first + k, record, decision, scratch) {
+        match context.decide(index, record, scratch) {
             TieAnswer::NoTie => {}
             TieAnswer::Ordered => ties[0] += 1,
             TieAnswer::TreeQuery => ties[1] += 1,
@@ -1339,17 +1375,11 @@ impl StepContext<'_> {
 
     /// The decision of the agent at `index` of the loop's order (slot `index`, or agent
     /// `index` when records are kept): neighbours, half-planes, linear program, into `record`
-    /// and `decision`, working in the thread's `scratch`. Neighbours are named by slot while
-    /// deciding, and by agent in a kept record. Returns how the neighbour query dealt with
-    /// distance ties.
+    /// and the agent's [`DecisionCell`], working in the thread's `scratch`. Neighbours are
+    /// named by slot while deciding, and by agent in a kept record. Returns how the neighbour
+    /// query dealt with distance ties.
     #[inline(always)]
-    fn decide(
-        &self,
-        index: usize,
-        record: &mut AgentRecord,
-        decision: &mut Decision,
-        scratch: &mut Scratch,
-    ) -> TieAnswer {
+    fn decide(&self, index: usize, record: &mut AgentRecord, scratch: &mut Scratch) -> TieAnswer {
         let (slot, i) = if self.by_agent { (self.order.slot(index), index) } else { (index, self.order.agent(index)) };
         let params = match &self.common_params {
             Some(common) => common,
@@ -1377,7 +1407,7 @@ impl StepContext<'_> {
             self.obstacle_tree.edges_near(agent.position, obstacle_range_squared, near_edges);
         }
         let mut ties = TieAnswer::NoTie;
-        if params.max_neighbors > 0 {
+        let search_range = if params.max_neighbors > 0 {
             let range_squared = params.neighbor_dist * params.neighbor_dist;
             let (center, k) = (agent.position, params.max_neighbors);
             // Two pruning hints for the grid (each only a speed-up: a wrong one costs time,
@@ -1431,14 +1461,14 @@ impl StepContext<'_> {
                     }
                 }
             }
-            decision.search_range = match record.agent_neighbors.last() {
+            match record.agent_neighbors.last() {
                 Some(farthest) if record.agent_neighbors.len() == k => farthest.distance_squared.sqrt(),
                 _ => params.neighbor_dist,
-            };
+            }
         } else {
             record.agent_neighbors.clear();
-            decision.search_range = 0.0;
-        }
+            0.0
+        };
 
         // Half-planes: obstacles first (they stay hard in the fallback), then agents.
         record.half_planes.clear();
@@ -1511,13 +1541,14 @@ impl StepContext<'_> {
             preferred,
             &mut scratch.projected,
         );
-        decision.velocity = if self.extensions.strict_speed_limit
+        let velocity = if self.extensions.strict_speed_limit
             && new_velocity.length_squared() > params.max_speed * params.max_speed
         {
             new_velocity * (params.max_speed / new_velocity.length())
         } else {
             new_velocity
         };
+        self.decisions[if self.decisions_by_slot { slot } else { i }].store(Decision { velocity, search_range });
         record.outcome = outcome;
         if self.by_agent {
             // A kept record names its neighbours by agent.
