@@ -299,6 +299,22 @@ fn state_set_between_steps_counts_as_in_a_fresh_simulator() {
     }
 }
 
+/// A simulator cloned between steps steps on exactly as the original (a snapshot to roll
+/// out from): agents with their own parameters, obstacles, an option set, above the parallel
+/// threshold.
+#[test]
+fn a_cloned_simulator_steps_as_the_original() {
+    let (mut sim, goals) = crowd_with_blocks(600);
+    let ids = sim.agent_ids().to_vec();
+    sim.set_agent_radius(ids[7], 2.5).unwrap();
+    let overlap_resolution = Some(OverlapResolution { passes: 2, margin: 0.2 });
+    sim.set_extensions(Extensions { overlap_resolution, strict_speed_limit: true, ..Extensions::default() }).unwrap();
+    walk(&mut sim, &goals, 30);
+    let mut clone = sim.clone();
+    let steps = walk_recording(&mut sim, &goals, 20);
+    assert_eq!(walk_recording(&mut clone, &goals, 20), steps, "the clone left the original's path");
+}
+
 /// Each agent's recorded half-planes are, bit for bit, the scalar construction
 /// ([`agent_half_plane`]) from the state the step started with — with one radius for every
 /// agent and with radii that differ (the step then gathers each neighbour's).
