@@ -198,10 +198,6 @@ pub struct Simulator {
     /// Each agent's decision in the last step, or each slot's (see
     /// [`StepContext::decisions_by_slot`]; scratch).
     decisions: Vec<DecisionCell>,
-    /// A staged move's decisions, by agent bucket (scratch; see [`MOVE_BUCKET`]).
-    move_staging: Vec<(u32, Decision)>,
-    /// Where each bucket's next staged decision goes (scratch).
-    move_bucket_start: Vec<u32>,
     /// Each agent's search radius at the end of its last neighbour query (m), in agent order:
     /// the next query's hint.
     search_ranges: Vec<f32>,
@@ -209,6 +205,10 @@ pub struct Simulator {
     slot_data: SlotData,
     /// The grid's staging buffer for laying out `slot_data` (scratch; see [`Staged`]).
     slot_staging: Vec<Staged<SlotPayload>>,
+    /// A staged move's decisions, by agent bucket (scratch; see [`MOVE_BUCKET`]).
+    move_staging: Vec<(u32, Decision)>,
+    /// Where each bucket's next staged decision goes (scratch).
+    move_bucket_start: Vec<u32>,
     /// Each agent's radius, in agent order.
     radii: Vec<f32>,
     /// The radius every agent has, if they all have the same one (as in most crowds): a
@@ -289,11 +289,11 @@ impl Simulator {
             live_movers: Vec::new(),
             corrections: Vec::new(),
             decisions: Vec::new(),
-            move_staging: Vec::new(),
-            move_bucket_start: Vec::new(),
             search_ranges: Vec::new(),
             slot_data: SlotData::default(),
             slot_staging: Vec::new(),
+            move_staging: Vec::new(),
+            move_bucket_start: Vec::new(),
             radii: Vec::new(),
             common_radius: None,
             common_params: None,
