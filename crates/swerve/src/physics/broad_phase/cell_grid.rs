@@ -6,10 +6,14 @@
 //! pair is met exactly once. Counting sort (count, prefix sum, scatter) rebuilds the grid in
 //! O(n + cells) with no comparisons; boxes are copied into cell order so a cell's boxes, and a
 //! row of neighbouring cells, are contiguous in memory.
+//!
+//! The cells are laid out with one blank column after each row and one blank row on top (never
+//! filled), so every cell's right and upper neighbours exist: the pair loop needs no edge
+//! tests, and a box's four neighbouring cells are two contiguous ranges of entries.
 
 use glam::Vec2;
 
-use super::overlap;
+use super::{ordered, overlap, Pair};
 use crate::geom::Aabb;
 
 /// A box and the ball it belongs to.
@@ -29,11 +33,21 @@ pub(crate) struct CellGrid {
     inv_cell: f32,
     pub width: usize,
     pub height: usize,
-    /// `start[c]..start[c + 1]` are cell `c`'s entries (row-major cells).
+    /// Cells per row in the layout: `width` and the blank column. Cell `(x, y)` is
+    /// `y * stride + x`; rows `0..=height` (row `height` is blank).
+    pub stride: usize,
+    /// `start[c]..start[c + 1]` are cell `c`'s entries (row-major cells, blanks included).
     pub start: Vec<u32>,
     pub entries: Vec<Entry>,
+    /// The cell of each entry, in entry order.
+    entry_cell: Vec<u32>,
     /// Scratch: the cell of each input item, in input order.
     cell_of: Vec<u32>,
+    /// Scratch of [`CellGrid::fill_all`]: the items in the order they are visited.
+    staged: Vec<Entry>,
+    /// How many boxes the last [`CellGrid::fill_all`] binned (0 after [`CellGrid::fill`]): its
+    /// entries then hold the ids `0..filled_all`, once each.
+    filled_all: usize,
 }
 
 impl CellGrid {
@@ -50,6 +64,7 @@ impl CellGrid {
             self.inv_cell = 0.0;
             self.width = 1;
             self.height = 1;
+            self.stride = 2;
             return;
         }
         let mut cell = if cell.is_finite() && cell > 0.0 { cell } else { size.max_element() };
@@ -65,6 +80,13 @@ impl CellGrid {
         // boxes in adjacent cells stay in the same or adjacent cells.
         self.width = ((size.x * self.inv_cell) as usize).saturating_add(1).clamp(1, max_cells);
         self.height = ((size.y * self.inv_cell) as usize).saturating_add(1).clamp(1, (max_cells / self.width).max(1));
+        self.stride = self.width + 1;
+    }
+
+    /// Cells in the layout, blanks included.
+    #[inline]
+    pub fn layout_cells(&self) -> usize {
+        self.stride * (self.height + 1)
     }
 
     /// Cell coordinates of point `p`, clamped to the grid (casts saturate; NaN maps to 0).
@@ -78,13 +100,13 @@ impl CellGrid {
     /// corner. `items` is iterated twice.
     #[inline(never)] // profiled separately from the pair loop
     pub fn fill<I: Iterator<Item = (u32, Aabb)> + Clone>(&mut self, items: I) {
-        let cells = self.width * self.height;
+        let cells = self.layout_cells();
         self.start.clear();
         self.start.resize(cells + 1, 0);
         self.cell_of.clear();
         for (_, aabb) in items.clone() {
             let (x, y) = self.coords(aabb.min);
-            let c = y * self.width + x;
+            let c = y * self.stride + x;
             self.cell_of.push(c as u32);
             self.start[c + 1] += 1;
         }
@@ -94,17 +116,78 @@ impl CellGrid {
         let n = self.cell_of.len();
         self.entries.clear();
         self.entries.resize(n, Entry { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, id: 0 });
+        self.entry_cell.clear();
+        self.entry_cell.resize(n, 0);
         // Scatter with `start[c]` as the cursor of cell c, then shift the starts back.
         for (k, (id, aabb)) in items.enumerate() {
-            let c = self.cell_of[k] as usize;
-            let slot = self.start[c] as usize;
+            let c = self.cell_of[k];
+            let slot = self.start[c as usize] as usize;
             self.entries[slot] = Entry { aabb, id };
-            self.start[c] += 1;
+            self.entry_cell[slot] = c;
+            self.start[c as usize] += 1;
         }
         for c in (1..=cells).rev() {
             self.start[c] = self.start[c - 1];
         }
         self.start[0] = 0;
+        self.filled_all = 0;
+    }
+
+    /// Fills the grid with every box of `boxes` (id = index), like [`CellGrid::fill`], but
+    /// visits the boxes in the order the last call left them in (cell order), new boxes last.
+    ///
+    /// Boxes move little from one step to the next, so almost every box lands in the cell it
+    /// was in, and the counting sort's counts and writes walk the grid front to back instead
+    /// of jumping around it: once the balls have mixed, index order is random order, and in a
+    /// 100,000-ball pit the scattered writes cost more than the rest of the fill. What is
+    /// random instead are the reads of `boxes`, which do not depend on one another.
+    #[inline(never)] // profiled separately from the pair loop
+    pub fn fill_all(&mut self, boxes: &[Aabb]) {
+        let n = boxes.len();
+        let cells = self.layout_cells();
+        // The last fill's entries hold the ids `0..filled_all` (in its cell order) and the
+        // boxes never shrink or reorder, so every id is visited once.
+        let previous = if self.filled_all <= n { self.filled_all.min(self.entries.len()) } else { 0 };
+        let (origin, inv_cell, stride) = (self.origin, self.inv_cell, self.stride as u32);
+        let (last_x, last_y) = (self.width as u32 - 1, self.height as u32 - 1);
+        // `coords` with the grid's fields in registers (the writes below go through pointers
+        // the compiler cannot tell apart from `self`).
+        let cell_of_corner = |p: Vec2| -> u32 {
+            let q = ((p - origin) * inv_cell).max(Vec2::ZERO); // NaN becomes 0
+            (q.y as u32).min(last_y) * stride + (q.x as u32).min(last_x)
+        };
+        let CellGrid { start, entries, entry_cell, cell_of, staged, .. } = self;
+        start.clear();
+        start.resize(cells + 1, 0);
+        cell_of.clear();
+        cell_of.resize(n, 0);
+        staged.clear();
+        staged.resize(n, Entry { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, id: 0 });
+        let ids = entries[..previous].iter().map(|e| e.id).chain(previous as u32..n as u32);
+        for ((id, staged), cell) in ids.zip(staged.iter_mut()).zip(cell_of.iter_mut()) {
+            let aabb = boxes[id as usize];
+            let c = cell_of_corner(aabb.min);
+            *staged = Entry { aabb, id };
+            *cell = c;
+            start[c as usize + 1] += 1;
+        }
+        let mut sum = 0;
+        for s in start.iter_mut() {
+            sum += *s;
+            *s = sum;
+        }
+        entries.resize(n, Entry { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, id: 0 });
+        entry_cell.resize(n, 0);
+        // Scatter with `start[c]` as the cursor of cell c, then shift the starts back.
+        for (entry, &c) in staged.iter().zip(cell_of.iter()) {
+            let slot = start[c as usize] as usize;
+            entries[slot] = *entry;
+            entry_cell[slot] = c;
+            start[c as usize] += 1;
+        }
+        start.copy_within(0..cells, 1);
+        start[0] = 0;
+        self.filled_all = n;
     }
 
     /// Entries of cells `first..=last` (a contiguous range of cells, e.g. part of a row).
@@ -115,35 +198,25 @@ impl CellGrid {
 
     /// Every overlapping pair of entries in the same or adjacent cells, once each (valid when
     /// the cell side is at least every box's side).
-    pub fn same_level_pairs(&self, pairs: &mut Vec<(u32, u32)>) {
-        let w = self.width;
-        for cy in 0..self.height {
-            for cx in 0..w {
-                let c = cy * w + cx;
-                let own = self.range(c, c);
-                if own.is_empty() {
-                    continue;
+    ///
+    /// Driven by the entries, not the cells: most cells of a fine grid hold zero or one box, and
+    /// a loop over cells pays a mispredicted branch at each empty one.
+    pub fn same_level_pairs(&self, pairs: &mut Vec<Pair>) {
+        let (start, entries, stride) = (&self.start[..], &self.entries[..], self.stride);
+        for (k, (a, &c)) in entries.iter().zip(&self.entry_cell).enumerate() {
+            let c = c as usize;
+            // This cell's later entries and the right neighbour's are contiguous; so are the
+            // three cells above. Blank cells make both exist at every edge.
+            let right_end = start[c + 2] as usize;
+            let above = start[c + stride - 1] as usize..start[c + stride + 2] as usize;
+            for b in &entries[k + 1..right_end] {
+                if overlap(&a.aabb, &b.aabb) {
+                    pairs.push(ordered(a.id, b.id));
                 }
-                // This cell's later entries and the right neighbour's are contiguous.
-                let right_end = if cx + 1 < w { self.start[c + 2] } else { self.start[c + 1] } as usize;
-                // The three cells above are contiguous too.
-                let above = if cy + 1 < self.height {
-                    self.range(c + w - usize::from(cx > 0), c + w + usize::from(cx + 1 < w))
-                } else {
-                    0..0
-                };
-                for k in own {
-                    let a = self.entries[k];
-                    for b in &self.entries[k + 1..right_end] {
-                        if overlap(&a.aabb, &b.aabb) {
-                            pairs.push(super::ordered(a.id, b.id));
-                        }
-                    }
-                    for b in &self.entries[above.clone()] {
-                        if overlap(&a.aabb, &b.aabb) {
-                            pairs.push(super::ordered(a.id, b.id));
-                        }
-                    }
+            }
+            for b in &entries[above] {
+                if overlap(&a.aabb, &b.aabb) {
+                    pairs.push(ordered(a.id, b.id));
                 }
             }
         }
@@ -152,16 +225,19 @@ impl CellGrid {
     /// Checks the counting sort: starts non-decreasing, every entry in the cell of its minimum
     /// corner, and the cell side at least `largest` (the half-stencil's requirement).
     pub fn assert_well_formed(&self, expected_entries: usize, largest: f32) {
-        assert_eq!(self.start.len(), self.width * self.height + 1, "start has one slot per cell plus one");
+        assert_eq!(self.stride, self.width + 1, "one blank column per row");
+        assert_eq!(self.start.len(), self.layout_cells() + 1, "start has one slot per cell plus one");
+        assert_eq!(self.entry_cell.len(), self.entries.len(), "every entry has its cell");
         assert_eq!(self.start[0], 0);
         assert_eq!(*self.start.last().unwrap() as usize, self.entries.len(), "last start is the entry count");
         assert_eq!(self.entries.len(), expected_entries, "every item is in the grid once");
         assert!(self.cell >= largest, "cell side {} is smaller than the largest box {}", self.cell, largest);
-        for c in 0..self.width * self.height {
+        for c in 0..self.layout_cells() {
             assert!(self.start[c] <= self.start[c + 1], "cell starts decrease at {c}");
-            for e in &self.entries[self.range(c, c)] {
+            for (e, &ec) in self.entries[self.range(c, c)].iter().zip(&self.entry_cell[self.range(c, c)]) {
                 let (x, y) = self.coords(e.aabb.min);
-                assert_eq!(y * self.width + x, c, "entry {} is binned in the wrong cell", e.id);
+                assert_eq!(y * self.stride + x, c, "entry {} is binned in the wrong cell", e.id);
+                assert_eq!(ec as usize, c, "entry {} has the wrong cell noted", e.id);
             }
         }
     }
@@ -170,7 +246,7 @@ impl CellGrid {
     pub fn occupied_cells(&self, out: &mut Vec<Aabb>) {
         for cy in 0..self.height {
             for cx in 0..self.width {
-                let c = cy * self.width + cx;
+                let c = cy * self.stride + cx;
                 if self.start[c] != self.start[c + 1] {
                     let min = self.origin + Vec2::new(cx as f32, cy as f32) * self.cell;
                     out.push(Aabb { min, max: min + Vec2::splat(self.cell) });

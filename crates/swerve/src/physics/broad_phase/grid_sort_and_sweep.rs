@@ -84,33 +84,25 @@ impl BroadPhase for GridSortAndSweep {
         let cell = largest_extent(boxes).max((size.x * size.y * Self::BOXES_PER_CELL / n).sqrt());
         self.grid.configure(region, cell, boxes.len() + 64);
         self.grid.fill(boxes.iter().enumerate().map(|(i, b)| (i as u32, *b)));
-        let cells = self.grid.width * self.grid.height;
+        let cells = self.grid.layout_cells();
         // Sort each cell by minimum x. Cells are small, so insertion sort (no allocation).
         for c in 0..cells {
             let r = self.grid.range(c, c);
             insertion_sort_by_min_x(&mut self.grid.entries[r]);
         }
-        let (w, h) = (self.grid.width, self.grid.height);
+        let (w, h, stride) = (self.grid.width, self.grid.height, self.grid.stride);
         let g = &self.grid;
         for cy in 0..h {
             for cx in 0..w {
-                let c = cy * w + cx;
+                let c = cy * stride + cx;
                 let own = &g.entries[g.range(c, c)];
                 if own.is_empty() {
                     continue;
                 }
                 sweep_within(own, pairs);
-                if cx + 1 < w {
-                    sweep_across(own, &g.entries[g.range(c + 1, c + 1)], pairs);
-                }
-                if cy + 1 < h {
-                    if cx > 0 {
-                        sweep_across(own, &g.entries[g.range(c + w - 1, c + w - 1)], pairs);
-                    }
-                    sweep_across(own, &g.entries[g.range(c + w, c + w)], pairs);
-                    if cx + 1 < w {
-                        sweep_across(own, &g.entries[g.range(c + w + 1, c + w + 1)], pairs);
-                    }
+                // The right and upper neighbours exist at every edge (blank cells, empty).
+                for neighbour in [c + 1, c + stride - 1, c + stride, c + stride + 1] {
+                    sweep_across(own, &g.entries[g.range(neighbour, neighbour)], pairs);
                 }
             }
         }
@@ -118,7 +110,7 @@ impl BroadPhase for GridSortAndSweep {
 
     fn assert_well_formed(&self, boxes: &[Aabb]) {
         self.grid.assert_well_formed(boxes.len(), largest_extent(boxes));
-        for c in 0..self.grid.width * self.grid.height {
+        for c in 0..self.grid.layout_cells() {
             let cell = &self.grid.entries[self.grid.range(c, c)];
             assert!(cell.windows(2).all(|w| w[0].aabb.min.x <= w[1].aabb.min.x), "cell {c} is not sorted by x");
         }

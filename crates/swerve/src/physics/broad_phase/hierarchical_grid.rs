@@ -83,7 +83,7 @@ impl BroadPhase for HierarchicalGrid {
                     let (x1, y1) = coarse.coords(entry.aabb.max);
                     let (x0, y0) = (x0.saturating_sub(1), y0.saturating_sub(1));
                     for y in y0..=y1 {
-                        let row = y * coarse.width;
+                        let row = y * coarse.stride;
                         for other in &coarse.entries[coarse.range(row + x0, row + x1)] {
                             if overlap(&entry.aabb, &other.aabb) {
                                 pairs.push(ordered(entry.id, other.id));

@@ -37,7 +37,7 @@ impl BroadPhase for UniformGrid {
         let n = boxes.len().max(1) as f32;
         let cell = largest.max((size.x * size.y / n).sqrt() * Self::DENSITY_FACTOR);
         self.grid.configure(region, cell, 4 * boxes.len() + 64);
-        self.grid.fill(boxes.iter().enumerate().map(|(i, b)| (i as u32, *b)));
+        self.grid.fill_all(boxes);
         self.grid.same_level_pairs(pairs);
     }
 
