@@ -224,6 +224,39 @@ fn no_overlap_and_inside_the_box_for_every_broad_phase() {
     }
 }
 
+/// The discrete pass stops at the first pass that corrects nothing, and then no two balls
+/// overlap at all. In a sparse pit that is the usual case: a correction moves a pair a few ulps
+/// beyond contact, so rounding cannot leave it overlapping for the next pass to correct again
+/// (which made every step run every pass), and later passes, which only look at pairs with a
+/// ball the last pass moved, must not miss one.
+#[test]
+fn sparse_pit_corrections_converge_and_leave_no_overlap() {
+    let scene = ball_pit(2_000, PIT_SEED);
+    let mut w = scene.world(BroadPhaseKind::UniformGrid).unwrap();
+    let (mut converged, mut corrected) = (0, 0);
+    for step in 0..300 {
+        w.step(scene.dt);
+        let stats = w.last_step_stats();
+        corrected += stats.contacts;
+        if stats.correction_passes == World::CORRECTION_PASSES {
+            continue;
+        }
+        converged += 1;
+        let balls = w.balls();
+        for (i, a) in balls.iter().enumerate() {
+            for (j, b) in balls.iter().enumerate().skip(i + 1) {
+                let r = a.radius + b.radius;
+                assert!(
+                    a.position.distance_squared(b.position) >= r * r,
+                    "balls {i} and {j} overlap after a step whose last pass corrected nothing (step {step})"
+                );
+            }
+        }
+    }
+    assert!(corrected > 1_000, "the pit must have overlaps to correct ({corrected})");
+    assert!(converged >= 290, "only {converged} of 300 steps converged within the passes");
+}
+
 /// The broad phase only decides which pairs are looked at: impacts are ordered by (time, i, j)
 /// and overlaps are resolved in (i, j) order, so every broad phase gives bit-identical motion.
 #[test]
