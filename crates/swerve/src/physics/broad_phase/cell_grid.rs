@@ -43,11 +43,10 @@ pub(crate) struct CellGrid {
     entry_cell: Vec<u32>,
     /// Scratch: the cell of each input item, in input order.
     cell_of: Vec<u32>,
-    /// Scratch of [`CellGrid::fill_all`]: the items in the order they are visited.
-    staged: Vec<Entry>,
-    /// How many boxes the last [`CellGrid::fill_all`] binned (0 after [`CellGrid::fill`]): its
-    /// entries then hold the ids `0..filled_all`, once each.
-    filled_all: usize,
+    /// The ids in the order the last [`CellGrid::fill_all`] left them (its entries' ids), and
+    /// scratch for the next order.
+    order: Vec<u32>,
+    next_order: Vec<u32>,
 }
 
 impl CellGrid {
@@ -130,7 +129,7 @@ impl CellGrid {
             self.start[c] = self.start[c - 1];
         }
         self.start[0] = 0;
-        self.filled_all = 0;
+        self.order.clear();
     }
 
     /// Fills the grid with every box of `boxes` (id = index), like [`CellGrid::fill`], but
@@ -145,9 +144,13 @@ impl CellGrid {
     pub fn fill_all(&mut self, boxes: &[Aabb]) {
         let n = boxes.len();
         let cells = self.layout_cells();
-        // The last fill's entries hold the ids `0..filled_all` (in its cell order) and the
-        // boxes never shrink or reorder, so every id is visited once.
-        let previous = if self.filled_all <= n { self.filled_all.min(self.entries.len()) } else { 0 };
+        // The last call's order holds the ids `0..order.len()` once each, and the boxes never
+        // shrink or reorder (the broad-phase contract): new boxes go last.
+        if self.order.len() > n {
+            self.order.clear();
+        }
+        let previous = self.order.len();
+        self.order.extend(previous as u32..n as u32);
         let (origin, inv_cell, stride) = (self.origin, self.inv_cell, self.stride as u32);
         let (last_x, last_y) = (self.width as u32 - 1, self.height as u32 - 1);
         // `coords` with the grid's fields in registers (the writes below go through pointers
@@ -156,21 +159,15 @@ impl CellGrid {
             let q = ((p - origin) * inv_cell).max(Vec2::ZERO); // NaN becomes 0
             (q.y as u32).min(last_y) * stride + (q.x as u32).min(last_x)
         };
-        let CellGrid { start, entries, entry_cell, cell_of, staged, .. } = self;
+        let CellGrid { start, entries, entry_cell, cell_of, order, next_order, .. } = self;
         start.clear();
         start.resize(cells + 1, 0);
         cell_of.clear();
-        cell_of.resize(n, 0);
-        staged.clear();
-        staged.resize(n, Entry { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, id: 0 });
-        let ids = entries[..previous].iter().map(|e| e.id).chain(previous as u32..n as u32);
-        for ((id, staged), cell) in ids.zip(staged.iter_mut()).zip(cell_of.iter_mut()) {
-            let aabb = boxes[id as usize];
-            let c = cell_of_corner(aabb.min);
-            *staged = Entry { aabb, id };
-            *cell = c;
+        cell_of.extend(order.iter().map(|&id| {
+            let c = cell_of_corner(boxes[id as usize].min);
             start[c as usize + 1] += 1;
-        }
+            c
+        }));
         let mut sum = 0;
         for s in start.iter_mut() {
             sum += *s;
@@ -178,16 +175,20 @@ impl CellGrid {
         }
         entries.resize(n, Entry { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, id: 0 });
         entry_cell.resize(n, 0);
-        // Scatter with `start[c]` as the cursor of cell c, then shift the starts back.
-        for (entry, &c) in staged.iter().zip(cell_of.iter()) {
+        next_order.resize(n, 0);
+        // Scatter with `start[c]` as the cursor of cell c, then shift the starts back. The
+        // boxes are read a second time rather than staged: the reads hit the cache the first
+        // pass filled, and a staged copy would add its writes and reads.
+        for (&id, &c) in order.iter().zip(cell_of.iter()) {
             let slot = start[c as usize] as usize;
-            entries[slot] = *entry;
+            entries[slot] = Entry { aabb: boxes[id as usize], id };
             entry_cell[slot] = c;
+            next_order[slot] = id;
             start[c as usize] += 1;
         }
+        std::mem::swap(order, next_order);
         start.copy_within(0..cells, 1);
         start[0] = 0;
-        self.filled_all = n;
     }
 
     /// Entries of cells `first..=last` (a contiguous range of cells, e.g. part of a row).
@@ -207,18 +208,8 @@ impl CellGrid {
             let c = c as usize;
             // This cell's later entries and the right neighbour's are contiguous; so are the
             // three cells above. Blank cells make both exist at every edge.
-            let right_end = start[c + 2] as usize;
-            let above = start[c + stride - 1] as usize..start[c + stride + 2] as usize;
-            for b in &entries[k + 1..right_end] {
-                if overlap(&a.aabb, &b.aabb) {
-                    pairs.push(ordered(a.id, b.id));
-                }
-            }
-            for b in &entries[above] {
-                if overlap(&a.aabb, &b.aabb) {
-                    pairs.push(ordered(a.id, b.id));
-                }
-            }
+            pairs_in(entries, a, k + 1, start[c + 2] as usize, pairs);
+            pairs_in(entries, a, start[c + stride - 1] as usize, start[c + stride + 2] as usize, pairs);
         }
     }
 
@@ -251,6 +242,33 @@ impl CellGrid {
                     let min = self.origin + Vec2::new(cx as f32, cy as f32) * self.cell;
                     out.push(Aabb { min, max: min + Vec2::splat(self.cell) });
                 }
+            }
+        }
+    }
+}
+
+/// Appends the pairs of `a` with the entries `j..end` whose boxes overlap its box. The first
+/// four candidates are tested without branching on how many there are (lanes past `end` read
+/// a clamped index and are masked off): the count is small and varies from ball to ball, and a
+/// loop over it would mispredict its exit about once per range.
+#[inline(always)]
+fn pairs_in(entries: &[Entry], a: &Entry, j: usize, end: usize, pairs: &mut Vec<Pair>) {
+    let len = end.saturating_sub(j);
+    let last = entries.len().saturating_sub(1);
+    let mut hits = 0u32;
+    for lane in 0..4 {
+        let b = &entries[(j + lane).min(last)];
+        hits |= u32::from((lane < len) & overlap(&a.aabb, &b.aabb)) << lane;
+    }
+    while hits != 0 {
+        let lane = hits.trailing_zeros() as usize;
+        pairs.push(ordered(a.id, entries[j + lane].id));
+        hits &= hits - 1;
+    }
+    if len > 4 {
+        for b in &entries[j + 4..end] {
+            if overlap(&a.aabb, &b.aabb) {
+                pairs.push(ordered(a.id, b.id));
             }
         }
     }
