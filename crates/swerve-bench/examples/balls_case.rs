@@ -1,7 +1,8 @@
 //! Times one rigid-ball case in a fresh process and prints one line: mean, median and minimum
 //! ms per step, the mean of the first and of the last 20 timed steps (the pit's balls mix as
 //! they move, so memory order decays over a run), and a hash of the final positions and
-//! velocities, so that two builds can be compared for speed and for identical results.
+//! velocities, so that two builds can be compared for speed and for identical results, and
+//! what the last step did (`swerve::physics::StepStats`).
 //!
 //! `cargo run --release -p swerve-bench --example balls_case -- pit 100000 uniform-grid 200`
 //!
@@ -56,11 +57,15 @@ fn main() {
         (b.position.x.to_bits(), b.position.y.to_bits(), b.velocity.x.to_bits(), b.velocity.y.to_bits())
             .hash(&mut hasher);
     }
+    let stats = world.last_step_stats();
     println!(
-        "{} {n} {algorithm}: mean {all:.3} median {:.3} min {:.3} first-20 {first:.3} last-20 {last:.3} ms; final state {:016x}",
+        "{} {n} {algorithm}: mean {all:.3} median {:.3} min {:.3} first-20 {first:.3} last-20 {last:.3} ms; final state {:016x}; last step: {} candidate pairs, {} contacts, {} correction passes",
         args[0],
         ms[steps / 2],
         ms[0],
-        hasher.finish()
+        hasher.finish(),
+        stats.candidate_pairs,
+        stats.contacts,
+        stats.correction_passes
     );
 }
