@@ -67,9 +67,9 @@ pub struct StepStats {
 /// Velocities are `f32`, but each has an `f32` residual (a double-`f32` value, like Kahan
 /// summation): impulses are computed in `f64` on `velocity + residual` and split back, with
 /// `f64` unit normals. With `f32` velocities alone every impulse rounds the two balls' energy by
-/// ~2⁻²⁴ with a random sign; on a 1,600-ball pit (`e = 1`, 10,000 steps, ~620,000 contacts)
-/// that measured a maximum relative drift of the total energy of 2.5·10⁻⁸ — within the 10⁻⁶
-/// budget already. With the residual it measured 4.1·10⁻¹⁵ (`f64` rounding), and momentum is
+/// ~2⁻²⁴ with a random sign; on a 1,600-ball pit (`e = 1`, 10,000 steps, ~149,000 contacts)
+/// that measured a maximum relative drift of the total energy of 1.8·10⁻⁸ — within the 10⁻⁶
+/// budget already. With the residual it measured 5.0·10⁻¹⁵ (`f64` rounding), and momentum is
 /// conserved to `f64` precision as well. Positions are integrated with the `f32` velocity (the
 /// residual is below one ulp of it). [`World::set_velocity_compensation`] turns the residual off.
 ///
