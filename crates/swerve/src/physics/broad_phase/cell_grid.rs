@@ -11,7 +11,7 @@
 //! filled), so every cell's right and upper neighbours exist: the pair loop needs no edge
 //! tests, and a box's four neighbouring cells are two contiguous ranges of entries.
 
-use glam::Vec2;
+use glam::{Vec2, Vec4};
 
 use super::{ordered, overlap, Pair};
 use crate::geom::Aabb;
@@ -255,10 +255,11 @@ impl CellGrid {
 fn pairs_in(entries: &[Entry], a: &Entry, j: usize, end: usize, pairs: &mut Vec<Pair>) {
     let len = end.saturating_sub(j);
     let last = entries.len().saturating_sub(1);
+    let a_form = lower_and_negated_upper(&a.aabb);
     let mut hits = 0u32;
     for lane in 0..4 {
         let b = &entries[(j + lane).min(last)];
-        hits |= u32::from((lane < len) & overlap(&a.aabb, &b.aabb)) << lane;
+        hits |= u32::from((lane < len) & overlaps(a_form, &b.aabb)) << lane;
     }
     while hits != 0 {
         let lane = hits.trailing_zeros() as usize;
@@ -271,5 +272,50 @@ fn pairs_in(entries: &[Entry], a: &Entry, j: usize, end: usize, pairs: &mut Vec<
                 pairs.push(ordered(a.id, b.id));
             }
         }
+    }
+}
+
+/// `[min.x, min.y, −max.x, −max.y]`: with it, [`overlaps`] is one four-lane comparison.
+#[inline(always)]
+fn lower_and_negated_upper(a: &Aabb) -> Vec4 {
+    Vec4::new(a.min.x, a.min.y, -a.max.x, -a.max.y)
+}
+
+/// [`overlap`] as one four-lane comparison: `a.min ≤ b.max` and `−a.max ≤ −b.min` (negation is
+/// exact, so this is the same test, touching included, NaN never overlapping).
+#[inline(always)]
+fn overlaps(a_form: Vec4, b: &Aabb) -> bool {
+    a_form.cmple(Vec4::new(b.max.x, b.max.y, -b.min.x, -b.min.y)).all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The four-lane test is the scalar one on every edge case of one axis (touching, signed
+    /// zeros, infinities, NaN), the other axis overlapping.
+    #[test]
+    fn four_lane_overlap_is_the_scalar_overlap() {
+        let values = [-1.0, -0.0, 0.0, 1.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY];
+        let mut checked = 0;
+        for axis in 0..2 {
+            for &a0 in &values {
+                for &a1 in &values {
+                    for &b0 in &values {
+                        for &b1 in &values {
+                            let (mut a, mut b) =
+                                (Aabb { min: Vec2::ZERO, max: Vec2::ONE }, Aabb { min: Vec2::ZERO, max: Vec2::ONE });
+                            a.min[axis] = a0;
+                            a.max[axis] = a1;
+                            b.min[axis] = b0;
+                            b.max[axis] = b1;
+                            assert_eq!(overlaps(lower_and_negated_upper(&a), &b), overlap(&a, &b), "{a:?} {b:?}");
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 2 * 7usize.pow(4));
     }
 }
