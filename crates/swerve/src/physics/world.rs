@@ -552,10 +552,7 @@ impl World {
                 break;
             }
         }
-        for &i in &self.moved_list {
-            self.moved[i as usize] = false;
-        }
-        self.moved_list.clear();
+        self.clear_moved();
     }
 
     /// One pass of [`World::resolve_overlaps`]; returns the number of corrections.
@@ -581,10 +578,7 @@ impl World {
                 self.contacts.push((i, j));
             }
         }
-        for &i in &self.moved_list {
-            self.moved[i as usize] = false;
-        }
-        self.moved_list.clear();
+        self.clear_moved();
         self.contacts.sort_unstable();
         for k in 0..self.contacts.len() {
             let (i, j) = self.contacts[k];
@@ -630,6 +624,14 @@ impl World {
             }
         }
         corrected
+    }
+
+    /// Forgets which balls the last correction pass moved.
+    fn clear_moved(&mut self) {
+        for &i in &self.moved_list {
+            self.moved[i as usize] = false;
+        }
+        self.moved_list.clear();
     }
 
     /// Notes that the current correction pass moved ball `i`.

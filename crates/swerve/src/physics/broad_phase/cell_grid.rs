@@ -13,7 +13,7 @@
 
 use glam::{Vec2, Vec4};
 
-use super::{ordered, overlap, Pair};
+use super::{ordered, Pair};
 use crate::geom::Aabb;
 
 /// A box and the ball it belongs to.
@@ -268,7 +268,7 @@ fn pairs_in(entries: &[Entry], a: &Entry, j: usize, end: usize, pairs: &mut Vec<
     }
     if len > 4 {
         for b in &entries[j + 4..end] {
-            if overlap(&a.aabb, &b.aabb) {
+            if overlaps(a_form, &b.aabb) {
                 pairs.push(ordered(a.id, b.id));
             }
         }
@@ -281,7 +281,7 @@ fn lower_and_negated_upper(a: &Aabb) -> Vec4 {
     Vec4::new(a.min.x, a.min.y, -a.max.x, -a.max.y)
 }
 
-/// [`overlap`] as one four-lane comparison: `a.min ≤ b.max` and `−a.max ≤ −b.min` (negation is
+/// [`overlap`](super::overlap) as one four-lane comparison: `a.min ≤ b.max` and `−a.max ≤ −b.min` (negation is
 /// exact, so this is the same test, touching included, NaN never overlapping).
 #[inline(always)]
 fn overlaps(a_form: Vec4, b: &Aabb) -> bool {
@@ -290,6 +290,7 @@ fn overlaps(a_form: Vec4, b: &Aabb) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::overlap;
     use super::*;
 
     /// The four-lane test is the scalar one on every edge case of one axis (touching, signed
