@@ -1,8 +1,8 @@
 //! Times one rigid-ball case in a fresh process and prints one line: mean, median and minimum
-//! ms per step, the mean of the first and of the last 20 timed steps (the pit's balls mix as
-//! they move, so memory order decays over a run), and a hash of the final positions and
-//! velocities, so that two builds can be compared for speed and for identical results, and
-//! what the last step did (`swerve::physics::StepStats`).
+//! ms per step, the mean of the first and of the last 20 timed steps (the pit starts on a
+//! lattice and turns into a gas over its first hundred or so steps, with ever more contacts),
+//! a hash of the final positions and velocities, so that two builds can be compared for speed
+//! and for identical results, and what the last step did (`swerve::physics::StepStats`).
 //!
 //! `cargo run --release -p swerve-bench --example balls_case -- pit 100000 uniform-grid 200`
 //!
