@@ -133,13 +133,14 @@ impl CellGrid {
     }
 
     /// Fills the grid with every box of `boxes` (id = index), like [`CellGrid::fill`], but
-    /// visits the boxes in the order the last call left them in (cell order), new boxes last.
+    /// places the boxes in the order the last call left them in (cell order), new boxes last.
     ///
     /// Boxes move little from one step to the next, so almost every box lands in the cell it
-    /// was in, and the counting sort's counts and writes walk the grid front to back instead
-    /// of jumping around it: once the balls have mixed, index order is random order, and in a
-    /// 100,000-ball pit the scattered writes cost more than the rest of the fill. What is
-    /// random instead are the reads of `boxes`, which do not depend on one another.
+    /// was in, and the placing writes walk the grid front to back instead of jumping around
+    /// it: once the balls have mixed, index order is random order, and in a 100,000-ball pit
+    /// the scattered writes cost more than the rest of the fill. What is random instead are the
+    /// reads of each box and its cell, which do not depend on one another. The cells are
+    /// computed and counted in index order, reading `boxes` front to back.
     #[inline(never)] // profiled separately from the pair loop
     pub fn fill_all(&mut self, boxes: &[Aabb]) {
         let n = boxes.len();
@@ -162,9 +163,10 @@ impl CellGrid {
         let CellGrid { start, entries, entry_cell, cell_of, order, next_order, .. } = self;
         start.clear();
         start.resize(cells + 1, 0);
+        // Cells in index order (the boxes read front to back), counted as they come.
         cell_of.clear();
-        cell_of.extend(order.iter().map(|&id| {
-            let c = cell_of_corner(boxes[id as usize].min);
+        cell_of.extend(boxes.iter().map(|b| {
+            let c = cell_of_corner(b.min);
             start[c as usize + 1] += 1;
             c
         }));
@@ -176,10 +178,11 @@ impl CellGrid {
         entries.resize(n, Entry { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, id: 0 });
         entry_cell.resize(n, 0);
         next_order.resize(n, 0);
-        // Scatter with `start[c]` as the cursor of cell c, then shift the starts back. The
-        // boxes are read a second time rather than staged: the reads hit the cache the first
-        // pass filled, and a staged copy would add its writes and reads.
-        for (&id, &c) in order.iter().zip(cell_of.iter()) {
+        // Place with `start[c]` as the cursor of cell c, then shift the starts back. The boxes
+        // are read a second time rather than staged: a staged copy would add its writes and
+        // reads.
+        for &id in order.iter() {
+            let c = cell_of[id as usize];
             let slot = start[c as usize] as usize;
             entries[slot] = Entry { aabb: boxes[id as usize], id };
             entry_cell[slot] = c;
