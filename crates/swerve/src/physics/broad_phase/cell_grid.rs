@@ -43,8 +43,9 @@ pub(crate) struct CellGrid {
     entry_cell: Vec<u32>,
     /// Scratch: the cell of each input item, in input order.
     cell_of: Vec<u32>,
-    /// The ids in the order the last [`CellGrid::fill_all`] left them (its entries' ids), and
-    /// scratch for the next order.
+    /// The ids in the order the last [`CellGrid::fill_all`] left them (its entries' ids, kept
+    /// apart: the next fill reads 4 bytes an entry rather than striding over 20), and scratch
+    /// for the next order.
     order: Vec<u32>,
     next_order: Vec<u32>,
 }
