@@ -110,9 +110,7 @@ impl CellGrid {
             self.cell_of.push(c as u32);
             self.start[c + 1] += 1;
         }
-        for c in 0..cells {
-            self.start[c + 1] += self.start[c];
-        }
+        counts_to_starts(&mut self.start);
         let n = self.cell_of.len();
         self.entries.clear();
         self.entries.resize(n, Entry { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, id: 0 });
@@ -126,10 +124,7 @@ impl CellGrid {
             self.entry_cell[slot] = c;
             self.start[c as usize] += 1;
         }
-        for c in (1..=cells).rev() {
-            self.start[c] = self.start[c - 1];
-        }
-        self.start[0] = 0;
+        rewind_starts(&mut self.start);
         self.order.clear();
     }
 
@@ -171,11 +166,7 @@ impl CellGrid {
             start[c as usize + 1] += 1;
             c
         }));
-        let mut sum = 0;
-        for s in start.iter_mut() {
-            sum += *s;
-            *s = sum;
-        }
+        counts_to_starts(start);
         entries.resize(n, Entry { aabb: Aabb { min: Vec2::ZERO, max: Vec2::ZERO }, id: 0 });
         entry_cell.resize(n, 0);
         next_order.resize(n, 0);
@@ -191,8 +182,7 @@ impl CellGrid {
             start[c as usize] += 1;
         }
         std::mem::swap(order, next_order);
-        start.copy_within(0..cells, 1);
-        start[0] = 0;
+        rewind_starts(start);
     }
 
     /// Entries of cells `first..=last` (a contiguous range of cells, e.g. part of a row).
@@ -249,6 +239,24 @@ impl CellGrid {
             }
         }
     }
+}
+
+/// Counting sort, between counting and placing: `start[c + 1]` holds cell c's count; makes
+/// `start[c]` the first slot of cell c (a running sum).
+fn counts_to_starts(start: &mut [u32]) {
+    let mut sum = 0;
+    for s in start.iter_mut() {
+        sum += *s;
+        *s = sum;
+    }
+}
+
+/// Counting sort, after placing: each `start[c]` has moved on to cell c's end, which is cell
+/// `c + 1`'s start; shifts them back by one cell.
+fn rewind_starts(start: &mut [u32]) {
+    let cells = start.len() - 1;
+    start.copy_within(0..cells, 1);
+    start[0] = 0;
 }
 
 /// Appends the pairs of `a` with the entries `j..end` whose boxes overlap its box. The first
