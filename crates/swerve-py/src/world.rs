@@ -218,7 +218,8 @@ impl PyWorld {
     }
 
     /// What the last step did: candidate pairs from the broad phase, contacts resolved,
-    /// time-of-impact events, balls that left their swept boxes, position-correction passes.
+    /// time-of-impact events, balls that left their swept boxes, position-correction passes,
+    /// balls a correction pushed out of their swept boxes.
     fn last_step_stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let s = self.world.last_step_stats();
         let d = PyDict::new(py);
@@ -227,6 +228,7 @@ impl PyWorld {
         d.set_item("time_of_impact_events", s.time_of_impact_events)?;
         d.set_item("escaped_swept_boxes", s.escaped_swept_boxes)?;
         d.set_item("correction_passes", s.correction_passes)?;
+        d.set_item("pushed_out_of_box", s.pushed_out_of_box)?;
         Ok(d)
     }
 

@@ -16,6 +16,7 @@
 mod aabb_tree;
 mod brute_force;
 mod cell_grid;
+mod few_against_all;
 mod grid_sort_and_sweep;
 mod hierarchical_grid;
 mod quadtree;
@@ -35,6 +36,8 @@ pub use hierarchical_grid::HierarchicalGrid;
 pub use quadtree::Quadtree;
 pub use sort_and_sweep::SortAndSweep;
 pub use uniform_grid::UniformGrid;
+
+pub(crate) use few_against_all::{pairs_with_grown, GrownScratch};
 
 /// A pair of ball indices `(i, j)` with `i < j`.
 pub type Pair = (u32, u32);
