@@ -580,9 +580,17 @@ impl World {
     fn resolve_overlaps(&mut self) {
         self.moved.resize(self.balls.len(), false);
         self.is_grown.resize(self.balls.len(), false);
+        // Passes after the first look only at pairs with a moved ball. Scanning the whole pair
+        // list for them costs more than listing each ball's partners once a crowd has more
+        // pairs than balls (the seed scene's; not the sparse pit's, whose passes are few).
+        let mut adjacent_pairs = None;
         for pass in 0..Self::CORRECTION_PASSES {
             self.stats.correction_passes = pass + 1;
-            let corrected = self.resolve_overlaps_once(pass == 0);
+            if pass == 1 && self.pairs.len() >= self.balls.len() {
+                self.build_adjacency();
+                adjacent_pairs = Some(self.pairs.len());
+            }
+            let corrected = self.resolve_overlaps_once(pass == 0, adjacent_pairs);
             if !self.grown.is_empty() {
                 self.add_pairs_of_grown_boxes();
             } else if corrected == 0 {
@@ -615,12 +623,30 @@ impl World {
     /// is still apart. Dense packings need all passes (the seed scene keeps ~40 corrections
     /// a pass), so this saves most of the later passes' random reads of both balls.
     #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
-    fn resolve_overlaps_once(&mut self, first_pass: bool) -> usize {
+    fn resolve_overlaps_once(&mut self, first_pass: bool, adjacent_pairs: Option<usize>) -> usize {
         let mut corrected = 0;
         // Gather the overlapping pairs and sort them: the result of sequential corrections
         // depends on their order, and sorting makes it independent of the broad phase.
         self.contacts.clear();
-        for &(i, j) in &self.pairs {
+        let scanned_from = match adjacent_pairs {
+            // Later passes of a crowd with many pairs per ball: the moved balls' partners.
+            Some(listed) if !first_pass => {
+                for &i in &self.moved_list {
+                    let (s, e) =
+                        (self.adjacency_start[i as usize] as usize, self.adjacency_start[i as usize + 1] as usize);
+                    for &j in &self.adjacency[s..e] {
+                        let (a, b) = (&self.balls[i as usize], &self.balls[j as usize]);
+                        let r = a.radius + b.radius;
+                        if a.position.distance_squared(b.position) < r * r {
+                            self.contacts.push((i.min(j), i.max(j)));
+                        }
+                    }
+                }
+                listed
+            }
+            _ => 0,
+        };
+        for &(i, j) in &self.pairs[scanned_from..] {
             if !(first_pass || self.moved[i as usize] || self.moved[j as usize]) {
                 continue;
             }

@@ -58,7 +58,9 @@ pub(crate) fn pairs_with_grown(
         .clamp(Vec2::ONE, Vec2::splat(BITMAP_CELLS as f32));
     let scale = Vec2::select(extent.cmpgt(Vec2::ZERO), cells / extent, Vec2::ZERO);
     let last = cells - Vec2::ONE;
-    let cell_of = |p: Vec2| ((p - bounds.min) * scale).floor().clamp(Vec2::ZERO, last).as_uvec2();
+    // Clamped first, then truncated: the floor of a non-negative value, without a call to
+    // `floorf` on targets without SSE4.1.
+    let cell_of = |p: Vec2| ((p - bounds.min) * scale).clamp(Vec2::ZERO, last).as_uvec2();
     let mut occupied = [0u64; BITMAP_CELLS];
     let columns = |lo: u32, hi: u32| (u64::MAX >> (63 - hi)) & (u64::MAX << lo);
     for &g in grown {
