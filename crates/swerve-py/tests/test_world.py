@@ -91,6 +91,10 @@ def test_balls_do_not_overlap():
     world = gas("grid-sort-and-sweep")
     for _ in range(200):
         world.step(0.01)
+        stats = world.last_step_stats()
+        assert set(stats) == {"candidate_pairs", "contacts", "time_of_impact_events", "escaped_swept_boxes",
+                              "correction_passes", "pushed_out_of_box"}
+        assert all(isinstance(v, int) and v >= 0 for v in stats.values())
         p = world.positions().astype(np.float64)
         d = np.hypot(p[:, None, 0] - p[None, :, 0], p[:, None, 1] - p[None, :, 1])
         np.fill_diagonal(d, np.inf)

@@ -66,7 +66,7 @@ pub(crate) fn pairs_with_grown(
     for &g in grown {
         let b = boxes[g as usize];
         let (lo, hi) = (cell_of(b.min), cell_of(b.max));
-        for row in &mut occupied[lo.y as usize..=hi.y as usize] {
+        for row in &mut occupied[rows(lo.y, hi.y)] {
             *row |= columns(lo.x, hi.x);
         }
     }
@@ -77,7 +77,7 @@ pub(crate) fn pairs_with_grown(
         }
         let (lo, hi) = (cell_of(b.min), cell_of(b.max));
         let mask = columns(lo.x, hi.x);
-        if occupied[lo.y as usize..=hi.y as usize].iter().all(|row| row & mask == 0) {
+        if occupied[rows(lo.y, hi.y)].iter().all(|row| row & mask == 0) {
             continue;
         }
         let first = by_x.partition_point(|&(min_x, _)| min_x < b.min.x - largest.x);
@@ -96,6 +96,12 @@ pub(crate) fn pairs_with_grown(
     }
 }
 
+/// The bitmap rows `lo..=hi`; none when a box is inverted (a NaN corner), rather than a panic.
+#[inline]
+fn rows(lo: u32, hi: u32) -> std::ops::Range<usize> {
+    lo as usize..(hi as usize + 1).max(lo as usize)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,6 +117,30 @@ mod tests {
                 })
                 .collect()
         })
+    }
+
+    /// Boxes with NaN or infinite corners (the world steps such balls without panicking) give
+    /// no panic and no pair with a NaN box.
+    #[test]
+    fn non_finite_boxes_do_not_panic() {
+        let nan = Vec2::splat(f32::NAN);
+        let boxes = [
+            Aabb { min: Vec2::ZERO, max: Vec2::ONE },
+            Aabb { min: Vec2::new(0.5, 50.0), max: nan },
+            Aabb { min: nan, max: Vec2::new(0.5, 50.0) },
+            Aabb { min: Vec2::NEG_INFINITY, max: Vec2::INFINITY },
+            Aabb { min: Vec2::splat(30.0), max: Vec2::splat(31.0) },
+        ];
+        let mut found = Vec::new();
+        pairs_with_grown(
+            &boxes,
+            &[1, 2, 4],
+            &[false, true, true, false, true],
+            &mut GrownScratch::default(),
+            &mut found,
+        );
+        found.sort_unstable();
+        assert_eq!(found, vec![(3, 4)]);
     }
 
     proptest! {
