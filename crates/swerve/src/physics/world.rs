@@ -637,38 +637,35 @@ impl World {
         let mut corrected = 0;
         // Gather the overlapping pairs and sort them: the result of sequential corrections
         // depends on their order, and sorting makes it independent of the broad phase.
-        self.contacts.clear();
+        let (balls, moved, contacts) = (&self.balls, &self.moved, &mut self.contacts);
+        let overlapping = |i: u32, j: u32| {
+            let (a, b) = (&balls[i as usize], &balls[j as usize]);
+            let r = a.radius + b.radius;
+            a.position.distance_squared(b.position) < r * r
+        };
+        contacts.clear();
         let scanned_from = match adjacent_pairs {
             // Later passes of a crowd with many pairs per ball: the moved balls' partners.
             Some(listed) if !first_pass => {
                 for &i in &self.moved_list {
                     let (s, e) =
                         (self.adjacency_start[i as usize] as usize, self.adjacency_start[i as usize + 1] as usize);
-                    for &j in &self.adjacency[s..e] {
-                        let (a, b) = (&self.balls[i as usize], &self.balls[j as usize]);
-                        let r = a.radius + b.radius;
-                        if a.position.distance_squared(b.position) < r * r {
-                            self.contacts.push((i.min(j), i.max(j)));
-                        }
-                    }
+                    let partners = self.adjacency[s..e].iter().filter(|&&j| overlapping(i, j));
+                    contacts.extend(partners.map(|&j| (i.min(j), i.max(j))));
                 }
                 listed
             }
             _ => 0,
         };
         for &(i, j) in &self.pairs[scanned_from..] {
-            if !(first_pass || self.moved[i as usize] || self.moved[j as usize]) {
-                continue;
-            }
-            let (a, b) = (&self.balls[i as usize], &self.balls[j as usize]);
-            let r = a.radius + b.radius;
-            if a.position.distance_squared(b.position) < r * r {
-                self.contacts.push((i, j));
+            if (first_pass || moved[i as usize] || moved[j as usize]) && overlapping(i, j) {
+                contacts.push((i, j));
             }
         }
         self.clear_moved();
         self.contacts.sort_unstable();
-        // A pair found again for a grown box is listed twice.
+        // A pair is listed twice when found again for a grown box, or as a partner of each of
+        // its two moved balls.
         self.contacts.dedup();
         for k in 0..self.contacts.len() {
             let (i, j) = self.contacts[k];
