@@ -33,6 +33,12 @@ impl Aabb {
         self.min.x <= other.max.x && other.min.x <= self.max.x && self.min.y <= other.max.y && other.min.y <= self.max.y
     }
 
+    /// Whether `inner` lies inside this box (touching counts; a NaN coordinate never does).
+    #[inline]
+    pub fn contains(&self, inner: &Aabb) -> bool {
+        self.min.cmple(inner.min).all() & inner.max.cmple(self.max).all()
+    }
+
     /// The smallest box holding all `points`; `None` for no points.
     pub fn from_points(points: impl IntoIterator<Item = Vec2>) -> Option<Aabb> {
         let mut it = points.into_iter();

@@ -48,10 +48,6 @@ fn perimeter(a: &Aabb) -> f32 {
     2.0 * (d.x + d.y)
 }
 
-fn contains(outer: &Aabb, inner: &Aabb) -> bool {
-    outer.min.cmple(inner.min).all() && inner.max.cmple(outer.max).all()
-}
-
 /// Box2D's dynamic AABB tree with fat leaves and incremental updates.
 #[derive(Debug)]
 pub struct DynamicAabbTree {
@@ -288,7 +284,7 @@ impl DynamicAabbTree {
             assert_eq!(n.child2, NULL, "leaf {index} has one child");
             assert_eq!(n.height, 0, "leaf {index} has height {}", n.height);
             assert_eq!(self.leaf_of[n.item as usize], index, "leaf {index} is not its ball's leaf");
-            assert!(contains(&n.aabb, &boxes[n.item as usize]), "ball {} left its fat box", n.item);
+            assert!(n.aabb.contains(&boxes[n.item as usize]), "ball {} left its fat box", n.item);
             *leaves += 1;
             return 0;
         }
@@ -322,7 +318,7 @@ impl BroadPhase for DynamicAabbTree {
                 continue;
             }
             let leaf = self.leaf_of[i];
-            if !contains(&self.nodes[leaf as usize].aabb, b) {
+            if !self.nodes[leaf as usize].aabb.contains(b) {
                 self.remove_leaf(leaf);
                 self.nodes[leaf as usize].aabb = self.fat(b);
                 self.insert_leaf(leaf);
