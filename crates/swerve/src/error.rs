@@ -65,6 +65,9 @@ pub enum Error {
     /// An obstacle id that does not name an obstacle.
     #[error("unknown obstacle id {0}")]
     UnknownObstacle(u32),
+    /// A ball id that does not name a live ball (never added, or removed).
+    #[error("unknown ball id {0}")]
+    UnknownBall(u32),
     /// A broad-phase name that is not one of `BroadPhaseKind::ALL`'s names.
     #[error("unknown broad phase {0:?} (expected one of brute-force, sort-and-sweep, uniform-grid, hierarchical-grid, grid-sort-and-sweep, quadtree, aabb-tree)")]
     UnknownBroadPhase(String),

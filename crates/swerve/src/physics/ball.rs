@@ -28,14 +28,7 @@ impl Ball {
     }
 }
 
-/// Identifies a ball of a [`crate::physics::World`]: its index in [`crate::physics::World::balls`]
-/// (balls are never removed, so ids are stable).
+/// Identifies a ball of a [`crate::physics::World`] for its whole life: ids are handed out in
+/// insertion order and never reused after a ball is removed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct BallId(pub u32);
-
-impl BallId {
-    /// The index of the ball in [`crate::physics::World::balls`].
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}

@@ -16,6 +16,9 @@ use crate::geom::{validate_polygon, Aabb};
 /// Marks the second index of an event as a segment index rather than a ball index.
 const SEGMENT_FLAG: u32 = 1 << 31;
 
+/// Marks a removed ball's id in `World::slots`.
+const REMOVED: u32 = u32::MAX;
+
 /// A static segment balls bounce off (both sides are solid).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Segment {
@@ -80,10 +83,20 @@ pub struct StepStats {
 /// conserved to `f64` precision as well. Positions are integrated with the `f32` velocity (the
 /// residual is below one ulp of it). [`World::set_velocity_compensation`] turns the residual off.
 ///
+/// # Ids and order
+/// Balls are stored packed in insertion order ([`World::balls`], [`World::ball_ids`]); a
+/// [`BallId`] names a ball for its whole life and is never reused after
+/// [`World::remove_ball`]. Within a step, ties are broken by that order.
+///
 /// `step` never panics and does not allocate once its buffers have grown to the scene.
 pub struct World {
     bounds: Option<Aabb>,
+    /// The live balls, packed in insertion order; everything per ball below is indexed alike.
     balls: Vec<Ball>,
+    /// The id of each ball of `balls`.
+    ids: Vec<BallId>,
+    /// By id: the ball's index in `balls`, or `REMOVED`.
+    slots: Vec<u32>,
     residual: Vec<Vec2>,
     segments: Vec<Segment>,
     segment_boxes: Vec<Aabb>,
@@ -142,6 +155,8 @@ impl World {
         World {
             bounds,
             balls: Vec::new(),
+            ids: Vec::new(),
+            slots: Vec::new(),
             residual: Vec::new(),
             segments: Vec::new(),
             segment_boxes: Vec::new(),
@@ -166,6 +181,25 @@ impl World {
     /// Adds a ball. Errors on non-finite numbers, radius or mass ≤ 0, restitution outside
     /// `[0, 1]`, or a ball that does not lie inside the bounds.
     pub fn add_ball(&mut self, ball: Ball) -> Result<BallId, Error> {
+        self.check_ball(&ball)?;
+        // Ids are never reused, and the step's events flag segment indices with the top bit.
+        if self.slots.len() >= (SEGMENT_FLAG - 1) as usize {
+            return Err(Error::OutOfRange {
+                what: "ball count",
+                requirement: "below 2^31 (removed balls count: ids are never reused)",
+                value: self.slots.len() as f32,
+            });
+        }
+        let id = BallId(self.slots.len() as u32);
+        self.slots.push(self.balls.len() as u32);
+        self.ids.push(id);
+        self.balls.push(ball);
+        self.residual.push(Vec2::ZERO);
+        Ok(id)
+    }
+
+    /// The rules of [`World::add_ball`].
+    fn check_ball(&self, ball: &Ball) -> Result<(), Error> {
         Error::check_finite_vec("ball position", ball.position)?;
         Error::check_finite_vec("ball velocity", ball.velocity)?;
         Error::check_positive("ball radius", ball.radius)?;
@@ -178,24 +212,166 @@ impl World {
                 value: ball.restitution,
             });
         }
+        self.check_inside_bounds(ball.position, ball.radius)
+    }
+
+    fn check_inside_bounds(&self, position: Vec2, radius: f32) -> Result<(), Error> {
         if let Some(b) = self.bounds {
-            let r = Vec2::splat(ball.radius);
-            let inside = (b.min + r).cmple(ball.position).all() && ball.position.cmple(b.max - r).all();
-            if !inside {
-                return Err(Error::BallOutsideBounds { x: ball.position.x, y: ball.position.y, radius: ball.radius });
+            let r = Vec2::splat(radius);
+            if !((b.min + r).cmple(position).all() && position.cmple(b.max - r).all()) {
+                return Err(Error::BallOutsideBounds { x: position.x, y: position.y, radius });
             }
         }
-        if self.balls.len() >= (SEGMENT_FLAG - 1) as usize {
-            return Err(Error::OutOfRange {
-                what: "ball count",
-                requirement: "below 2^31",
-                value: self.balls.len() as f32,
-            });
+        Ok(())
+    }
+
+    /// The index in [`World::balls`] of a live ball.
+    fn index_of(&self, id: BallId) -> Result<usize, Error> {
+        match self.slots.get(id.0 as usize) {
+            Some(&slot) if slot != REMOVED => Ok(slot as usize),
+            _ => Err(Error::UnknownBall(id.0)),
         }
-        let id = BallId(self.balls.len() as u32);
-        self.balls.push(ball);
-        self.residual.push(Vec2::ZERO);
-        Ok(id)
+    }
+
+    /// The number of (live) balls.
+    pub fn num_balls(&self) -> usize {
+        self.balls.len()
+    }
+
+    /// The ids of the live balls, in the order of [`World::balls`] (insertion order).
+    pub fn ball_ids(&self) -> &[BallId] {
+        &self.ids
+    }
+
+    /// Whether `id` names a live ball.
+    pub fn contains_ball(&self, id: BallId) -> bool {
+        self.index_of(id).is_ok()
+    }
+
+    /// A ball's current state.
+    pub fn ball(&self, id: BallId) -> Result<Ball, Error> {
+        Ok(self.balls[self.index_of(id)?])
+    }
+
+    /// Replaces a ball's whole state (position, velocity, radius, mass, restitution), with
+    /// [`World::add_ball`]'s rules; on error nothing changes. A ball moved onto another is
+    /// pushed out by the next step's position correction.
+    pub fn set_ball(&mut self, id: BallId, ball: Ball) -> Result<(), Error> {
+        let i = self.index_of(id)?;
+        self.check_ball(&ball)?;
+        if ball.velocity != self.balls[i].velocity {
+            self.residual[i] = Vec2::ZERO;
+        }
+        self.balls[i] = ball;
+        Ok(())
+    }
+
+    /// Moves a ball (m), keeping its velocity. Errors, changing nothing, on a non-finite
+    /// position or one where the ball does not fit inside the bounds.
+    pub fn set_ball_position(&mut self, id: BallId, position: Vec2) -> Result<(), Error> {
+        let i = self.index_of(id)?;
+        Error::check_finite_vec("ball position", position)?;
+        self.check_inside_bounds(position, self.balls[i].radius)?;
+        self.balls[i].position = position;
+        Ok(())
+    }
+
+    /// Sets a ball's velocity (m/s).
+    pub fn set_ball_velocity(&mut self, id: BallId, velocity: Vec2) -> Result<(), Error> {
+        let i = self.index_of(id)?;
+        self.balls[i].velocity = Error::check_finite_vec("ball velocity", velocity)?;
+        self.residual[i] = Vec2::ZERO;
+        Ok(())
+    }
+
+    /// Sets every ball's velocity (m/s), in the order of [`World::ball_ids`]. Nothing changes
+    /// unless the length matches and every value is finite.
+    pub fn set_velocities(&mut self, velocities: &[Vec2]) -> Result<(), Error> {
+        self.check_count("velocity count", velocities.len())?;
+        for &v in velocities {
+            Error::check_finite_vec("ball velocity", v)?;
+        }
+        for (ball, &v) in self.balls.iter_mut().zip(velocities) {
+            ball.velocity = v;
+        }
+        self.residual.iter_mut().for_each(|r| *r = Vec2::ZERO);
+        Ok(())
+    }
+
+    /// Moves every ball (m), in the order of [`World::ball_ids`]. Nothing changes unless the
+    /// length matches and every ball fits inside the bounds at its new position.
+    pub fn set_positions(&mut self, positions: &[Vec2]) -> Result<(), Error> {
+        self.check_count("position count", positions.len())?;
+        for (ball, &p) in self.balls.iter().zip(positions) {
+            Error::check_finite_vec("ball position", p)?;
+            self.check_inside_bounds(p, ball.radius)?;
+        }
+        for (ball, &p) in self.balls.iter_mut().zip(positions) {
+            ball.position = p;
+        }
+        Ok(())
+    }
+
+    fn check_count(&self, what: &'static str, count: usize) -> Result<(), Error> {
+        if count == self.balls.len() {
+            Ok(())
+        } else {
+            Err(Error::OutOfRange { what, requirement: "equal to the number of balls", value: count as f32 })
+        }
+    }
+
+    /// Applies an impulse (N·s) to a ball: its velocity changes by `impulse / mass`. The sum
+    /// is taken in `f64` with the velocity's residual (see *Precision* above), so the world's
+    /// [`World::momentum`] changes by `impulse` to `f64` precision. Errors, changing nothing, on
+    /// a non-finite impulse or one that would make the velocity overflow `f32`.
+    pub fn apply_impulse(&mut self, id: BallId, impulse: Vec2) -> Result<(), Error> {
+        let i = self.index_of(id)?;
+        Error::check_finite_vec("impulse", impulse)?;
+        let v = self.velocity64(i) + impulse.as_dvec2() / f64::from(self.balls[i].mass);
+        Error::check_finite_vec("ball velocity after the impulse", v.as_vec2())?;
+        self.set_velocity64(i, v);
+        Ok(())
+    }
+
+    /// Removes a ball and returns its last state. Every other ball keeps its id and its
+    /// place in the order; the removed id is never reused.
+    ///
+    /// Costs O(n) (the balls stay packed in insertion order), and the broad phase rebuilds
+    /// from scratch on the next step (its incremental state indexes the old order). To remove
+    /// many balls, [`World::retain_balls`] does it in one pass.
+    pub fn remove_ball(&mut self, id: BallId) -> Result<Ball, Error> {
+        let i = self.index_of(id)?;
+        let ball = self.balls[i];
+        self.retain_balls(|other, _| other != id);
+        Ok(ball)
+    }
+
+    /// Keeps only the balls for which `keep(id, &ball)` returns `true`, in one O(n) pass;
+    /// the others are removed as by [`World::remove_ball`].
+    pub fn retain_balls(&mut self, mut keep: impl FnMut(BallId, &Ball) -> bool) {
+        // Ask first, change after: a `keep` that panics leaves the world as it was.
+        let verdicts: Vec<bool> = self.ids.iter().zip(&self.balls).map(|(&id, ball)| keep(id, ball)).collect();
+        let mut kept = 0;
+        for (i, keep) in verdicts.into_iter().enumerate() {
+            let id = self.ids[i];
+            if keep {
+                self.balls.swap(kept, i);
+                self.ids.swap(kept, i);
+                self.residual.swap(kept, i);
+                self.slots[id.0 as usize] = kept as u32;
+                kept += 1;
+            } else {
+                self.slots[id.0 as usize] = REMOVED;
+            }
+        }
+        if kept == self.balls.len() {
+            return;
+        }
+        self.balls.truncate(kept);
+        self.ids.truncate(kept);
+        self.residual.truncate(kept);
+        // Incremental broad phases keep state by index, and a ball's index just changed.
+        self.broad_phase = self.broad_phase.kind().create();
     }
 
     /// Adds a static segment from `a` to `b` (solid on both sides).
@@ -222,7 +398,7 @@ impl World {
         Ok(())
     }
 
-    /// The balls, indexed by [`BallId::index`].
+    /// The live balls, in the order of [`World::ball_ids`] (insertion order).
     pub fn balls(&self) -> &[Ball] {
         &self.balls
     }
