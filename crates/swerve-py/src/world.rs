@@ -8,7 +8,7 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use swerve::geom::Aabb;
-use swerve::physics::{Ball, BroadPhaseKind, DebugBoxKind, World};
+use swerve::physics::{Ball, BallId, BroadPhaseKind, DebugBoxKind, World};
 
 fn broad_phase(name: &str) -> PyResult<BroadPhaseKind> {
     name.parse::<BroadPhaseKind>().py()
@@ -34,6 +34,10 @@ fn to_array<'py>(py: Python<'py>, values: impl Iterator<Item = Vec2>, n: usize) 
 /// `broad_phase` names the algorithm that finds candidate pairs: "brute-force",
 /// "sort-and-sweep", "uniform-grid", "hierarchical-grid", "grid-sort-and-sweep", "quadtree"
 /// or "aabb-tree" (`World.broad_phases()`); all give the same collisions.
+///
+/// Balls are identified by stable integer ids (0, 1, 2, … in order of addition, never reused
+/// after `remove_ball`). Bulk methods (`positions()`, `set_velocities()`, …) use the order of
+/// `ball_ids()`.
 #[pyclass(module = "swerve", name = "World")]
 pub struct PyWorld {
     world: World,
@@ -179,18 +183,108 @@ impl PyWorld {
         Ok(())
     }
 
-    /// The number of balls.
+    /// The number of live balls.
     fn __len__(&self) -> usize {
-        self.world.balls().len()
+        self.world.num_balls()
     }
 
-    /// Ball positions (m) as a new `(N, 2)` float32 array, in id order.
+    /// The number of live balls.
+    #[getter]
+    fn num_balls(&self) -> usize {
+        self.world.num_balls()
+    }
+
+    /// The live balls' ids (uint32), in the row order of the bulk arrays.
+    fn ball_ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
+        PyArray1::from_iter(py, self.world.ball_ids().iter().map(|b| b.0))
+    }
+
+    /// Whether `ball` is a live ball id.
+    fn contains_ball(&self, ball: u32) -> bool {
+        self.world.contains_ball(BallId(ball))
+    }
+
+    /// One ball's state as a dict: `position` and `velocity` (tuples), `radius`, `mass`,
+    /// `restitution`.
+    fn ball<'py>(&self, py: Python<'py>, ball: u32) -> PyResult<Bound<'py, PyDict>> {
+        let b = self.world.ball(BallId(ball)).py()?;
+        let d = PyDict::new(py);
+        d.set_item("position", (b.position.x, b.position.y))?;
+        d.set_item("velocity", (b.velocity.x, b.velocity.y))?;
+        d.set_item("radius", b.radius)?;
+        d.set_item("mass", b.mass)?;
+        d.set_item("restitution", b.restitution)?;
+        Ok(d)
+    }
+
+    /// Changes the given fields of one ball (the others keep their values), with the rules of
+    /// `add_ball`; nothing changes on error. A ball moved onto another is pushed out by the
+    /// next step.
+    #[pyo3(signature = (ball, *, position = None, velocity = None, radius = None, mass = None, restitution = None))]
+    fn set_ball(
+        &mut self,
+        ball: u32,
+        position: Option<&Bound<'_, PyAny>>,
+        velocity: Option<&Bound<'_, PyAny>>,
+        radius: Option<f32>,
+        mass: Option<f32>,
+        restitution: Option<f32>,
+    ) -> PyResult<()> {
+        let id = BallId(ball);
+        let mut b = self.world.ball(id).py()?;
+        if let Some(p) = position {
+            b.position = vec2(p, "position")?;
+        }
+        if let Some(v) = velocity {
+            b.velocity = vec2(v, "velocity")?;
+        }
+        b.radius = radius.unwrap_or(b.radius);
+        b.mass = mass.unwrap_or(b.mass);
+        b.restitution = restitution.unwrap_or(b.restitution);
+        self.world.set_ball(id, b).py()
+    }
+
+    /// Applies an impulse (N·s) to one ball: its velocity changes by `impulse / mass`, and the
+    /// world's momentum by `impulse` (f64 precision).
+    fn apply_impulse(&mut self, ball: u32, impulse: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.world.apply_impulse(BallId(ball), vec2(impulse, "impulse")?).py()
+    }
+
+    /// Removes one ball; the other ids stay valid and the id is never reused.
+    fn remove_ball(&mut self, ball: u32) -> PyResult<()> {
+        self.world.remove_ball(BallId(ball)).py().map(drop)
+    }
+
+    /// Removes several balls in one pass (any iterable of ids). Nothing is removed if one of
+    /// the ids is unknown.
+    fn remove_balls(&mut self, balls: Vec<u32>) -> PyResult<()> {
+        if let Some(&unknown) = balls.iter().find(|&&b| !self.world.contains_ball(BallId(b))) {
+            return self.world.ball(BallId(unknown)).py().map(drop);
+        }
+        let gone: std::collections::HashSet<u32> = balls.into_iter().collect();
+        self.world.retain_balls(|id, _| !gone.contains(&id.0));
+        Ok(())
+    }
+
+    /// Moves every ball to the rows of an `(N, 2)` array (nothing changes on error).
+    fn set_positions(&mut self, values: &Bound<'_, PyAny>) -> PyResult<()> {
+        let values = points(values, "positions")?;
+        self.world.set_positions(&values).py()
+    }
+
+    /// Sets every ball's velocity from an `(N, 2)` array (nothing changes on error).
+    fn set_velocities(&mut self, values: &Bound<'_, PyAny>) -> PyResult<()> {
+        let values = points(values, "velocities")?;
+        self.world.set_velocities(&values).py()
+    }
+
+    /// Ball positions (m) as a new `(N, 2)` float32 array, in the order of `ball_ids()`.
     fn positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let balls = self.world.balls();
         to_array(py, balls.iter().map(|b| b.position), balls.len())
     }
 
-    /// Ball velocities (m/s) as a new `(N, 2)` float32 array, in id order.
+    /// Ball velocities (m/s) as a new `(N, 2)` float32 array, in the order of `ball_ids()`.
     fn velocities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let balls = self.world.balls();
         to_array(py, balls.iter().map(|b| b.velocity), balls.len())

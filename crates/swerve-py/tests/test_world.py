@@ -146,3 +146,81 @@ def test_world_errors():
             bad()
         assert isinstance(info.value, swerve.SwerveError)
     assert len(world) == 0, "rejected balls must not be added"
+
+
+def test_removed_balls_leave_the_others_moving_as_if_never_added():
+    # Oracle: a world rebuilt from the survivors at the moment of removal (same order, same
+    # state) moves bit for bit like the edited one. Residuals would differ, so the gas is
+    # rebuilt before its first collision (after a step that moves but does not touch).
+    world = gas("sort-and-sweep")
+    world.step(0.001)
+    doomed = [0, 7, 150, 399]
+    world.remove_ball(3)
+    world.remove_balls(doomed)
+    ids = world.ball_ids()
+    assert ids.dtype == np.uint32 and len(ids) == len(world) == world.num_balls == 395
+    assert not any(world.contains_ball(i) for i in doomed + [3]) and world.contains_ball(4)
+    rebuilt = swerve.World(BOX, broad_phase="aabb-tree")
+    rebuilt.add_balls(world.positions(), world.velocities(), radii=world.radii())
+    contacts = 0
+    for _ in range(200):
+        world.step(0.01)
+        rebuilt.step(0.01)
+        contacts += world.last_step_stats()["contacts"]
+    assert contacts > 0
+    np.testing.assert_array_equal(world.positions(), rebuilt.positions())
+    np.testing.assert_array_equal(world.velocities(), rebuilt.velocities())
+    # Ids are never reused.
+    assert world.add_ball((20.5, 39.0)) == 400
+    assert list(world.ball_ids()[-2:]) == [398, 400]
+
+
+def test_editing_balls_and_impulses():
+    world = swerve.World(None)
+    a = world.add_ball((0.0, 0.0), (1.0, 0.0), radius=0.5, mass=2.0)
+    b = world.add_ball((10.0, 0.0))
+    p0 = np.array(world.momentum())
+    world.apply_impulse(a, (4.0, -2.0))
+    assert world.ball(a)["velocity"] == pytest.approx((3.0, -1.0))
+    np.testing.assert_allclose(np.array(world.momentum()) - p0, [4.0, -2.0], rtol=0, atol=1e-12)
+    world.set_ball(b, position=(12.0, 1.0), radius=0.75, restitution=0.5)
+    state = world.ball(b)
+    assert state["position"] == (12.0, 1.0) and state["radius"] == 0.75 and state["restitution"] == 0.5
+    assert state["velocity"] == (0.0, 0.0), "fields not given keep their values"
+    world.set_velocities(np.array([[0.0, 0.0], [-2.0, 0.0]]))
+    world.set_positions([[0.0, 0.0], [5.0, 0.0]])
+    np.testing.assert_array_equal(world.velocities()[1], [-2.0, 0.0])
+    world.step(0.5, 10)
+    assert world.velocities()[0][0] < 0, "the kicked-back ball hit the other"
+
+
+def test_rejected_edits_raise_and_change_nothing():
+    world = swerve.World(BOX)
+    ids = world.add_balls(np.array([[5.0, 5.0], [10.0, 10.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]))
+    before = (world.positions(), world.velocities(), world.radii())
+    for bad in (
+        lambda: world.set_ball(ids[0], position=(-1.0, 5.0)),  # outside the box
+        lambda: world.set_ball(ids[0], radius=0.0),
+        lambda: world.set_ball(ids[1], velocity=(math.nan, 0.0)),
+        lambda: world.apply_impulse(ids[0], (math.inf, 0.0)),
+        lambda: world.set_positions(np.array([[1.0, 1.0], [45.0, 1.0]])),
+        lambda: world.set_positions(np.array([[1.0, 1.0]])),
+        lambda: world.set_velocities(np.array([[1.0, 1.0], [math.nan, 1.0]])),
+    ):
+        with pytest.raises(ValueError) as info:
+            bad()
+        assert isinstance(info.value, swerve.SwerveError)
+    for bad in (
+        lambda: world.ball(7),
+        lambda: world.remove_ball(7),
+        lambda: world.remove_balls([0, 7]),  # one unknown id: nothing is removed
+        lambda: world.apply_impulse(7, (1.0, 0.0)),
+        lambda: world.set_ball(7, radius=1.0),
+    ):
+        with pytest.raises(LookupError) as info:
+            bad()
+        assert isinstance(info.value, swerve.UnknownIdError)
+    after = (world.positions(), world.velocities(), world.radii())
+    for x, y in zip(before, after):
+        np.testing.assert_array_equal(x, y)
+    assert list(world.ball_ids()) == [0, 1]
