@@ -17,6 +17,8 @@
 //!   uniform grid, hierarchical grid, grid + sort-and-sweep, quadtree — plus Box2D's dynamic
 //!   AABB tree, all behind one trait whose contract is "a superset of the overlapping pairs",
 //!   selectable at run time with [`BroadPhaseKind`].
+//! * **Contact events** ([`contact`]): on request, the step's collisions with their time of
+//!   impact, impulse and normal, for code that reacts to hits.
 //!
 //! Units: metres, seconds and kilograms; state is `f32` like the rest of the library, with an
 //! `f32` residual per velocity so that energy and momentum are conserved to `f64` precision
@@ -24,6 +26,7 @@
 
 pub mod ball;
 pub mod broad_phase;
+pub mod contact;
 pub mod narrow_phase;
 pub mod response;
 pub mod scene;
@@ -32,4 +35,5 @@ pub mod world;
 
 pub use ball::{Ball, BallId};
 pub use broad_phase::{BroadPhase, BroadPhaseDebug, BroadPhaseKind, DebugBoxKind, DebugLayer};
+pub use contact::{BoxWall, Contact, ContactPartner};
 pub use world::{Segment, StepStats, World};

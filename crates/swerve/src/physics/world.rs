@@ -7,6 +7,7 @@ use glam::{DVec2, Vec2};
 
 use super::ball::{Ball, BallId};
 use super::broad_phase::{overlap, pairs_with_grown, BroadPhase, BroadPhaseDebug, BroadPhaseKind, GrownScratch, Pair};
+use super::contact::{BoxWall, Contact, ContactLog, ContactPartner};
 use super::narrow_phase::closest_point_on_segment;
 use super::response::{ball_ball_impulse, separate, wall_impulse};
 use super::time_of_impact;
@@ -121,6 +122,7 @@ pub struct World {
     adjacency_start: Vec<u32>,
     adjacency: Vec<u32>,
     events: BinaryHeap<Reverse<(u32, u32, u32)>>,
+    contact_log: ContactLog,
 }
 
 impl World {
@@ -175,6 +177,7 @@ impl World {
             adjacency_start: Vec::new(),
             adjacency: Vec::new(),
             events: BinaryHeap::new(),
+            contact_log: ContactLog::default(),
         }
     }
 
@@ -446,6 +449,24 @@ impl World {
         self.stats
     }
 
+    /// Whether each step records its collisions for [`World::contacts`] (default `false`;
+    /// recording costs a log entry per resolution and a sort at the end of the step).
+    pub fn set_record_contacts(&mut self, on: bool) {
+        self.contact_log.set_on(on);
+    }
+
+    /// Whether steps record their collisions.
+    pub fn records_contacts(&self) -> bool {
+        self.contact_log.is_on()
+    }
+
+    /// The last step's collisions, one per touching pair (ball–ball, ball–segment, ball–box
+    /// wall), ordered by ball (in the order of [`World::balls`]) and partner; empty unless
+    /// [`World::set_record_contacts`] is on. The same for every broad phase.
+    pub fn contacts(&self) -> &[Contact] {
+        self.contact_log.contacts()
+    }
+
     /// Total kinetic energy `Σ ½ m |v|²` in `f64` (velocities including their residuals).
     pub fn kinetic_energy(&self) -> f64 {
         self.balls
@@ -474,6 +495,7 @@ impl World {
     /// Advances the world by `dt` seconds. A `dt` that is not finite and positive does nothing.
     pub fn step(&mut self, dt: f32) {
         self.stats = StepStats::default();
+        self.contact_log.begin_step();
         if !(dt.is_finite() && dt > 0.0) || self.balls.is_empty() {
             return;
         }
@@ -482,7 +504,8 @@ impl World {
             self.process_impacts(dt);
         }
         self.integrate(dt);
-        self.resolve_overlaps();
+        self.resolve_overlaps(dt);
+        self.contact_log.finish_step(&self.ids);
     }
 
     /// Step 1: swept boxes and the broad phase.
@@ -697,10 +720,12 @@ impl World {
         let (a, b) = (&self.balls[iu], &self.balls[ju]);
         let e = f64::from(a.restitution.max(b.restitution));
         let (inv_a, inv_b) = (1.0 / f64::from(a.mass), 1.0 / f64::from(b.mass));
-        let Some((va, vb)) = ball_ball_impulse(self.velocity64(iu), self.velocity64(ju), inv_a, inv_b, normal, e)
-        else {
+        let before = self.velocity64(iu);
+        let Some((va, vb)) = ball_ball_impulse(before, self.velocity64(ju), inv_a, inv_b, normal, e) else {
             return false;
         };
+        let impulse = (va - before) * f64::from(a.mass);
+        self.contact_log.record(iu, ContactPartner::Ball(BallId(j)), t, impulse, normal.as_vec2());
         self.set_velocity64(iu, va);
         self.set_velocity64(ju, vb);
         self.balls[iu].position = pa - self.balls[iu].velocity * t;
@@ -723,7 +748,11 @@ impl World {
             return false;
         }
         let e = f64::from(self.balls[iu].restitution);
-        let Some(v) = wall_impulse(self.velocity64(iu), normal, e) else { return false };
+        let before = self.velocity64(iu);
+        let Some(v) = wall_impulse(before, normal, e) else { return false };
+        let impulse = (v - before) * f64::from(self.balls[iu].mass);
+        // `normal` points from the segment to the ball; a contact's, from the ball outwards.
+        self.contact_log.record(iu, ContactPartner::Segment(s as usize), t, impulse, -normal.as_vec2());
         self.set_velocity64(iu, v);
         self.balls[iu].position = p.as_vec2() - self.balls[iu].velocity * t;
         true
@@ -738,10 +767,22 @@ impl World {
     #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
     fn integrate(&mut self, dt: f32) {
         let mut escaped = 0;
-        for ((ball, residual), swept) in self.balls.iter_mut().zip(&mut self.residual).zip(&mut self.swept) {
+        let log = &mut self.contact_log;
+        let record = log.is_on();
+        for (i, ((ball, residual), swept)) in
+            self.balls.iter_mut().zip(&mut self.residual).zip(&mut self.swept).enumerate()
+        {
             ball.position += ball.velocity * dt;
             if let Some(bounds) = self.bounds {
-                reflect_off_walls(ball, residual, bounds);
+                if record {
+                    let (before, residual_before) = (*ball, *residual);
+                    reflect_off_walls(ball, residual, bounds);
+                    if ball.velocity != before.velocity {
+                        log_wall_bounces(log, i, &before, residual_before, ball, *residual, bounds, dt);
+                    }
+                } else {
+                    reflect_off_walls(ball, residual, bounds);
+                }
             }
             let end = Aabb::around_disc(ball.position, ball.radius);
             if !swept.contains(&end) {
@@ -763,7 +804,7 @@ impl World {
     /// A correction can also push a ball out of its swept box and its room, into a ball that
     /// is not among its candidates; its box then grows, and the pairs that grown boxes make
     /// are looked up before the next pass.
-    fn resolve_overlaps(&mut self) {
+    fn resolve_overlaps(&mut self, dt: f32) {
         self.moved.resize(self.balls.len(), false);
         self.is_grown.resize(self.balls.len(), false);
         // Passes after the first look only at pairs with a moved ball. Scanning the whole pair
@@ -776,7 +817,7 @@ impl World {
                 self.build_adjacency();
                 adjacent_pairs = Some(self.pairs.len());
             }
-            let corrected = self.resolve_overlaps_once(pass == 0, adjacent_pairs);
+            let corrected = self.resolve_overlaps_once(pass == 0, adjacent_pairs, dt);
             if !self.grown.is_empty() {
                 self.add_pairs_of_grown_boxes();
             } else if corrected == 0 {
@@ -808,7 +849,7 @@ impl World {
     /// tens of corrections a pass), so this saves most of the later passes' random reads of
     /// both balls.
     #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
-    fn resolve_overlaps_once(&mut self, first_pass: bool, adjacent_pairs: Option<usize>) -> usize {
+    fn resolve_overlaps_once(&mut self, first_pass: bool, adjacent_pairs: Option<usize>, dt: f32) -> usize {
         let mut corrected = 0;
         // Gather the overlapping pairs and sort them: the result of sequential corrections
         // depends on their order, and sorting makes it independent of the broad phase.
@@ -860,12 +901,14 @@ impl World {
             // The impulse conserves energy only for a unit normal: normalise in f64 (an f32
             // unit vector is off by ~1e-7 in length, which leaks 1e-7 of the pair's energy).
             let normal64 = if dist > 0.0 { d.as_dvec2().normalize() } else { DVec2::X };
-            if let Some((va, vb)) =
-                ball_ball_impulse(self.velocity64(iu), self.velocity64(ju), inv_a, inv_b, normal64, e)
-            {
+            let before = self.velocity64(iu);
+            let mut impulse = DVec2::ZERO;
+            if let Some((va, vb)) = ball_ball_impulse(before, self.velocity64(ju), inv_a, inv_b, normal64, e) {
+                impulse = (va - before) * f64::from(a.mass);
                 self.set_velocity64(iu, va);
                 self.set_velocity64(ju, vb);
             }
+            self.contact_log.record(iu, ContactPartner::Ball(BallId(j)), dt, impulse, normal);
             // Apart by the over-relaxed overlap, and a few ulps more: positions are rounded to
             // the `f32` grid of their coordinates (an ulp is 6·10⁻⁵ at 1,000), so a pair moved
             // to exactly `r` may still overlap by an ulp, and would be corrected again in every
@@ -886,7 +929,7 @@ impl World {
         }
         if !self.segments.is_empty() {
             for i in 0..self.balls.len() {
-                corrected += self.resolve_segment_overlaps(i);
+                corrected += self.resolve_segment_overlaps(i, dt);
             }
         }
         corrected
@@ -954,7 +997,7 @@ impl World {
     }
 
     /// Pushes ball `i` out of every segment it overlaps, reflecting it if it moves inwards.
-    fn resolve_segment_overlaps(&mut self, i: usize) -> usize {
+    fn resolve_segment_overlaps(&mut self, i: usize, dt: f32) -> usize {
         let mut corrected = 0;
         for s in 0..self.segments.len() {
             let ball = self.balls[i];
@@ -973,9 +1016,13 @@ impl World {
             let normal = if dist > 0.0 { d / dist } else { (seg.b - seg.a).perp().normalize_or(Vec2::Y) };
             self.balls[i].position = q + normal * ball.radius;
             let normal64 = if dist > 0.0 { d.as_dvec2().normalize() } else { normal.as_dvec2() };
-            if let Some(v) = wall_impulse(self.velocity64(i), normal64, f64::from(ball.restitution)) {
+            let before = self.velocity64(i);
+            let mut impulse = DVec2::ZERO;
+            if let Some(v) = wall_impulse(before, normal64, f64::from(ball.restitution)) {
+                impulse = (v - before) * f64::from(ball.mass);
                 self.set_velocity64(i, v);
             }
+            self.contact_log.record(i, ContactPartner::Segment(s), dt, impulse, -normal);
             self.clamp_into_bounds(i);
             self.keep_in_swept_box(i);
             self.mark_moved(i as u32);
@@ -983,6 +1030,39 @@ impl World {
             corrected += 1;
         }
         corrected
+    }
+}
+
+/// Logs the wall bounces `reflect_off_walls` just made: packed ball `i` ended its path as
+/// `before` (with `residual_before`) and was reflected into `after` (with `residual`). The time
+/// of impact is when the path reached the wall: `dt` minus the overshoot's time.
+#[allow(clippy::too_many_arguments)] // one call site, the step's own state
+#[cold]
+fn log_wall_bounces(
+    log: &mut ContactLog,
+    i: usize,
+    before: &Ball,
+    residual_before: Vec2,
+    after: &Ball,
+    residual: Vec2,
+    bounds: Aabb,
+    dt: f32,
+) {
+    let v_before = before.velocity.as_dvec2() + residual_before.as_dvec2();
+    let v_after = after.velocity.as_dvec2() + residual.as_dvec2();
+    for axis in 0..2 {
+        if after.velocity[axis] == before.velocity[axis] {
+            continue;
+        }
+        let positive = before.velocity[axis] > 0.0;
+        let wall = if positive { bounds.max[axis] - before.radius } else { bounds.min[axis] + before.radius };
+        let overshoot_time = (before.position[axis] - wall).abs() / before.velocity[axis].abs();
+        let mut impulse = DVec2::ZERO;
+        impulse[axis] = (v_after[axis] - v_before[axis]) * f64::from(before.mass);
+        let mut normal = Vec2::ZERO;
+        normal[axis] = if positive { 1.0 } else { -1.0 };
+        let partner = ContactPartner::Wall(BoxWall::on(axis, positive));
+        log.record(i, partner, (dt - overshoot_time).clamp(0.0, dt), impulse, normal);
     }
 }
 
