@@ -8,7 +8,7 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use swerve::geom::Aabb;
-use swerve::physics::{Ball, BallId, BroadPhaseKind, DebugBoxKind, World};
+use swerve::physics::{Ball, BallId, BoxWall, BroadPhaseKind, ContactPartner, DebugBoxKind, World};
 
 fn broad_phase(name: &str) -> PyResult<BroadPhaseKind> {
     name.parse::<BroadPhaseKind>().py()
@@ -323,6 +323,55 @@ impl PyWorld {
         d.set_item("escaped_swept_boxes", s.escaped_swept_boxes)?;
         d.set_item("correction_passes", s.correction_passes)?;
         d.set_item("pushed_out_of_box", s.pushed_out_of_box)?;
+        Ok(d)
+    }
+
+    /// Whether each step records its collisions for `contacts()` (off by default).
+    #[getter(record_contacts)]
+    fn get_record_contacts(&self) -> bool {
+        self.world.records_contacts()
+    }
+
+    #[setter(record_contacts)]
+    fn set_record_contacts(&mut self, on: bool) {
+        self.world.set_record_contacts(on);
+    }
+
+    /// The last step's collisions (needs `record_contacts = True`), one row per touching pair,
+    /// as a dict of arrays: `ball` (uint32 ids; of two balls the one added first),
+    /// `partner_kind` ("ball", "segment" or "wall"), `partner` (uint32: the other ball's id,
+    /// the segment's index, or the wall: 0 min x, 1 max x, 2 min y, 3 max y), `time` (seconds
+    /// into the step), `impulse` (`(K, 2)`, N·s on `ball`; a partner ball got the opposite) and
+    /// `normal` (`(K, 2)`, unit, from the ball towards its partner).
+    fn contacts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let contacts = self.world.contacts();
+        let k = contacts.len();
+        let (kinds, partners): (Vec<&str>, Vec<u32>) = contacts
+            .iter()
+            .map(|c| match c.partner {
+                ContactPartner::Ball(b) => ("ball", b.0),
+                // Segment indices are below the ball count limit (2^31) in any world that fits
+                // in memory; saturate rather than wrap if not.
+                ContactPartner::Segment(s) => ("segment", u32::try_from(s).unwrap_or(u32::MAX)),
+                ContactPartner::Wall(w) => (
+                    "wall",
+                    match w {
+                        BoxWall::MinX => 0,
+                        BoxWall::MaxX => 1,
+                        BoxWall::MinY => 2,
+                        BoxWall::MaxY => 3,
+                    },
+                ),
+            })
+            .unzip();
+        let numpy = py.import("numpy")?;
+        let d = PyDict::new(py);
+        d.set_item("ball", PyArray1::from_iter(py, contacts.iter().map(|c| c.ball.0)))?;
+        d.set_item("partner_kind", numpy.call_method1("array", (kinds, "U7"))?)?;
+        d.set_item("partner", PyArray1::from_vec(py, partners))?;
+        d.set_item("time", PyArray1::from_iter(py, contacts.iter().map(|c| c.time)))?;
+        d.set_item("impulse", to_array(py, contacts.iter().map(|c| c.impulse), k)?)?;
+        d.set_item("normal", to_array(py, contacts.iter().map(|c| c.normal), k)?)?;
         Ok(d)
     }
 

@@ -224,3 +224,33 @@ def test_rejected_edits_raise_and_change_nothing():
     for x, y in zip(before, after):
         np.testing.assert_array_equal(x, y)
     assert list(world.ball_ids()) == [0, 1]
+
+
+def test_contacts_account_for_every_velocity_change():
+    world = gas("uniform-grid", restitution=0.8)
+    world.add_polygon([(18.5, 18.5), (21.5, 18.5), (21.5, 21.5), (18.5, 21.5)])
+    assert world.record_contacts is False
+    world.step(0.01)
+    assert len(world.contacts()["ball"]) == 0, "nothing is recorded unless asked"
+    world.record_contacts = True
+    masses = world.masses().astype(np.float64)
+    seen = set()
+    for _ in range(200):
+        v0 = world.velocities().astype(np.float64)
+        world.step(0.02)
+        c = world.contacts()
+        assert set(c) == {"ball", "partner_kind", "partner", "time", "impulse", "normal"}
+        seen |= set(c["partner_kind"])
+        assert np.all((c["time"] >= 0) & (c["time"] <= 0.02))
+        np.testing.assert_allclose(np.hypot(*c["normal"].T), 1.0, atol=1e-5)
+        # Ids are rows here (no removals): each ball's impulses add up to its momentum change.
+        total = np.zeros((len(world), 2))
+        np.add.at(total, c["ball"], c["impulse"])
+        pairs = c["partner_kind"] == "ball"
+        np.add.at(total, c["partner"][pairs], -c["impulse"][pairs])
+        change = (world.velocities() - v0) * masses[:, None]
+        scale = masses[:, None] * (np.abs(v0) + np.abs(world.velocities())) + 1e-6
+        assert np.all(np.abs(change - total) <= 1e-5 * scale)
+    assert seen == {"ball", "segment", "wall"}
+    walls = world.contacts()["partner"][world.contacts()["partner_kind"] == "wall"]
+    assert np.all(walls <= 3)
