@@ -246,3 +246,46 @@ proptest! {
         }
     }
 }
+
+/// Damping scales every velocity by `1 / (1 + c·dt)` a step: in free space with no contacts a
+/// ball's speed after `n` steps is the analytic `v0 / (1 + c·dt)^n` and its path the geometric
+/// sum; with collisions, the total momentum (conserved by contacts) shrinks by exactly that
+/// factor each step, and the kinetic energy never grows.
+#[test]
+fn damping_slows_every_ball_by_the_same_factor() {
+    let (c, dt) = (0.8f32, 1.0f32 / 30.0);
+    let factor = 1.0 / (1.0 + f64::from(c) * f64::from(dt));
+    let mut w = World::new(None, BroadPhaseKind::BruteForce);
+    assert!(w.set_linear_damping(-1.0).is_err() && w.set_linear_damping(f32::NAN).is_err());
+    assert_eq!(w.linear_damping(), 0.0, "a rejected rate changes nothing");
+    w.set_linear_damping(c).unwrap();
+    let start = Ball::new(Vec2::ZERO, Vec2::new(3.0, -4.0), 0.5);
+    let id = w.add_ball(start).unwrap();
+    let (mut x, mut v) = (0.0f64, 5.0f64);
+    for _ in 0..90 {
+        w.step(dt);
+        v *= factor;
+        x += v * f64::from(dt);
+    }
+    let b = w.ball(id).unwrap();
+    assert!((f64::from(b.velocity.length()) - v).abs() < 1e-5 * 5.0, "speed {} vs {v}", b.velocity.length());
+    assert!((f64::from(b.position.length()) - x).abs() < 1e-4, "distance {} vs {x}", b.position.length());
+
+    let mut rng = SplitMix64(EDIT_SEED);
+    let mut w = World::new(None, BroadPhaseKind::GridSortAndSweep);
+    w.set_linear_damping(c).unwrap();
+    for i in 0..300 {
+        let p = Vec2::new((i % 20) as f32 * 2.2, (i / 20) as f32 * 2.2);
+        let v = Vec2::new(rng.range(-3.0, 3.0), rng.range(-3.0, 3.0));
+        w.add_ball(Ball { mass: rng.range(0.5, 4.0), ..Ball::new(p, v, rng.range(0.5, 1.0)) }).unwrap();
+    }
+    let mut contacts = 0;
+    for step in 0..200 {
+        let (p0, e0) = (w.momentum(), w.kinetic_energy());
+        w.step(dt);
+        contacts += w.last_step_stats().contacts;
+        assert!((w.momentum() - p0 * factor).length() < 1e-12 * (1.0 + p0.length()), "step {step}: momentum");
+        assert!(w.kinetic_energy() <= e0 * (1.0 + 1e-12), "step {step}: energy grew");
+    }
+    assert!(contacts > 100, "too few collisions ({contacts}) to test anything");
+}
