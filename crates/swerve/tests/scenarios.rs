@@ -83,6 +83,7 @@ vertices = [[0.0, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]]
 
 [balls]
 broad_phase = "octree"
+linear_damping = -1.0
 "#;
 
 fn has(problems: &[Problem], line: usize, key: &str, message_part: &str) -> bool {
@@ -102,6 +103,7 @@ fn a_malformed_file_reports_every_problem_with_line_and_key() {
         (18, "circle[0].count", "expected an integer"),
         (22, "obstacles[0].vertices", "intersect"),
         (25, "balls.broad_phase", "unknown broad phase"),
+        (26, "balls.linear_damping", "at least 0"),
     ];
     for (line, key, part) in expected {
         assert!(has(&problems, line, key, part), "missing line {line} {key} ({part}) in {listing:#?}");
@@ -109,7 +111,7 @@ fn a_malformed_file_reports_every_problem_with_line_and_key() {
     assert_eq!(problems.len(), expected.len(), "{listing:#?}");
     // The error of the loading functions names the file, the first problem and the count.
     let err = Scenario::from_toml_str(MALFORMED, "broken.toml").unwrap_err().to_string();
-    assert_eq!(err, "broken.toml:2: time_step: must be greater than 0, got -0.25 (and 7 more problems)");
+    assert_eq!(err, "broken.toml:2: time_step: must be greater than 0, got -0.25 (and 8 more problems)");
 }
 
 #[test]
@@ -366,6 +368,23 @@ fn elastic_ball_scenes_keep_their_kinetic_energy() {
     for ball in world.balls() {
         assert!(ball.position.cmpge(Vec2::ZERO).all() && ball.position.cmple(Vec2::new(100.0, 75.0)).all());
     }
+
+    // With damping the same scene loses energy by exactly the damping factor (squared) a
+    // step: the elastic collisions neither add nor take any.
+    let mut damped = scenario.clone();
+    damped.balls.as_mut().unwrap().linear_damping = 0.5;
+    let text = damped.to_json();
+    assert!(text.contains("\"linear_damping\": 0.5"), "the key is written:\n{text}");
+    let mut runner = Runner::new(&Scenario::from_json_str(&text, "damped.json").unwrap()).unwrap();
+    let e0 = runner.world().unwrap().kinetic_energy();
+    let steps = 120;
+    for _ in 0..steps {
+        runner.step();
+    }
+    let factor = 1.0 / (1.0 + 0.5 * f64::from(damped.time_step));
+    let expected = e0 * factor.powi(2 * steps);
+    let got = runner.world().unwrap().kinetic_energy();
+    assert!((got - expected).abs() < 1e-4 * expected, "energy {got} vs {expected} (undamped {e0})");
 }
 
 #[test]

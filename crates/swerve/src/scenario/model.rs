@@ -354,6 +354,10 @@ pub struct BallsSpec {
     /// avoidance); default true. Balls do not see agents either way.
     #[serde(default = "yes")]
     pub agents_avoid: bool,
+    /// Linear damping of every ball (1/s, ≥ 0; default 0): see
+    /// [`crate::physics::World::set_linear_damping`].
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub linear_damping: f32,
 }
 
 /// An axis-aligned box.
@@ -415,6 +419,10 @@ fn yes() -> bool {
 
 fn one() -> f32 {
     1.0
+}
+
+fn is_zero(value: &f32) -> bool {
+    *value == 0.0
 }
 
 fn default_broad_phase() -> String {

@@ -530,8 +530,9 @@ impl Reader {
     }
 
     fn balls(&mut self, b: Table) -> Option<BallsSpec> {
-        self.check_keys(b, &["broad_phase", "bounds", "ball", "random", "agents_avoid"]);
+        self.check_keys(b, &["broad_phase", "bounds", "ball", "random", "agents_avoid", "linear_damping"]);
         let agents_avoid = self.opt_bool(b, "agents_avoid").unwrap_or(true);
+        let linear_damping = self.opt_number(b, "linear_damping", Range::NonNegative).unwrap_or(0.0);
         let broad_phase = match self.opt_string(b, "broad_phase") {
             Some(name) if BROAD_PHASE_NAMES.contains(&name.as_str()) => name,
             Some(name) => {
@@ -586,7 +587,7 @@ impl Reader {
             let (min, max) = region?;
             Some(RandomBalls { count: count?, min, max, radius: radius?, speed: speed?, restitution, seed: seed? })
         });
-        Some(BallsSpec { broad_phase, bounds, ball, random, agents_avoid })
+        Some(BallsSpec { broad_phase, bounds, ball, random, agents_avoid, linear_damping })
     }
 }
 

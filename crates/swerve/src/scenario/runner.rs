@@ -125,6 +125,7 @@ impl Runner {
                 let kind: BroadPhaseKind = spec.broad_phase.parse()?;
                 let bounds = spec.bounds.map(|b| Aabb { min: Vec2::from(b.min), max: Vec2::from(b.max) });
                 let mut world = World::new(bounds, kind);
+                world.set_linear_damping(spec.linear_damping)?;
                 for polygon in &obstacles {
                     world.add_polygon(polygon)?;
                 }
