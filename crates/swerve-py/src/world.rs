@@ -326,6 +326,18 @@ impl PyWorld {
         Ok(d)
     }
 
+    /// Linear damping (1/s, default 0): every velocity is scaled by `1 / (1 + c·dt)` at the
+    /// start of each step (rolling resistance on a top-down table).
+    #[getter(linear_damping)]
+    fn get_linear_damping(&self) -> f32 {
+        self.world.linear_damping()
+    }
+
+    #[setter(linear_damping)]
+    fn set_linear_damping(&mut self, rate: f32) -> PyResult<()> {
+        self.world.set_linear_damping(rate).py()
+    }
+
     /// Whether each step records its collisions for `contacts()` (off by default).
     #[getter(record_contacts)]
     fn get_record_contacts(&self) -> bool {

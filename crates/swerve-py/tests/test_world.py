@@ -175,6 +175,17 @@ def test_removed_balls_leave_the_others_moving_as_if_never_added():
     assert list(world.ball_ids()[-2:]) == [398, 400]
 
 
+def test_linear_damping_slows_balls_by_its_factor():
+    world = swerve.World(None)
+    world.add_ball((0.0, 0.0), (3.0, 4.0))
+    with pytest.raises(ValueError):
+        world.linear_damping = -0.5
+    assert world.linear_damping == 0.0
+    world.linear_damping = 2.0
+    world.step(0.05, 20)
+    assert np.hypot(*world.velocities()[0]) == pytest.approx(5.0 / (1 + 2.0 * 0.05) ** 20, rel=1e-5)
+
+
 def test_editing_balls_and_impulses():
     world = swerve.World(None)
     a = world.add_ball((0.0, 0.0), (1.0, 0.0), radius=0.5, mass=2.0)
