@@ -14,7 +14,8 @@ pub struct Ball {
     pub velocity: Vec2,
     /// Radius (metres), greater than 0.
     pub radius: f32,
-    /// Mass (kilograms), greater than 0.
+    /// Mass (kilograms), greater than 0; `f32::INFINITY` makes the ball *kinematic* (see
+    /// [`Ball::kinematic`]).
     pub mass: f32,
     /// Coefficient of restitution in `[0, 1]`: 1 is perfectly elastic, 0 perfectly plastic.
     /// A pair of balls uses the larger of the two (Box2D's mixing rule).
@@ -25,6 +26,23 @@ impl Ball {
     /// A perfectly elastic ball of unit areal density (`mass = π r²`).
     pub fn new(position: Vec2, velocity: Vec2, radius: f32) -> Ball {
         Ball { position, velocity, radius, mass: std::f32::consts::PI * radius * radius, restitution: 1.0 }
+    }
+
+    /// A kinematic ball: infinite mass, so it moves only as its velocity says (set it, e.g.
+    /// from the mouse, with [`crate::physics::World::set_ball_velocity`]) and pushes the balls
+    /// it meets without being pushed back — a paddle, a pusher, a moving pillar. It passes
+    /// through box walls, segments and other kinematic balls, is not damped, and is left out
+    /// of [`crate::physics::World::momentum`] and
+    /// [`crate::physics::World::kinetic_energy`]. Balls bounce off it as off a moving wall,
+    /// their velocity relative to it reflected with the pair's restitution (the larger of the
+    /// two, as for any pair; this constructor's is 1).
+    pub fn kinematic(position: Vec2, velocity: Vec2, radius: f32) -> Ball {
+        Ball { position, velocity, radius, mass: f32::INFINITY, restitution: 1.0 }
+    }
+
+    /// Whether the ball is kinematic (infinite mass).
+    pub fn is_kinematic(&self) -> bool {
+        self.mass == f32::INFINITY
     }
 }
 

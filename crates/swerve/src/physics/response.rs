@@ -28,7 +28,8 @@ pub fn ball_ball_impulse(
     e: f64,
 ) -> Option<(DVec2, DVec2)> {
     let approach = (vb - va).dot(normal);
-    if approach >= 0.0 {
+    // Two kinematic balls (both inverse masses 0) pass through each other.
+    if approach >= 0.0 || inv_ma + inv_mb == 0.0 {
         return None;
     }
     let j = -(1.0 + e) * approach / (inv_ma + inv_mb);
@@ -48,12 +49,17 @@ pub fn wall_impulse(v: DVec2, normal: DVec2, e: f64) -> Option<DVec2> {
 
 /// Moves two overlapping balls apart along `normal` (unit, from `a` to `b`) by `overlap`,
 /// each in proportion to the *other's* mass (inverse-mass weighting), so the centre of mass
-/// does not move. Returns the new positions.
+/// does not move. A kinematic ball (infinite mass) does not move and the other takes the whole
+/// correction; two kinematic balls stay where they are. Returns the new positions.
 #[inline]
 pub fn separate(pa: Vec2, ma: f32, pb: Vec2, mb: f32, normal: Vec2, overlap: f32) -> (Vec2, Vec2) {
     let total = ma + mb;
-    let share_a = mb / total;
-    let share_b = ma / total;
+    let (share_a, share_b) = if total.is_finite() {
+        (mb / total, ma / total)
+    } else {
+        // ∞/∞ would be NaN: the finite side moves all the way, or neither does.
+        (f32::from(ma.is_finite()), f32::from(mb.is_finite()))
+    };
     (pa - normal * (overlap * share_a), pb + normal * (overlap * share_b))
 }
 

@@ -185,8 +185,9 @@ impl World {
         }
     }
 
-    /// Adds a ball. Errors on non-finite numbers, radius or mass ≤ 0, restitution outside
-    /// `[0, 1]`, or a ball that does not lie inside the bounds.
+    /// Adds a ball. Errors on non-finite numbers (but a kinematic ball's infinite mass), radius
+    /// or mass ≤ 0, restitution outside `[0, 1]`, or a ball that does not lie inside the bounds
+    /// (a kinematic ball may).
     pub fn add_ball(&mut self, ball: Ball) -> Result<BallId, Error> {
         self.check_ball(&ball)?;
         // Ids are never reused, and the step's events flag segment indices with the top bit.
@@ -210,7 +211,9 @@ impl World {
         Error::check_finite_vec("ball position", ball.position)?;
         Error::check_finite_vec("ball velocity", ball.velocity)?;
         Error::check_positive("ball radius", ball.radius)?;
-        Error::check_positive("ball mass", ball.mass)?;
+        if !ball.is_kinematic() {
+            Error::check_positive("ball mass", ball.mass)?;
+        }
         Error::check_non_negative("ball restitution", ball.restitution)?;
         if ball.restitution > 1.0 {
             return Err(Error::OutOfRange {
@@ -219,11 +222,14 @@ impl World {
                 value: ball.restitution,
             });
         }
-        self.check_inside_bounds(ball.position, ball.radius)
+        self.check_inside_bounds(ball.position, ball)
     }
 
-    fn check_inside_bounds(&self, position: Vec2, radius: f32) -> Result<(), Error> {
-        if let Some(b) = self.bounds {
+    /// Whether `ball` may be at `position`: inside the bounds, unless it is kinematic (it
+    /// passes through walls, so it may come from outside).
+    fn check_inside_bounds(&self, position: Vec2, ball: &Ball) -> Result<(), Error> {
+        let radius = ball.radius;
+        if let (Some(b), false) = (self.bounds, ball.is_kinematic()) {
             let r = Vec2::splat(radius);
             if !((b.min + r).cmple(position).all() && position.cmple(b.max - r).all()) {
                 return Err(Error::BallOutsideBounds { x: position.x, y: position.y, radius });
@@ -278,7 +284,7 @@ impl World {
     pub fn set_ball_position(&mut self, id: BallId, position: Vec2) -> Result<(), Error> {
         let i = self.index_of(id)?;
         Error::check_finite_vec("ball position", position)?;
-        self.check_inside_bounds(position, self.balls[i].radius)?;
+        self.check_inside_bounds(position, &self.balls[i])?;
         self.balls[i].position = position;
         Ok(())
     }
@@ -311,7 +317,7 @@ impl World {
         self.check_count("position count", positions.len())?;
         for (ball, &p) in self.balls.iter().zip(positions) {
             Error::check_finite_vec("ball position", p)?;
-            self.check_inside_bounds(p, ball.radius)?;
+            self.check_inside_bounds(p, ball)?;
         }
         for (ball, &p) in self.balls.iter_mut().zip(positions) {
             ball.position = p;
@@ -494,6 +500,7 @@ impl World {
         self.balls
             .iter()
             .zip(&self.residual)
+            .filter(|(b, _)| !b.is_kinematic())
             .map(|(b, r)| 0.5 * f64::from(b.mass) * (b.velocity.as_dvec2() + r.as_dvec2()).length_squared())
             .sum()
     }
@@ -503,6 +510,7 @@ impl World {
         self.balls
             .iter()
             .zip(&self.residual)
+            .filter(|(b, _)| !b.is_kinematic())
             .map(|(b, r)| f64::from(b.mass) * (b.velocity.as_dvec2() + r.as_dvec2()))
             .sum()
     }
@@ -539,8 +547,10 @@ impl World {
     fn damp(&mut self, dt: f32) {
         let scale = 1.0 / (1.0 + f64::from(self.damping) * f64::from(dt));
         for i in 0..self.balls.len() {
-            let v = self.velocity64(i) * scale;
-            self.set_velocity64(i, v);
+            if !self.balls[i].is_kinematic() {
+                let v = self.velocity64(i) * scale;
+                self.set_velocity64(i, v);
+            }
         }
     }
 
@@ -720,6 +730,9 @@ impl World {
 
     /// Impacts of ball `i` with the segments near its swept box, from time `now`.
     fn push_segment_impacts(&mut self, i: u32, now: f32, dt: f32) {
+        if self.balls[i as usize].is_kinematic() {
+            return; // passes through segments
+        }
         let swept = self.swept[i as usize];
         for s in 0..self.segments.len() {
             if overlap(&swept, &self.segment_boxes[s]) {
@@ -756,16 +769,20 @@ impl World {
         let (a, b) = (&self.balls[iu], &self.balls[ju]);
         let e = f64::from(a.restitution.max(b.restitution));
         let (inv_a, inv_b) = (1.0 / f64::from(a.mass), 1.0 / f64::from(b.mass));
-        let before = self.velocity64(iu);
-        let Some((va, vb)) = ball_ball_impulse(before, self.velocity64(ju), inv_a, inv_b, normal, e) else {
+        let (before_a, before_b) = (self.velocity64(iu), self.velocity64(ju));
+        let Some((va, vb)) = ball_ball_impulse(before_a, before_b, inv_a, inv_b, normal, e) else {
             return false;
         };
-        let impulse = (va - before) * f64::from(a.mass);
+        let impulse = impulse_on_first(a, va - before_a, b, vb - before_b);
         self.contact_log.record(iu, ContactPartner::Ball(BallId(j)), t, impulse, normal.as_vec2());
-        self.set_velocity64(iu, va);
-        self.set_velocity64(ju, vb);
-        self.balls[iu].position = pa - self.balls[iu].velocity * t;
-        self.balls[ju].position = pb - self.balls[ju].velocity * t;
+        // A kinematic ball's path is not re-anchored: its velocity did not change, and
+        // `p + v·t − v·t` may round to another `p`.
+        for (k, v, p) in [(iu, va, pa), (ju, vb, pb)] {
+            if !self.balls[k].is_kinematic() {
+                self.set_velocity64(k, v);
+                self.balls[k].position = p - self.balls[k].velocity * t;
+            }
+        }
         true
     }
 
@@ -809,7 +826,7 @@ impl World {
             self.balls.iter_mut().zip(&mut self.residual).zip(&mut self.swept).enumerate()
         {
             ball.position += ball.velocity * dt;
-            if let Some(bounds) = self.bounds {
+            if let (Some(bounds), false) = (self.bounds, ball.is_kinematic()) {
                 if record {
                     let (before, residual_before) = (*ball, *residual);
                     reflect_off_walls(ball, residual, bounds);
@@ -926,8 +943,8 @@ impl World {
             let d = b.position - a.position;
             let r = a.radius + b.radius;
             let dist2 = d.length_squared();
-            if dist2 >= r * r {
-                continue; // an earlier correction already separated them
+            if dist2 >= r * r || (a.is_kinematic() && b.is_kinematic()) {
+                continue; // an earlier correction already separated them, or both are kinematic
             }
             let dist = dist2.sqrt();
             // Coincident centres have no normal; any fixed direction separates them.
@@ -937,12 +954,15 @@ impl World {
             // The impulse conserves energy only for a unit normal: normalise in f64 (an f32
             // unit vector is off by ~1e-7 in length, which leaks 1e-7 of the pair's energy).
             let normal64 = if dist > 0.0 { d.as_dvec2().normalize() } else { DVec2::X };
-            let before = self.velocity64(iu);
+            let (before_a, before_b) = (self.velocity64(iu), self.velocity64(ju));
             let mut impulse = DVec2::ZERO;
-            if let Some((va, vb)) = ball_ball_impulse(before, self.velocity64(ju), inv_a, inv_b, normal64, e) {
-                impulse = (va - before) * f64::from(a.mass);
-                self.set_velocity64(iu, va);
-                self.set_velocity64(ju, vb);
+            if let Some((va, vb)) = ball_ball_impulse(before_a, before_b, inv_a, inv_b, normal64, e) {
+                impulse = impulse_on_first(&a, va - before_a, &b, vb - before_b);
+                for (k, v) in [(iu, va), (ju, vb)] {
+                    if !self.balls[k].is_kinematic() {
+                        self.set_velocity64(k, v);
+                    }
+                }
             }
             self.contact_log.record(iu, ContactPartner::Ball(BallId(j)), dt, impulse, normal);
             // Apart by the over-relaxed overlap, and a few ulps more: positions are rounded to
@@ -1020,6 +1040,9 @@ impl World {
     fn clamp_into_bounds(&mut self, i: usize) {
         if let Some(bounds) = self.bounds {
             let ball = &mut self.balls[i];
+            if ball.is_kinematic() {
+                return; // goes where its velocity takes it, walls or not
+            }
             let r = Vec2::splat(ball.radius);
             let (lo, hi) = (bounds.min + r, bounds.max - r);
             ball.position = ball.position.max(lo).min(hi);
@@ -1035,6 +1058,9 @@ impl World {
     /// Pushes ball `i` out of every segment it overlaps, reflecting it if it moves inwards.
     fn resolve_segment_overlaps(&mut self, i: usize, dt: f32) -> usize {
         let mut corrected = 0;
+        if self.balls[i].is_kinematic() {
+            return 0; // passes through segments
+        }
         for s in 0..self.segments.len() {
             let ball = self.balls[i];
             let seg = self.segments[s];
@@ -1066,6 +1092,17 @@ impl World {
             corrected += 1;
         }
         corrected
+    }
+}
+
+/// The impulse on ball `a` (N·s) of a contact that changed the velocities of `a` and `b` by
+/// `dva` and `dvb`: `m_a·dva`, or `−m_b·dvb` when `a` is kinematic (its `∞·0` would be NaN).
+#[inline]
+fn impulse_on_first(a: &Ball, dva: DVec2, b: &Ball, dvb: DVec2) -> DVec2 {
+    if a.is_kinematic() {
+        -dvb * f64::from(b.mass)
+    } else {
+        dva * f64::from(a.mass)
     }
 }
 
