@@ -86,6 +86,10 @@ impl PyWorld {
     }
 
     /// Adds one ball; `mass` defaults to the disc's area (density 1). Returns its id.
+    ///
+    /// `mass=math.inf` makes a kinematic ball: it moves only as its velocity says (change it
+    /// with `set_ball`), pushes the balls it meets, passes through walls, segments and other
+    /// kinematic balls, and is left out of `momentum()` and `kinetic_energy()`.
     #[pyo3(signature = (position, velocity = None, *, radius = 0.5, mass = None, restitution = 1.0))]
     fn add_ball(
         &mut self,

@@ -265,3 +265,22 @@ def test_contacts_account_for_every_velocity_change():
     assert seen == {"ball", "segment", "wall"}
     walls = world.contacts()["partner"][world.contacts()["partner_kind"] == "wall"]
     assert np.all(walls <= 3)
+
+
+def test_a_kinematic_ball_pushes_without_being_pushed():
+    world = gas("aabb-tree")
+    p0, e0 = world.momentum(), world.kinetic_energy()
+    pusher = world.add_ball((-3.0, 20.0), (8.0, 0.0), radius=2.5, mass=math.inf)
+    assert world.momentum() == p0 and world.kinetic_energy() == e0, "an infinite mass is not summed"
+    world.record_contacts = True
+    hits = 0
+    for step in range(1, 301):
+        world.step(0.01)
+        hits += int(np.sum(world.contacts()["partner"] == pusher))
+        assert world.ball(pusher)["velocity"] == (8.0, 0.0)
+        assert world.ball(pusher)["position"][0] == pytest.approx(-3.0 + 0.08 * step, abs=1e-4)
+    assert hits > 15
+    assert world.kinetic_energy() > e0, "the pusher did work on the gas"
+    world.set_ball(pusher, velocity=(0.0, 0.0))
+    world.step(0.01)
+    assert world.ball(pusher)["velocity"] == (0.0, 0.0)
