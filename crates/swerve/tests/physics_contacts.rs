@@ -5,7 +5,7 @@
 use glam::Vec2;
 use swerve::geom::Aabb;
 use swerve::physics::scene::SplitMix64;
-use swerve::physics::{Ball, BallId, BoxWall, BroadPhaseKind, Contact, ContactPartner, World};
+use swerve::physics::{Ball, BallId, BoxWall, BroadPhaseKind, Collider, Contact, World};
 
 const CONTACT_SEED: u64 = 0x0003_C047;
 
@@ -42,7 +42,7 @@ fn impulses_by_ball(w: &World, contacts: &[Contact]) -> Vec<Vec2> {
     let mut sum = vec![Vec2::ZERO; w.num_balls()];
     for c in contacts {
         sum[index(c.ball)] += c.impulse;
-        if let ContactPartner::Ball(other) = c.partner {
+        if let Collider::Ball(other) = c.partner {
             sum[index(other)] -= c.impulse;
         }
     }
@@ -62,15 +62,15 @@ fn contacts_account_for_every_velocity_change() {
             assert!((c.normal.length() - 1.0).abs() < 1e-5, "step {step}: normal {:?} not unit", c.normal);
             assert!((0.0..=dt).contains(&c.time), "step {step}: time {} outside the step", c.time);
             match c.partner {
-                ContactPartner::Ball(other) => {
+                Collider::Ball(other) => {
                     assert!(c.ball < other, "the first-added ball leads");
                     balls += 1;
                 }
-                ContactPartner::Segment(s) => {
+                Collider::Segment(s) => {
                     assert!(s < w.segments().len());
                     segments += 1;
                 }
-                ContactPartner::Wall(_) => walls += 1,
+                Collider::Wall(_) => walls += 1,
             }
             early += usize::from(c.time < dt);
         }
@@ -121,7 +121,7 @@ fn single_collisions_report_time_partner_normal_and_impulse() {
     w.step(dt);
     let c = w.contacts();
     assert_eq!(c.len(), 1, "{c:?}");
-    assert_eq!((c[0].ball, c[0].partner), (a, ContactPartner::Ball(b)));
+    assert_eq!((c[0].ball, c[0].partner), (a, Collider::Ball(b)));
     assert!((c[0].time - 0.05).abs() < 1e-6, "time {}", c[0].time);
     assert!((c[0].normal - Vec2::X).length() < 1e-6);
     // Equal masses, e = 1: the velocities swap; `a` lost 2 kg × 200 m/s along x.
@@ -134,7 +134,7 @@ fn single_collisions_report_time_partner_normal_and_impulse() {
     w.step(dt);
     let c = w.contacts();
     assert_eq!(c.len(), 1, "{c:?}");
-    assert_eq!((c[0].ball, c[0].partner), (ball, ContactPartner::Wall(BoxWall::MaxY)));
+    assert_eq!((c[0].ball, c[0].partner), (ball, Collider::Wall(BoxWall::MaxY)));
     assert!((c[0].time - 0.05).abs() < 1e-5, "time {}", c[0].time);
     assert_eq!(c[0].normal, Vec2::Y);
     assert!((c[0].impulse - Vec2::new(0.0, -60.0)).length() < 1e-4, "impulse {}", c[0].impulse);
@@ -148,7 +148,7 @@ fn single_collisions_report_time_partner_normal_and_impulse() {
     w.step(dt);
     let c = w.contacts();
     assert_eq!(c.len(), 1, "{c:?}");
-    assert_eq!(c[0].partner, ContactPartner::Segment(0));
+    assert_eq!(c[0].partner, Collider::Segment(0));
     assert!((c[0].time - 0.05).abs() < 1e-5, "time {}", c[0].time);
     assert!((c[0].normal - Vec2::X).length() < 1e-6);
     assert!((c[0].impulse - Vec2::new(-2.0 * ball.mass, 0.0)).length() < 1e-5, "impulse {}", c[0].impulse);

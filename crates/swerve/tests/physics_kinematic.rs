@@ -5,7 +5,7 @@
 use glam::Vec2;
 use swerve::geom::Aabb;
 use swerve::physics::scene::{ball_pit, SplitMix64};
-use swerve::physics::{Ball, BroadPhaseKind, ContactPartner, World};
+use swerve::physics::{Ball, BroadPhaseKind, Collider, World};
 
 const KINEMATIC_SEED: u64 = 0x0003_7E11;
 
@@ -76,7 +76,7 @@ fn balls_bounce_off_a_kinematic_ball_like_off_a_moving_wall() {
         assert!((ball.velocity - Vec2::new((1.0 + e) * 10.0, 0.0)).length() < 1e-4, "e = {e}: {}", ball.velocity);
         assert_eq!(w.ball(k).unwrap().velocity, Vec2::new(10.0, 0.0));
         let c = w.contacts();
-        assert_eq!((c.len(), c[0].ball, c[0].partner), (1, k, ContactPartner::Ball(b)));
+        assert_eq!((c.len(), c[0].ball, c[0].partner), (1, k, Collider::Ball(b)));
         assert!((c[0].impulse + ball.velocity * ball.mass).length() < 1e-3, "impulse {}", c[0].impulse);
         assert!(c[0].impulse.is_finite());
     }

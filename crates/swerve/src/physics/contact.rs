@@ -34,10 +34,11 @@ impl BoxWall {
     }
 }
 
-/// What a ball touched.
+/// Something a ball can collide with (and a ray can hit): a ball, a static segment or a wall
+/// of the world's box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ContactPartner {
-    /// Another ball (added after [`Contact::ball`]).
+pub enum Collider {
+    /// A ball (in a [`Contact`], the one added after [`Contact::ball`]).
     Ball(BallId),
     /// A static segment, by its index in [`crate::physics::World::segments`].
     Segment(usize),
@@ -52,7 +53,7 @@ pub struct Contact {
     /// The ball; of two balls, the one added first.
     pub ball: BallId,
     /// What it touched.
-    pub partner: ContactPartner,
+    pub partner: Collider,
     /// Seconds into the step of the first resolution: the time of impact for collisions found
     /// by continuous detection and for wall bounces, the step's length for overlaps resolved
     /// after the move.
@@ -70,7 +71,7 @@ pub struct Contact {
 #[derive(Clone, Copy, Debug)]
 struct Resolution {
     ball: u32,
-    partner: ContactPartner,
+    partner: Collider,
     time: f32,
     impulse: DVec2,
     normal: Vec2,
@@ -109,7 +110,7 @@ impl ContactLog {
     /// as a packed index too) at `time` into the step; `impulse` is the change of the ball's
     /// momentum.
     #[inline]
-    pub(crate) fn record(&mut self, ball: usize, partner: ContactPartner, time: f32, impulse: DVec2, normal: Vec2) {
+    pub(crate) fn record(&mut self, ball: usize, partner: Collider, time: f32, impulse: DVec2, normal: Vec2) {
         if self.on {
             self.resolutions.push(Resolution { ball: ball as u32, partner, time, impulse, normal });
         }
@@ -137,7 +138,7 @@ impl ContactLog {
                 k += 1;
             }
             let partner = match first.partner {
-                ContactPartner::Ball(j) => ContactPartner::Ball(ids[j.0 as usize]),
+                Collider::Ball(j) => Collider::Ball(ids[j.0 as usize]),
                 other => other,
             };
             self.contacts.push(Contact {

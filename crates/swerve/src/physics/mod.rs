@@ -28,6 +28,7 @@ pub mod ball;
 pub mod broad_phase;
 pub mod contact;
 pub mod narrow_phase;
+pub mod query;
 pub mod response;
 pub mod scene;
 pub mod time_of_impact;
@@ -35,5 +36,6 @@ pub mod world;
 
 pub use ball::{Ball, BallId};
 pub use broad_phase::{BroadPhase, BroadPhaseDebug, BroadPhaseKind, DebugBoxKind, DebugLayer};
-pub use contact::{BoxWall, Contact, ContactPartner};
+pub use contact::{BoxWall, Collider, Contact};
+pub use query::RayHit;
 pub use world::{Segment, StepStats, World};

@@ -7,8 +7,9 @@ use glam::{DVec2, Vec2};
 
 use super::ball::{Ball, BallId};
 use super::broad_phase::{overlap, pairs_with_grown, BroadPhase, BroadPhaseDebug, BroadPhaseKind, GrownScratch, Pair};
-use super::contact::{BoxWall, Contact, ContactLog, ContactPartner};
+use super::contact::{BoxWall, Collider, Contact, ContactLog};
 use super::narrow_phase::closest_point_on_segment;
+use super::query::{self, RayHit};
 use super::response::{ball_ball_impulse, separate, wall_impulse};
 use super::time_of_impact;
 use crate::error::Error;
@@ -488,6 +489,39 @@ impl World {
         self.contact_log.is_on()
     }
 
+    /// The balls whose disc overlaps the circle (`center`, `radius` ≥ 0), in the order of
+    /// [`World::balls`]; with `radius = 0`, the balls that contain `center`. O(n) (see
+    /// [`query`]). Errors on a non-finite centre or a negative or non-finite radius.
+    pub fn balls_in_circle(&self, center: Vec2, radius: f32) -> Result<impl Iterator<Item = BallId> + '_, Error> {
+        Error::check_finite_vec("query centre", center)?;
+        Error::check_non_negative("query radius", radius)?;
+        Ok(query::balls_in_circle(&self.balls, &self.ids, center, radius))
+    }
+
+    /// The first ball that contains `point` (in the order of [`World::balls`]), if any.
+    pub fn ball_at(&self, point: Vec2) -> Result<Option<BallId>, Error> {
+        Ok(self.balls_in_circle(point, 0.0)?.next())
+    }
+
+    /// What the ray from `origin` along `direction` (any length; it is normalised) meets first
+    /// within `max_distance` (m; may be infinite): a ball where the ray enters it (balls that
+    /// contain the origin are skipped), a segment, or the box's boundary. O(n + segments).
+    /// Errors on a non-finite origin or direction, a zero direction, or a negative or NaN
+    /// distance.
+    pub fn cast_ray(&self, origin: Vec2, direction: Vec2, max_distance: f32) -> Result<Option<RayHit>, Error> {
+        Error::check_finite_vec("ray origin", origin)?;
+        Error::check_finite_vec("ray direction", direction)?;
+        let unit = direction.as_dvec2().normalize_or_zero();
+        if unit == DVec2::ZERO {
+            return Err(Error::OutOfRange { what: "ray direction", requirement: "non-zero", value: 0.0 });
+        }
+        if max_distance.is_nan() || max_distance < 0.0 {
+            return Err(Error::OutOfRange { what: "ray length", requirement: "at least 0", value: max_distance });
+        }
+        let max = f64::from(max_distance);
+        Ok(query::cast_ray(&self.balls, &self.ids, &self.segments, self.bounds, origin.as_dvec2(), unit, max))
+    }
+
     /// The last step's collisions, one per touching pair (ball–ball, ball–segment, ball–box
     /// wall), ordered by ball (in the order of [`World::balls`]) and partner; empty unless
     /// [`World::set_record_contacts`] is on. The same for every broad phase.
@@ -774,7 +808,7 @@ impl World {
             return false;
         };
         let impulse = impulse_on_first(a, va - before_a, b, vb - before_b);
-        self.contact_log.record(iu, ContactPartner::Ball(BallId(j)), t, impulse, normal.as_vec2());
+        self.contact_log.record(iu, Collider::Ball(BallId(j)), t, impulse, normal.as_vec2());
         // A kinematic ball's path is not re-anchored: its velocity did not change, and
         // `p + v·t − v·t` may round to another `p`.
         for (k, v, p) in [(iu, va, pa), (ju, vb, pb)] {
@@ -805,7 +839,7 @@ impl World {
         let Some(v) = wall_impulse(before, normal, e) else { return false };
         let impulse = (v - before) * f64::from(self.balls[iu].mass);
         // `normal` points from the segment to the ball; a contact's, from the ball outwards.
-        self.contact_log.record(iu, ContactPartner::Segment(s as usize), t, impulse, -normal.as_vec2());
+        self.contact_log.record(iu, Collider::Segment(s as usize), t, impulse, -normal.as_vec2());
         self.set_velocity64(iu, v);
         self.balls[iu].position = p.as_vec2() - self.balls[iu].velocity * t;
         true
@@ -964,7 +998,7 @@ impl World {
                     }
                 }
             }
-            self.contact_log.record(iu, ContactPartner::Ball(BallId(j)), dt, impulse, normal);
+            self.contact_log.record(iu, Collider::Ball(BallId(j)), dt, impulse, normal);
             // Apart by the over-relaxed overlap, and a few ulps more: positions are rounded to
             // the `f32` grid of their coordinates (an ulp is 6·10⁻⁵ at 1,000), so a pair moved
             // to exactly `r` may still overlap by an ulp, and would be corrected again in every
@@ -1084,7 +1118,7 @@ impl World {
                 impulse = (v - before) * f64::from(ball.mass);
                 self.set_velocity64(i, v);
             }
-            self.contact_log.record(i, ContactPartner::Segment(s), dt, impulse, -normal);
+            self.contact_log.record(i, Collider::Segment(s), dt, impulse, -normal);
             self.clamp_into_bounds(i);
             self.keep_in_swept_box(i);
             self.mark_moved(i as u32);
@@ -1134,7 +1168,7 @@ fn log_wall_bounces(
         impulse[axis] = (v_after[axis] - v_before[axis]) * f64::from(before.mass);
         let mut normal = Vec2::ZERO;
         normal[axis] = if positive { 1.0 } else { -1.0 };
-        let partner = ContactPartner::Wall(BoxWall::on(axis, positive));
+        let partner = Collider::Wall(BoxWall::on(axis, positive));
         log.record(i, partner, (dt - overshoot_time).clamp(0.0, dt), impulse, normal);
     }
 }
