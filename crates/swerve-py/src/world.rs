@@ -8,7 +8,7 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use swerve::geom::Aabb;
-use swerve::physics::{Ball, BallId, BoxWall, BroadPhaseKind, ContactPartner, DebugBoxKind, World};
+use swerve::physics::{Ball, BallId, BoxWall, BroadPhaseKind, Collider, DebugBoxKind, World};
 
 fn broad_phase(name: &str) -> PyResult<BroadPhaseKind> {
     name.parse::<BroadPhaseKind>().py()
@@ -20,6 +20,26 @@ fn check_dt(dt: f32) -> PyResult<f32> {
         Ok(dt)
     } else {
         Err(invalid_value(format!("dt must be finite and greater than 0, got {dt}")))
+    }
+}
+
+/// A collider as Python sees it: its kind ("ball", "segment", "wall") and a number (the ball's
+/// id, the segment's index, or the wall: 0 min x, 1 max x, 2 min y, 3 max y).
+fn collider(c: Collider) -> (&'static str, u32) {
+    match c {
+        Collider::Ball(b) => ("ball", b.0),
+        // Segment indices are below the ball count limit (2^31) in any world that fits in
+        // memory; saturate rather than wrap if not.
+        Collider::Segment(s) => ("segment", u32::try_from(s).unwrap_or(u32::MAX)),
+        Collider::Wall(w) => (
+            "wall",
+            match w {
+                BoxWall::MinX => 0,
+                BoxWall::MaxX => 1,
+                BoxWall::MinY => 2,
+                BoxWall::MaxY => 3,
+            },
+        ),
     }
 }
 
@@ -362,24 +382,7 @@ impl PyWorld {
     fn contacts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let contacts = self.world.contacts();
         let k = contacts.len();
-        let (kinds, partners): (Vec<&str>, Vec<u32>) = contacts
-            .iter()
-            .map(|c| match c.partner {
-                ContactPartner::Ball(b) => ("ball", b.0),
-                // Segment indices are below the ball count limit (2^31) in any world that fits
-                // in memory; saturate rather than wrap if not.
-                ContactPartner::Segment(s) => ("segment", u32::try_from(s).unwrap_or(u32::MAX)),
-                ContactPartner::Wall(w) => (
-                    "wall",
-                    match w {
-                        BoxWall::MinX => 0,
-                        BoxWall::MaxX => 1,
-                        BoxWall::MinY => 2,
-                        BoxWall::MaxY => 3,
-                    },
-                ),
-            })
-            .unzip();
+        let (kinds, partners): (Vec<&str>, Vec<u32>) = contacts.iter().map(|c| collider(c.partner)).unzip();
         let numpy = py.import("numpy")?;
         let d = PyDict::new(py);
         d.set_item("ball", PyArray1::from_iter(py, contacts.iter().map(|c| c.ball.0)))?;
@@ -389,6 +392,50 @@ impl PyWorld {
         d.set_item("impulse", to_array(py, contacts.iter().map(|c| c.impulse), k)?)?;
         d.set_item("normal", to_array(py, contacts.iter().map(|c| c.normal), k)?)?;
         Ok(d)
+    }
+
+    /// The ids (uint32) of the balls whose disc overlaps the circle (`center`, `radius`), in
+    /// the order of `ball_ids()`; with `radius=0`, the balls that contain `center`. O(N).
+    #[pyo3(signature = (center, radius = 0.0))]
+    fn balls_in_circle<'py>(
+        &self,
+        py: Python<'py>,
+        center: &Bound<'py, PyAny>,
+        radius: f32,
+    ) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        let found = self.world.balls_in_circle(vec2(center, "center")?, radius).py()?;
+        Ok(PyArray1::from_iter(py, found.map(|b| b.0)))
+    }
+
+    /// The id of the first ball that contains `point`, or `None`.
+    fn ball_at(&self, point: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+        Ok(self.world.ball_at(vec2(point, "point")?).py()?.map(|b| b.0))
+    }
+
+    /// What the ray from `origin` along `direction` meets first within `max_distance`: `None`,
+    /// or a dict with `kind` ("ball", "segment", "wall"), `index` (as in `contacts()`'s
+    /// `partner`), `distance`, `point` and `normal` (facing the origin). Balls that contain
+    /// the origin are skipped. O(N).
+    #[pyo3(signature = (origin, direction, max_distance = f32::INFINITY))]
+    fn cast_ray<'py>(
+        &self,
+        py: Python<'py>,
+        origin: &Bound<'py, PyAny>,
+        direction: &Bound<'py, PyAny>,
+        max_distance: f32,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let hit = self.world.cast_ray(vec2(origin, "origin")?, vec2(direction, "direction")?, max_distance).py()?;
+        hit.map(|h| {
+            let (kind, index) = collider(h.collider);
+            let d = PyDict::new(py);
+            d.set_item("kind", kind)?;
+            d.set_item("index", index)?;
+            d.set_item("distance", h.distance)?;
+            d.set_item("point", (h.point.x, h.point.y))?;
+            d.set_item("normal", (h.normal.x, h.normal.y))?;
+            Ok(d)
+        })
+        .transpose()
     }
 
     /// Continuous collision detection (on by default): impacts inside a step are found at

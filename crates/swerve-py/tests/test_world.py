@@ -284,3 +284,34 @@ def test_a_kinematic_ball_pushes_without_being_pushed():
     world.set_ball(pusher, velocity=(0.0, 0.0))
     world.step(0.01)
     assert world.ball(pusher)["velocity"] == (0.0, 0.0)
+
+
+def test_queries_pick_balls_and_cast_rays():
+    world = gas("quadtree")
+    world.add_segment((0.5, 39.5), (39.5, 39.5))
+    p, r = world.positions().astype(np.float64), world.radii().astype(np.float64)
+    rng = np.random.default_rng(WORLD_SEED)
+    for center, radius in zip(rng.uniform(-2, 42, (50, 2)), rng.uniform(0, 3, 50)):
+        expected = world.ball_ids()[np.hypot(*(p - center).T) < r + radius]
+        np.testing.assert_array_equal(world.balls_in_circle(center, radius), expected)
+    assert world.ball_at(p[7] + 0.1) == 7 and world.ball_at((0.0, 0.0)) is None
+    # Along the first row of the lattice (y = 1): from the left wall, the first ball's rim.
+    hit = world.cast_ray((0.05, 1.0), (1.0, 0.0))
+    assert hit["kind"] == "ball" and hit["index"] == 0
+    assert hit["distance"] == pytest.approx(1.0 - 0.4 - 0.05, abs=1e-4)
+    assert hit["normal"][0] < 0
+    # Between two columns (x = 2.0, midway from 1 to 3, clear of radius 0.4) up: the segment.
+    up = world.cast_ray((2.0, 0.05), (0.0, 2.0))
+    assert up["kind"] == "segment" and up["index"] == 0 and up["distance"] == pytest.approx(39.45, abs=1e-4)
+    assert up["normal"] == pytest.approx((0.0, -1.0))
+    assert world.cast_ray((2.0, 0.05), (0.0, 1.0), max_distance=10.0) is None
+    down = world.cast_ray((2.0, 20.0), (0.0, -1.0))
+    assert (down["kind"], down["index"]) == ("wall", 2) and down["point"] == pytest.approx((2.0, 0.0))
+    for bad in (
+        lambda: world.cast_ray((0, 0), (0, 0)),
+        lambda: world.cast_ray((0, math.nan), (1, 0)),
+        lambda: world.cast_ray((0, 0), (1, 0), max_distance=-1.0),
+        lambda: world.balls_in_circle((1, 1), -2.0),
+    ):
+        with pytest.raises(ValueError):
+            bad()
