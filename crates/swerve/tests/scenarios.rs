@@ -535,3 +535,47 @@ fn extensions_table_turns_on_options_beyond_rvo2() {
     assert_eq!(find("extensions.safe_mode").line, Some(10));
     assert_eq!(find("extensions.fast").line, Some(11));
 }
+
+/// `kinematic = true` makes a listed ball a pusher: infinite mass, its path straight through
+/// the others and out of the box; the key survives the JSON round trip.
+#[test]
+fn a_kinematic_ball_from_a_scenario_file_pushes_through() {
+    let text = r#"name = "pusher"
+time_step = 0.05
+steps = 80
+
+[balls]
+bounds = { min = [0.0, 0.0], max = [20.0, 20.0] }
+
+[[balls.ball]]
+position = [-2.0, 10.0]
+velocity = [5.0, 0.0]
+radius = 1.5
+kinematic = true
+
+[[balls.random]]
+count = 40
+min = [4.0, 6.0]
+max = [18.0, 14.0]
+radius = [0.3, 0.6]
+speed = [0.0, 0.5]
+seed = 5
+"#;
+    let scenario = Scenario::from_toml_str(text, "pusher.toml").unwrap();
+    assert!(scenario.balls.as_ref().unwrap().ball[0].kinematic);
+    let again = Scenario::from_json_str(&scenario.to_json(), "pusher.json").unwrap();
+    assert_eq!(again, scenario);
+    let mut runner = Runner::new(&scenario).unwrap();
+    let e0 = runner.world().unwrap().kinetic_energy();
+    while !runner.is_finished() {
+        runner.step();
+    }
+    let world = runner.world().unwrap();
+    let pusher = world.balls()[0];
+    assert!(pusher.is_kinematic() && pusher.velocity == Vec2::new(5.0, 0.0));
+    assert!((pusher.position - Vec2::new(18.0, 10.0)).length() < 1e-3, "{}", pusher.position);
+    assert!(world.kinetic_energy() > 2.0 * e0, "the pusher did work on the others");
+    let bad = text.replace("kinematic = true", "kinematic = 1");
+    let problems = Scenario::parse(&bad, Format::Toml).unwrap_err();
+    assert!(problems.iter().any(|p| p.key == "balls.ball[0].kinematic"), "{problems:?}");
+}

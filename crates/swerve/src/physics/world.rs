@@ -281,7 +281,8 @@ impl World {
     }
 
     /// Moves a ball (m), keeping its velocity. Errors, changing nothing, on a non-finite
-    /// position or one where the ball does not fit inside the bounds.
+    /// position or one where the ball does not fit inside the bounds (a kinematic ball may be
+    /// anywhere).
     pub fn set_ball_position(&mut self, id: BallId, position: Vec2) -> Result<(), Error> {
         let i = self.index_of(id)?;
         Error::check_finite_vec("ball position", position)?;
@@ -337,7 +338,8 @@ impl World {
     /// Applies an impulse (N·s) to a ball: its velocity changes by `impulse / mass`. The sum
     /// is taken in `f64` with the velocity's residual (see *Precision* above), so the world's
     /// [`World::momentum`] changes by `impulse` to `f64` precision. Errors, changing nothing, on
-    /// a non-finite impulse or one that would make the velocity overflow `f32`.
+    /// a non-finite impulse or one that would make the velocity overflow `f32`. A kinematic
+    /// ball's infinite mass takes any impulse without a change.
     pub fn apply_impulse(&mut self, id: BallId, impulse: Vec2) -> Result<(), Error> {
         let i = self.index_of(id)?;
         Error::check_finite_vec("impulse", impulse)?;

@@ -262,7 +262,7 @@ pub struct InitialBall {
     pub velocity: Vec2,
     /// Radius (m).
     pub radius: f32,
-    /// Mass (kg).
+    /// Mass (kg; infinite for a kinematic ball).
     pub mass: f32,
     /// Coefficient of restitution.
     pub restitution: f32,
@@ -280,7 +280,7 @@ impl Scenario {
                 position: Vec2::from(b.position),
                 velocity: Vec2::from(b.velocity),
                 radius: b.radius,
-                mass: b.mass,
+                mass: if b.kinematic { f32::INFINITY } else { b.mass },
                 restitution: b.restitution,
             })
             .collect();

@@ -385,6 +385,10 @@ pub struct BallSpec {
     /// Coefficient of restitution in [0, 1]; default 1 (elastic, seed 003).
     #[serde(default = "one")]
     pub restitution: f32,
+    /// A kinematic ball (infinite mass, `mass` is ignored): it keeps its velocity, pushes the
+    /// others and passes through walls ([`crate::physics::Ball::kinematic`]); default false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub kinematic: bool,
 }
 
 /// `count` balls at random non-overlapping positions in `min`–`max`, radii uniform in
@@ -419,6 +423,10 @@ fn yes() -> bool {
 
 fn one() -> f32 {
     1.0
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 fn is_zero(value: &f32) -> bool {

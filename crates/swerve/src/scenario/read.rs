@@ -551,13 +551,14 @@ impl Reader {
             self.region(bt, false).map(|(min, max)| BoundsSpec { min, max })
         });
         let ball = self.tables(b, "ball", |r, t| {
-            r.check_keys(t, &["position", "velocity", "radius", "mass", "restitution"]);
+            r.check_keys(t, &["position", "velocity", "radius", "mass", "restitution", "kinematic"]);
             let position = r.req_point(t, "position");
             let velocity = r.opt_point(t, "velocity").unwrap_or([0.0, 0.0]);
             let radius = r.req_number(t, "radius", Range::Positive);
             let mass = r.opt_number(t, "mass", Range::Positive).unwrap_or(1.0);
             let restitution = r.opt_number(t, "restitution", Range::Unit).unwrap_or(1.0);
-            Some(BallSpec { position: position?, velocity, radius: radius?, mass, restitution })
+            let kinematic = r.opt_bool(t, "kinematic").unwrap_or(false);
+            Some(BallSpec { position: position?, velocity, radius: radius?, mass, restitution, kinematic })
         });
         let random = self.tables(b, "random", |r, t| {
             r.check_keys(t, &["count", "min", "max", "radius", "speed", "restitution", "seed"]);
