@@ -7,7 +7,8 @@
 //! `cargo run --release -p swerve-bench --example balls_case -- pit 100000 uniform-grid 200`
 //!
 //! SCENE is `pit` or `seed`; ALGORITHM a broad phase's name (`swerve::physics::BroadPhaseKind`);
-//! STEPS the timed steps, after 3 warm-up steps.
+//! STEPS the timed steps, after 3 warm-up steps. A fifth argument `--contacts` turns on contact
+//! recording (`World::set_record_contacts`), to time what it costs.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::Instant;
@@ -21,9 +22,13 @@ fn fail(message: String) -> ! {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let record_contacts = args.last().is_some_and(|a| a == "--contacts");
+    if record_contacts {
+        args.pop();
+    }
     if args.len() != 4 {
-        fail("usage: balls_case SCENE N ALGORITHM STEPS   (SCENE: pit, seed)".into());
+        fail("usage: balls_case SCENE N ALGORITHM STEPS [--contacts]   (SCENE: pit, seed)".into());
     }
     let kind = match args[0].as_str() {
         "pit" => SceneKind::Pit,
@@ -39,6 +44,7 @@ fn main() {
     }
     let scene = kind.scene(n);
     let mut world = scene.world(algorithm).unwrap_or_else(|e| fail(e.to_string()));
+    world.set_record_contacts(record_contacts);
     for _ in 0..3 {
         world.step(scene.dt);
     }

@@ -116,3 +116,18 @@ fn kinematic_balls_pass_through_what_does_not_move_them() {
         assert!(w.add_ball(Ball { mass: bad, ..a }).is_err(), "mass {bad} must be rejected");
     }
 }
+
+/// A ball made kinematic by `set_ball` (the only one) passes through the wall; made dynamic
+/// again, the next ball bounces: the world notices either way.
+#[test]
+fn set_ball_switches_between_dynamic_and_kinematic() {
+    let mut w = World::new(Some(Aabb { min: Vec2::ZERO, max: Vec2::splat(10.0) }), BroadPhaseKind::SortAndSweep);
+    let id = w.add_ball(Ball::new(Vec2::new(8.0, 5.0), Vec2::new(10.0, 0.0), 0.5)).unwrap();
+    w.set_ball(id, Ball { mass: f32::INFINITY, ..w.ball(id).unwrap() }).unwrap();
+    w.step(0.5);
+    assert!(w.ball(id).unwrap().position.x > 10.0, "a kinematic ball passes through the wall");
+    w.remove_ball(id).unwrap();
+    let other = w.add_ball(Ball::new(Vec2::new(8.0, 5.0), Vec2::new(10.0, 0.0), 0.5)).unwrap();
+    w.step(0.5);
+    assert!(w.ball(other).unwrap().velocity.x < 0.0, "a dynamic ball bounces");
+}

@@ -1,9 +1,11 @@
 //! Questions about a world between steps: which balls overlap a circle (or hold a point), and
 //! what a ray meets first — picking with the mouse, line of sight, a shot.
 //!
-//! Each query scans every ball and segment once: O(n), about a microsecond per thousand
-//! balls, meant for a few queries a step rather than one per ball. The arithmetic is `f64`, so
-//! a hit lies on its collider to `f32` precision wherever the world is.
+//! Each query scans every ball and segment once: O(n), meant for a few queries a step (picking,
+//! a shot), not for one per ball or a lidar sweep. Measured on the 2-core machine (ball pit,
+//! 2,000 random queries, three runs): 1,600 balls 3.6–4.7 µs a ray and 1.6–1.8 µs a circle;
+//! 100,000 balls 176–226 µs and 98–114 µs. The arithmetic is `f64`, so a hit lies on its
+//! collider to `f32` precision wherever the world is.
 
 use glam::{DVec2, Vec2};
 

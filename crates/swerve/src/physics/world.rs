@@ -108,6 +108,9 @@ pub struct World {
     continuous: bool,
     /// Linear damping rate (1/s).
     damping: f32,
+    /// How many of the balls are kinematic (with none, and no contact recording, the move
+    /// runs its plain loop).
+    kinematic_count: usize,
     stats: StepStats,
     swept: Vec<Aabb>,
     pairs: Vec<Pair>,
@@ -170,6 +173,7 @@ impl World {
             compensated: true,
             continuous: true,
             damping: 0.0,
+            kinematic_count: 0,
             stats: StepStats::default(),
             swept: Vec::new(),
             pairs: Vec::new(),
@@ -200,6 +204,7 @@ impl World {
             });
         }
         let id = BallId(self.slots.len() as u32);
+        self.kinematic_count += usize::from(ball.is_kinematic());
         self.slots.push(self.balls.len() as u32);
         self.ids.push(id);
         self.balls.push(ball);
@@ -276,6 +281,8 @@ impl World {
         if ball.velocity != self.balls[i].velocity {
             self.residual[i] = Vec2::ZERO;
         }
+        self.kinematic_count =
+            self.kinematic_count + usize::from(ball.is_kinematic()) - usize::from(self.balls[i].is_kinematic());
         self.balls[i] = ball;
         Ok(())
     }
@@ -378,6 +385,7 @@ impl World {
                 kept += 1;
             } else {
                 self.slots[id.0 as usize] = REMOVED;
+                self.kinematic_count -= usize::from(self.balls[i].is_kinematic());
             }
         }
         if kept == self.balls.len() {
@@ -855,6 +863,22 @@ impl World {
     /// overlapping pair.
     #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
     fn integrate(&mut self, dt: f32) {
+        // The plain loop is the whole move of a world without kinematic balls or recording.
+        let escaped = if self.kinematic_count == 0 && !self.contact_log.is_on() {
+            self.move_balls::<true>(dt)
+        } else {
+            self.move_balls::<false>(dt)
+        };
+        self.stats.escaped_swept_boxes = escaped;
+        if escaped > 0 {
+            self.find_pairs();
+        }
+    }
+
+    /// The loop of [`World::integrate`]; returns how many balls left their swept box. `PLAIN`:
+    /// no ball is kinematic and no contact is recorded.
+    #[inline(always)]
+    fn move_balls<const PLAIN: bool>(&mut self, dt: f32) -> usize {
         let mut escaped = 0;
         let log = &mut self.contact_log;
         let record = log.is_on();
@@ -862,7 +886,9 @@ impl World {
             self.balls.iter_mut().zip(&mut self.residual).zip(&mut self.swept).enumerate()
         {
             ball.position += ball.velocity * dt;
-            if let (Some(bounds), false) = (self.bounds, ball.is_kinematic()) {
+            if let (Some(bounds), true) = (self.bounds, PLAIN) {
+                reflect_off_walls(ball, residual, bounds);
+            } else if let (Some(bounds), false) = (self.bounds, ball.is_kinematic()) {
                 if record {
                     let (before, residual_before) = (*ball, *residual);
                     reflect_off_walls(ball, residual, bounds);
@@ -880,10 +906,7 @@ impl World {
                 escaped += 1;
             }
         }
-        self.stats.escaped_swept_boxes = escaped;
-        if escaped > 0 {
-            self.find_pairs();
-        }
+        escaped
     }
 
     /// Step 4: impulses and position corrections for whatever overlaps. Correcting one pair can
