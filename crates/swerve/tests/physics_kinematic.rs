@@ -115,6 +115,9 @@ fn kinematic_balls_pass_through_what_does_not_move_them() {
     for bad in [f32::NEG_INFINITY, f32::NAN, 0.0] {
         assert!(w.add_ball(Ball { mass: bad, ..a }).is_err(), "mass {bad} must be rejected");
     }
+    // A radius whose area overflows would be kinematic by accident (`Ball::new`'s mass is ∞).
+    let err = w.add_ball(Ball::new(Vec2::splat(5.0), Vec2::ZERO, 1e20)).unwrap_err().to_string();
+    assert!(err.contains("ball radius must be below"), "{err}");
 }
 
 /// A ball made kinematic by `set_ball` (the only one) passes through the wall; made dynamic
