@@ -37,6 +37,48 @@ fn bullet_does_not_tunnel_through_a_thin_wall() {
     }
 }
 
+/// A ball that meets a second wall within the same step after bouncing off a first: the
+/// second is looked for along the deflected path, not only inside the first path's box.
+#[test]
+fn a_ball_between_two_close_walls_bounces_off_both_within_a_step() {
+    for kind in BroadPhaseKind::ALL {
+        for speed in [40.0f32, 150.0, 700.0] {
+            let mut w = World::new(None, kind);
+            w.add_segment(Vec2::new(0.0, -100.0), Vec2::new(0.0, 100.0)).unwrap();
+            w.add_segment(Vec2::new(3.0, -100.0), Vec2::new(3.0, 100.0)).unwrap();
+            w.add_ball(Ball::new(Vec2::new(1.5, 0.0), Vec2::new(speed, 0.3), 0.5)).unwrap();
+            for step in 0..50 {
+                w.step(0.1);
+                let b = w.balls()[0];
+                assert!(
+                    (0.5 - 1e-3..=2.5 + 1e-3).contains(&b.position.x),
+                    "{kind}, {speed} m/s, step {step}: escaped to x = {}",
+                    b.position.x
+                );
+                assert!((b.velocity.x.abs() - speed).abs() < 1e-2 * speed, "{kind}: speed {}", b.velocity.x);
+            }
+        }
+    }
+}
+
+/// A ball that crosses the whole box within a step bounces back and forth off both walls;
+/// with `e = 1` its speed is kept exactly.
+#[test]
+fn a_ball_faster_than_the_box_stays_inside_it() {
+    for kind in [BroadPhaseKind::BruteForce, BroadPhaseKind::UniformGrid, BroadPhaseKind::DynamicAabbTree] {
+        let mut w = World::new(pit_box(20.0), kind);
+        w.add_ball(Ball::new(Vec2::new(10.0, 10.0), Vec2::new(250.0, -130.0), 0.5)).unwrap();
+        w.add_ball(Ball::new(Vec2::new(3.0, 3.0), Vec2::new(-900.0, 45.0), 0.5)).unwrap();
+        for step in 0..100 {
+            w.step(0.1);
+            for b in w.balls() {
+                let inside = b.position.cmpge(Vec2::splat(0.5)).all() && b.position.cmple(Vec2::splat(19.5)).all();
+                assert!(inside, "{kind}, step {step}: a ball left the box: {}", b.position);
+            }
+        }
+    }
+}
+
 #[test]
 fn bullet_does_not_tunnel_through_a_thin_polygon_edge_at_an_angle() {
     let mut w = World::new(None, BroadPhaseKind::DynamicAabbTree);

@@ -699,13 +699,16 @@ impl World {
         }
         self.build_adjacency();
         // Each impact can create new ones (a deflected ball meets a new partner); the budget
-        // bounds the work for pathological stacks, whose leftovers the discrete pass resolves.
-        let budget = 4 * self.events.len() + 16;
+        // bounds the work for pathological cases (a ball bouncing between close walls at an
+        // absurd speed, a jammed stack).
+        let budget = 8 * self.events.len() + 64;
         let mut processed = 0;
         let mut now = 0.0f32;
         while let Some(Reverse((bits, i, j))) = self.events.pop() {
             processed += 1;
             if processed > budget {
+                self.events.push(Reverse((bits, i, j)));
+                self.stop_pending_balls(now, dt);
                 break;
             }
             let stored = f32::from_bits(bits);
@@ -728,6 +731,31 @@ impl World {
                 if j & SEGMENT_FLAG == 0 {
                     self.push_new_impacts(j, i, now, dt);
                 }
+            }
+        }
+    }
+
+    /// Out of impact budget at time `now`: the balls with impacts still pending stop where they
+    /// are for the rest of the step (their paths re-anchored so that `position_at(dt)` is
+    /// their position at `now`), rather than fly through what they were about to hit. They
+    /// keep their velocities. Allocates a list of them (this only happens in pathological
+    /// steps).
+    #[cold]
+    fn stop_pending_balls(&mut self, now: f32, dt: f32) {
+        let mut pending: Vec<u32> = Vec::new();
+        for Reverse((_, i, j)) in self.events.drain() {
+            pending.push(i);
+            if j & SEGMENT_FLAG == 0 {
+                pending.push(j);
+            }
+        }
+        pending.sort_unstable();
+        pending.dedup();
+        for i in pending {
+            let k = i as usize;
+            if !self.balls[k].is_kinematic() {
+                let at_now = self.position_at(k, now);
+                self.balls[k].position = at_now - self.balls[k].velocity * dt;
             }
         }
     }
@@ -786,9 +814,13 @@ impl World {
         if self.balls[i as usize].is_kinematic() {
             return; // passes through segments
         }
-        let swept = self.swept[i as usize];
+        // The box of the path from `now` on: after a deflection the ball heads somewhere its
+        // swept box (made for the undeflected path) may not cover, such as a second wall.
+        let (ball, from) = (self.balls[i as usize], self.position_at(i as usize, now));
+        let to = self.position_at(i as usize, dt);
+        let path = Aabb { min: from.min(to) - Vec2::splat(ball.radius), max: from.max(to) + Vec2::splat(ball.radius) };
         for s in 0..self.segments.len() {
-            if overlap(&swept, &self.segment_boxes[s]) {
+            if overlap(&path, &self.segment_boxes[s]) {
                 let j = s as u32 | SEGMENT_FLAG;
                 if let Some(t) = self.impact_time(i, j, now, dt) {
                     self.events.push(Reverse((t.to_bits(), i, j)));
@@ -1212,24 +1244,36 @@ fn log_wall_bounces(
 /// `e = 1` (a sign change is exact in floating point).
 #[inline]
 fn reflect_off_walls(ball: &mut Ball, residual: &mut Vec2, bounds: Aabb) {
+    // A ball that crosses the whole box within a step bounces back and forth: mirror again
+    // while the image lies beyond the other wall. Past this many bounces in one step (an
+    // absurd speed) the ball is put on the wall it last reached.
+    const MAX_BOUNCES: usize = 16;
     let e = ball.restitution;
     let r = ball.radius;
     for axis in 0..2 {
         let lo = bounds.min[axis] + r;
         let hi = bounds.max[axis] - r;
+        for _ in 0..MAX_BOUNCES {
+            let p = ball.position[axis];
+            if p < lo {
+                ball.position[axis] = lo + (lo - p) * e;
+                if ball.velocity[axis] < 0.0 {
+                    ball.velocity[axis] = -ball.velocity[axis] * e;
+                    residual[axis] = -residual[axis] * e;
+                }
+            } else if p > hi {
+                ball.position[axis] = hi - (p - hi) * e;
+                if ball.velocity[axis] > 0.0 {
+                    ball.velocity[axis] = -ball.velocity[axis] * e;
+                    residual[axis] = -residual[axis] * e;
+                }
+            } else {
+                break;
+            }
+        }
         let p = ball.position[axis];
-        if p < lo {
-            ball.position[axis] = lo + (lo - p) * e;
-            if ball.velocity[axis] < 0.0 {
-                ball.velocity[axis] = -ball.velocity[axis] * e;
-                residual[axis] = -residual[axis] * e;
-            }
-        } else if p > hi {
-            ball.position[axis] = hi - (p - hi) * e;
-            if ball.velocity[axis] > 0.0 {
-                ball.velocity[axis] = -ball.velocity[axis] * e;
-                residual[axis] = -residual[axis] * e;
-            }
+        if lo <= hi && !(lo..=hi).contains(&p) && !p.is_nan() {
+            ball.position[axis] = p.clamp(lo, hi);
         }
     }
 }
