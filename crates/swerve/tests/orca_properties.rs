@@ -548,3 +548,25 @@ fn query_visibility_matches_rvo2_semantics() {
     assert!(sim.query_visibility(Vec2::new(10.0, 8.0), Vec2::new(40.0, 8.0), 1.5));
     assert!(!sim.query_visibility(Vec2::new(10.0, 8.0), Vec2::new(40.0, 8.0), 2.5));
 }
+
+/// RVO2 takes any `max_neighbors` (a `size_t`); past the crowd's size it means "all of them".
+/// A huge value must neither reserve memory by it (it aborted the process with an allocation
+/// failure) nor change a bit against a value just above the crowd's size.
+#[test]
+fn a_huge_max_neighbors_means_every_agent_in_range() {
+    let run = |max_neighbors: usize| {
+        let (mut sim, goals) = crowd_with_blocks(300);
+        let defaults = AgentParams { max_neighbors, ..AgentParams::default() };
+        for id in sim.agent_ids().to_vec() {
+            sim.set_agent_params(id, defaults).unwrap();
+        }
+        sim.set_agent_defaults(defaults).unwrap();
+        sim.add_agent(Vec2::new(100.0, 100.0)).unwrap();
+        let mut goals = goals;
+        goals.push(Vec2::ZERO);
+        walk_recording(&mut sim, &goals, 30)
+    };
+    let reference = run(301);
+    assert!(run(1 << 40) == reference, "2^40 neighbours differ from 301");
+    assert!(run(usize::MAX) == reference, "usize::MAX neighbours differ from 301");
+}

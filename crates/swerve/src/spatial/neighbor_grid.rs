@@ -650,8 +650,9 @@ impl NeighborGrid {
     ) -> Collected {
         let QueryScratch { keys, spans } = scratch;
         // Room for a few rows at once; when it fills up, the list is cut to the nearest
-        // `max_count` (see `compact`).
-        let capacity = 4 * max_count + 256;
+        // `max_count` (see `compact`). No query finds more agents than there are, so a huge
+        // `max_count` (RVO2 takes any `size_t`) asks for no more room than the crowd.
+        let capacity = 4 * max_count.min(self.entries.len()) + 256;
         let exclude = exclude as usize;
         if keys.len() < capacity {
             keys.resize(capacity, 0);
@@ -936,7 +937,7 @@ fn finish(
         }
         // Two candidates at one distance take the same place and leave the next one empty:
         // a tie that matters if that place is among the first `max_count + 1`.
-        let decisive = (1u32 << len.min(max_count + 1)) - 1;
+        let decisive = (1u32 << len.min(max_count.saturating_add(1))) - 1;
         if taken & decisive != decisive {
             out.clear();
             return order_ties(keys, max_count, out, visits_before);
@@ -945,7 +946,7 @@ fn finish(
         return GridQuery::Exact;
     }
     keys.sort_unstable();
-    let decisive = &keys[..keys.len().min(max_count + 1)];
+    let decisive = &keys[..keys.len().min(max_count.saturating_add(1))];
     if decisive.windows(2).any(|w| key_distance_bits(w[0]) == key_distance_bits(w[1])) {
         return order_ties(keys, max_count, out, visits_before);
     }
@@ -979,7 +980,7 @@ fn order_ties(
     visits_before: &impl Fn(u32, u32) -> Option<bool>,
 ) -> GridQuery {
     keys.sort_unstable();
-    let decisive = keys.len().min(max_count + 1);
+    let decisive = keys.len().min(max_count.saturating_add(1));
     let mut start = 0;
     while start < decisive {
         let distance = key_distance_bits(keys[start]);
