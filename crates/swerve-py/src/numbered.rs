@@ -29,9 +29,10 @@ pub struct NumberedCrowd {
     default_velocity: Vec2,
     /// RVO2's obstacle list, as polygons in the order added.
     polygons: Vec<Vec<Vec2>>,
-    /// How many of `polygons` the simulator's obstacle tree was built from; `None` before the
-    /// first `processObstacles` or after the list changed other than by appending.
-    processed: Option<usize>,
+    /// The length of `polygons` at each `processObstacles` since the list last changed other
+    /// than by appending (empty before the first): RVO2's tree depends on that history, as
+    /// each build starts from the edges the last one split.
+    processed: Vec<usize>,
     /// Whether the simulator holds polygons that are no longer in `polygons` (after a clear
     /// or a removal): it is rebuilt at the next `processObstacles`.
     stale: bool,
@@ -60,7 +61,7 @@ impl NumberedCrowd {
             defaults: Some(defaults),
             default_velocity,
             polygons: Vec::new(),
-            processed: None,
+            processed: Vec::new(),
             stale: false,
         })
     }
@@ -74,7 +75,7 @@ impl NumberedCrowd {
             defaults: None,
             default_velocity: Vec2::ZERO,
             polygons: Vec::new(),
-            processed: None,
+            processed: Vec::new(),
             stale: false,
         }
     }
@@ -244,7 +245,7 @@ impl NumberedCrowd {
             self.rebuild(true)?;
         }
         self.sim.process_obstacles();
-        self.processed = Some(self.polygons.len());
+        self.processed.push(self.polygons.len());
         Ok(())
     }
 
@@ -252,7 +253,7 @@ impl NumberedCrowd {
     /// the old obstacles until the next `processObstacles`.
     pub fn clear_obstacles(&mut self) {
         self.polygons.clear();
-        self.processed = None;
+        self.processed.clear();
         self.stale = true;
     }
 
@@ -264,7 +265,7 @@ impl NumberedCrowd {
             return Err(unknown_id(format!("no obstacle starts at vertex {first_vertex}")));
         };
         self.polygons.remove(k);
-        self.processed = None;
+        self.processed.clear();
         self.stale = true;
         Ok(())
     }
@@ -273,18 +274,18 @@ impl NumberedCrowd {
     /// their numbers (the tree appends split vertices after all of them); polygons added
     /// since follow the tree's vertices.
     fn first_vertex(&self, k: usize) -> usize {
-        let (tree_len, processed) = self.tree_part();
-        if k < processed {
-            self.polygons[..k].iter().map(Vec::len).sum()
-        } else {
-            tree_len + self.polygons[processed..k].iter().map(Vec::len).sum::<usize>()
+        if self.stale {
+            // The simulator still holds the old list; number the new one from scratch.
+            return self.polygons[..k].iter().map(Vec::len).sum();
         }
+        // The simulator holds exactly `polygons` and numbers them as RVO2 does.
+        self.sim.obstacle_first_vertex(swerve::orca::ObstacleId(k as u32)).unwrap_or(usize::MAX)
     }
 
     /// How many vertices RVO2's list takes from the built tree, and from how many polygons.
     fn tree_part(&self) -> (usize, usize) {
-        match self.processed {
-            Some(k) if !self.stale => (self.sim.obstacle_vertices().len(), k),
+        match self.processed.last() {
+            Some(&k) if !self.stale => (self.sim.obstacle_vertices().len(), k),
             _ => (0, 0),
         }
     }
@@ -337,16 +338,19 @@ impl NumberedCrowd {
         let old = &self.sim;
         let mut sim = recording(Simulator::new(old.time_step(), old.agent_defaults()).py()?);
         sim.set_global_time(old.global_time()).py()?;
-        // Rebuild the obstacle state as it was: the processed polygons in the tree, later ones
-        // only added (agents see them after the next processObstacles, as before).
-        let processed = if self.stale { 0 } else { self.processed.unwrap_or(0) };
-        for polygon in &self.polygons[..processed] {
-            sim.add_obstacle(polygon).py()?;
-        }
-        if processed > 0 {
+        // Rebuild the obstacle state as it was: the same processing history (each build
+        // starts from the last one's split edges), then the polygons added since (agents see
+        // them after the next processObstacles, as before).
+        let history: &[usize] = if self.stale { &[] } else { &self.processed };
+        let mut added = 0;
+        for &mark in history {
+            for polygon in &self.polygons[added..mark] {
+                sim.add_obstacle(polygon).py()?;
+            }
+            added = mark;
             sim.process_obstacles();
         }
-        for polygon in &self.polygons[processed..] {
+        for polygon in &self.polygons[added..] {
             sim.add_obstacle(polygon).py()?;
         }
         if keep_agents {

@@ -6,6 +6,9 @@ position and velocity to be the same float after every step. Neighbour lists, OR
 obstacle vertices are compared along the way.
 """
 
+import math
+import random
+
 import pyrvo
 import pytest
 
@@ -179,3 +182,47 @@ def test_clear_agents_restarts_numbering_and_keeps_obstacles():
     assert y < -1.0 + 1e-3 or abs(x) > 1.0
     with pytest.raises(LookupError):
         sim.get_agent_position(1)
+
+
+def _process_again_and_again(module, seed):
+    """RVO2's processObstacles after every added obstacle: each build starts from the edges
+    the last one split, and later obstacles are numbered after the split vertices."""
+    rng = random.Random(seed)
+    sim = module.RVOSimulator(0.25, 10.0, 10, 3.0, 8.0, 0.7, 2.0)
+    firsts = [sim.add_obstacle([(-20, -20), (-20, 20), (20, 20), (20, -20)])]
+    sim.process_obstacles()
+    boxes = []
+    for _ in range(5):
+        cx, cy, r = rng.uniform(-15, 15), rng.uniform(-15, 15), rng.uniform(1, 3)
+        boxes.append((cx, cy, r))
+        firsts.append(sim.add_obstacle([(cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r), (cx - r, cy + r)]))
+        sim.process_obstacles()
+    n = 0
+    while n < 30:
+        x, y = rng.uniform(-19, 19), rng.uniform(-19, 19)
+        if all(max(abs(x - cx), abs(y - cy)) > r + 1 for cx, cy, r in boxes):
+            sim.add_agent((x, y))
+            n += 1
+    goals = [(rng.uniform(-25, 25), rng.uniform(-25, 25)) for _ in range(n)]
+    track = []
+    for _ in range(60):
+        for i, (gx, gy) in enumerate(goals):
+            p = sim.get_agent_position(i)
+            dx, dy = gx - p.x, gy - p.y
+            d = math.hypot(dx, dy)
+            sim.set_agent_pref_velocity(i, (dx / d, dy / d) if d > 1 else (dx, dy))
+        sim.do_step()
+        track.append([sim.get_agent_position(i).to_tuple() for i in range(n)])
+    vertices = [
+        (sim.get_obstacle_vertex(k).to_tuple(), sim.get_next_obstacle_vertex(k), sim.get_prev_obstacle_vertex(k))
+        for k in range(sim.get_num_obstacle_vertices())
+    ]
+    return firsts, vertices, track
+
+
+@pytest.mark.parametrize("seed", [0, 4, 9])
+def test_processing_obstacles_again_matches_pyrvo(seed):
+    ours, theirs = _process_again_and_again(swerve.pyrvo, seed), _process_again_and_again(pyrvo, seed)
+    assert ours[0] == theirs[0], "addObstacle's vertex numbers"
+    assert ours[1] == theirs[1], "the obstacle vertex list, split vertices included"
+    assert ours[2] == theirs[2], "positions"

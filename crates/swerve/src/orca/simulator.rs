@@ -175,6 +175,10 @@ pub struct Simulator {
     /// its last search radius bounds this step's (see `StepContext::decide`).
     search_hints_valid: bool,
     polygons: Vec<Vec<Vec2>>,
+    /// How many of `polygons` the obstacle tree holds (the rest await `process_obstacles`).
+    processed_polygons: usize,
+    /// Each polygon's first vertex number in RVO2's obstacle list (`addObstacle`'s result).
+    first_vertices: Vec<usize>,
     obstacle_tree: ObstacleTree,
     /// Answers the obstacle-neighbour queries without ties faster than the tree (see
     /// [`ObstacleGrid`]); its reach covers every agent's obstacle range once current.
@@ -279,6 +283,8 @@ impl Simulator {
             max_displacement: 0.0,
             search_hints_valid: false,
             polygons: Vec::new(),
+            processed_polygons: 0,
+            first_vertices: Vec::new(),
             obstacle_tree: ObstacleTree::default(),
             obstacle_grid: ObstacleGrid::new(),
             obstacle_grid_reach: None,
@@ -740,17 +746,23 @@ impl Simulator {
     pub fn add_obstacle(&mut self, vertices: &[Vec2]) -> Result<ObstacleId, Error> {
         validate_polygon(vertices)?;
         let id = ObstacleId(self.polygons.len() as u32);
+        // RVO2 appends the vertices to its one obstacle list, after the vertices earlier
+        // processing added by splitting edges.
+        let pending: usize = self.polygons[self.processed_polygons..].iter().map(Vec::len).sum();
+        self.first_vertices.push(self.obstacle_tree.vertices().len() + pending);
         self.polygons.push(vertices.to_vec());
         Ok(id)
     }
 
-    /// Builds the obstacle tree from every obstacle added so far. Call after adding obstacles
+    /// Builds the obstacle tree over every obstacle added so far. Call after adding obstacles
     /// and before stepping (as in RVO2); until then agents ignore new obstacles.
     ///
-    /// Unlike RVO2, processing again rebuilds from the original polygons rather than from the
-    /// already split edges; the first call gives RVO2's exact tree.
+    /// As in RVO2, processing again builds over the edges as the last build left them (split
+    /// where that build cut them) followed by the obstacles added since, so a program that adds
+    /// obstacles and processes them more than once gets RVO2's tree, vertex numbers and motion.
     pub fn process_obstacles(&mut self) {
-        self.obstacle_tree = ObstacleTree::build(&self.polygons);
+        self.obstacle_tree.rebuild_with(&self.polygons[self.processed_polygons..]);
+        self.processed_polygons = self.polygons.len();
         self.obstacle_grid_reach = None;
     }
 
@@ -759,15 +771,12 @@ impl Simulator {
         &self.polygons
     }
 
-    /// Index in [`Simulator::obstacle_vertices`] of an obstacle's first vertex (RVO2's return
-    /// value of `addObstacle`). Split vertices are appended after all polygons' own vertices,
-    /// so this holds before and after processing.
+    /// Index in RVO2's obstacle vertex list of an obstacle's first vertex (RVO2's return
+    /// value of `addObstacle`): the vertices of the obstacles added before it, and those that
+    /// processing added by splitting edges before it was added. Once processed, it indexes
+    /// [`Simulator::obstacle_vertices`].
     pub fn obstacle_first_vertex(&self, id: ObstacleId) -> Result<usize, Error> {
-        let k = id.0 as usize;
-        if k >= self.polygons.len() {
-            return Err(Error::UnknownObstacle(id.0));
-        }
-        Ok(self.polygons[..k].iter().map(Vec::len).sum())
+        self.first_vertices.get(id.0 as usize).copied().ok_or(Error::UnknownObstacle(id.0))
     }
 
     /// The processed obstacle vertices (empty before [`Simulator::process_obstacles`]),

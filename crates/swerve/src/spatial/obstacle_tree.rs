@@ -50,14 +50,25 @@ impl ObstacleTree {
     /// Builds vertex rings for `polygons` (each already validated: ≥ 2 vertices, no repeated
     /// consecutive vertices) and the BSP tree over their edges.
     pub fn build<P: AsRef<[Vec2]>>(polygons: &[P]) -> ObstacleTree {
-        let mut vertices = Vec::new();
-        for (polygon_index, polygon) in polygons.iter().enumerate() {
-            append_polygon(&mut vertices, polygon.as_ref(), polygon_index as u32);
-        }
-        let mut tree = ObstacleTree { vertices, nodes: Vec::new(), root: None };
-        let all: Vec<u32> = (0..tree.vertices.len() as u32).collect();
-        tree.root = tree.build_recursive(&all, 0);
+        let mut tree = ObstacleTree::default();
+        tree.rebuild_with(polygons);
         tree
+    }
+
+    /// RVO2's second (third, …) `processObstacles`: appends the rings of `new_polygons`
+    /// after every vertex so far — including those earlier builds added by splitting, whose
+    /// rings keep the split — and builds the tree again over all of them, in that order.
+    /// RVO2 keeps one obstacle list that each build extends, so a second build starts from
+    /// the split edges, can split them again, and numbers later polygons' vertices after the
+    /// split ones; this does the same. New polygons are numbered after the earlier ones.
+    pub fn rebuild_with<P: AsRef<[Vec2]>>(&mut self, new_polygons: &[P]) {
+        let first_polygon = self.vertices.iter().map(|v| v.polygon + 1).max().unwrap_or(0);
+        for (k, polygon) in new_polygons.iter().enumerate() {
+            append_polygon(&mut self.vertices, polygon.as_ref(), first_polygon + k as u32);
+        }
+        self.nodes.clear();
+        let all: Vec<u32> = (0..self.vertices.len() as u32).collect();
+        self.root = self.build_recursive(&all, 0);
     }
 
     /// All vertices, including those added by splitting edges (which come after the
