@@ -57,9 +57,11 @@ pub fn per_agent_count(value: &Bound<'_, PyAny>, n: usize, what: &str) -> PyResu
     if let Ok(scalar) = value.extract::<usize>() {
         return Ok(vec![scalar; n]);
     }
+    // Read as float64 and check each value is a whole number, rather than `astype(int64)`,
+    // which truncates 1.5 to 1 and turns NaN into -2^63 without a word.
     let numpy = value.py().import("numpy")?;
-    let array = numpy.call_method1("asarray", (value,))?.call_method1("astype", ("int64",))?;
-    let array: PyReadonlyArray1<'_, i64> =
+    let array = numpy.call_method1("asarray", (value,))?.call_method1("astype", ("float64",))?;
+    let array: PyReadonlyArray1<'_, f64> =
         array.extract().map_err(|_| invalid_value(format!("{what} must be an integer or a 1-D array")))?;
     if array.len() != n {
         return Err(invalid_value(format!("{what} must have {n} values (one per agent), got {}", array.len())));
@@ -67,7 +69,14 @@ pub fn per_agent_count(value: &Bound<'_, PyAny>, n: usize, what: &str) -> PyResu
     array
         .as_array()
         .iter()
-        .map(|&k| usize::try_from(k).map_err(|_| invalid_value(format!("{what} must be at least 0, got {k}"))))
+        .map(|&k| {
+            // Below 2^53 every whole f64 is exact, and no crowd needs more neighbours.
+            if k.is_finite() && k >= 0.0 && k.fract() == 0.0 && k < 9.007_199_254_740_992e15 {
+                Ok(k as usize)
+            } else {
+                Err(invalid_value(format!("{what} must be whole numbers of at least 0, got {k}")))
+            }
+        })
         .collect()
 }
 

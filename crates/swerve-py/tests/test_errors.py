@@ -54,6 +54,8 @@ def test_native_bulk_input_is_validated_and_atomic():
         lambda: sim.add_agents(np.zeros((2, 2)), radius=np.array([1.0, -1.0])),
         lambda: sim.add_agents(np.zeros((2, 2)), radius=np.array([1.0, 1.0, 1.0])),
         lambda: sim.add_agents(np.zeros((2, 2)), max_neighbors=np.array([3, -1])),
+        lambda: sim.add_agents(np.zeros((2, 2)), max_neighbors=np.array([1.5, 2.7])),  # not truncated
+        lambda: sim.add_agents(np.zeros((2, 2)), max_neighbors=np.array([NAN, 2.0])),
         lambda: sim.add_agents(np.zeros((2, 2)), velocities=np.zeros((3, 2))),
         lambda: sim.add_agents(np.zeros((2, 2)), pref_velocities=np.array([[0, 0], [INF, 0]])),
         lambda: sim.add_agents([["a", "b"]]),
