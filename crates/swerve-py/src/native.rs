@@ -307,6 +307,13 @@ impl PySimulator {
         passes: u32,
     ) -> PyResult<()> {
         use swerve::orca::{Extensions, OverlapResolution, SymmetryBreaking};
+        // A bad value is a mistake even for an option left off (it would surface only when
+        // the option is switched on, far from where it was written).
+        for (what, value) in [("jitter", jitter), ("margin", margin)] {
+            if !(value.is_finite() && value >= 0.0) {
+                return Err(crate::errors::invalid_value(format!("{what} must be finite and at least 0, got {value}")));
+            }
+        }
         let extensions = Extensions {
             symmetry_breaking: symmetry_breaking.then(|| SymmetryBreaking {
                 jitter,

@@ -339,6 +339,8 @@ def test_options_beyond_rvo2():
         sim.set_responsibility(second, -1.0)
     with pytest.raises(ValueError):
         sim.set_extensions(safe_mode=True, margin=-0.1)
+    with pytest.raises(ValueError):
+        sim.set_extensions(jitter=float("nan"))  # even with symmetry breaking left off
 
 
 def test_metrics_match_a_direct_count():
