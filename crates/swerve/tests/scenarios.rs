@@ -84,6 +84,10 @@ vertices = [[0.0, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]]
 [balls]
 broad_phase = "octree"
 linear_damping = -1.0
+
+[[balls.ball]]
+position = [0.0, 0.0]
+radius = 0.0
 "#;
 
 fn has(problems: &[Problem], line: usize, key: &str, message_part: &str) -> bool {
@@ -104,6 +108,8 @@ fn a_malformed_file_reports_every_problem_with_line_and_key() {
         (22, "obstacles[0].vertices", "intersect"),
         (25, "balls.broad_phase", "unknown broad phase"),
         (26, "balls.linear_damping", "at least 0"),
+        // After an unknown broad phase the rest of [balls] is still read.
+        (30, "balls.ball[0].radius", "greater than 0"),
     ];
     for (line, key, part) in expected {
         assert!(has(&problems, line, key, part), "missing line {line} {key} ({part}) in {listing:#?}");
@@ -111,7 +117,7 @@ fn a_malformed_file_reports_every_problem_with_line_and_key() {
     assert_eq!(problems.len(), expected.len(), "{listing:#?}");
     // The error of the loading functions names the file, the first problem and the count.
     let err = Scenario::from_toml_str(MALFORMED, "broken.toml").unwrap_err().to_string();
-    assert_eq!(err, "broken.toml:2: time_step: must be greater than 0, got -0.25 (and 8 more problems)");
+    assert_eq!(err, "broken.toml:2: time_step: must be greater than 0, got -0.25 (and 9 more problems)");
 }
 
 #[test]
@@ -578,4 +584,166 @@ seed = 5
     let bad = text.replace("kinematic = true", "kinematic = 1");
     let problems = Scenario::parse(&bad, Format::Toml).unwrap_err();
     assert!(problems.iter().any(|p| p.key == "balls.ball[0].kinematic"), "{problems:?}");
+}
+
+/// The listing of `problems` as `validate` prints them (without the file name).
+fn listing(problems: &[Problem]) -> Vec<String> {
+    problems.iter().map(|p| p.to_string()).collect()
+}
+
+/// Counts that would make the reader's caller allocate without bound (agents, balls,
+/// RVO2's neighbour scratch) are problems of their key, every one of them, before anything
+/// is expanded: the file below would otherwise abort out of memory.
+#[test]
+fn absurd_counts_are_problems_of_their_keys_not_out_of_memory() {
+    use swerve::scenario::{MAX_AGENTS, MAX_BALLS, MAX_NEIGHBORS};
+    let text = r#"name = "huge"
+time_step = 0.1
+steps = 5
+[agent_defaults]
+max_neighbors = 99999999999999
+[[agents]]
+position = [0.0, 0.0]
+max_neighbors = 1000001
+[[circle]]
+count = 1000000000000
+ring_radius = 10.0
+[[grid]]
+origin = [0.0, 0.0]
+columns = 100000
+rows = 100000
+spacing = [1.0, 1.0]
+goal = [0.0, 0.0]
+[[grid]]
+origin = [0.0, 0.0]
+columns = 9223372036854775807
+rows = 1
+spacing = [1.0, 1.0]
+goal = [0.0, 0.0]
+[[spawn]]
+rate = 1e30
+limit = 10000001
+min = [0.0, 0.0]
+max = [1.0, 1.0]
+goal = [5.0, 5.0]
+[[balls.random]]
+count = 1000000000000
+min = [0.0, 0.0]
+max = [10.0, 10.0]
+radius = [0.1, 0.2]
+speed = [0.0, 1.0]
+seed = 1
+"#;
+    let problems = Scenario::parse(text, Format::Toml).unwrap_err();
+    let shown = listing(&problems);
+    let limit = MAX_AGENTS.to_string();
+    let expected = [
+        (5, "agent_defaults.max_neighbors", MAX_NEIGHBORS.to_string()),
+        (8, "agents[0].max_neighbors", MAX_NEIGHBORS.to_string()),
+        (10, "circle[0].count", limit.clone()),
+        (15, "grid[0].rows", format!("columns × rows = 10000000000 agents, more than the limit of {limit}")),
+        (20, "grid[1].columns", limit.clone()),
+        (26, "spawn[0].limit", limit.clone()),
+        (31, "balls.random[0].count", MAX_BALLS.to_string()),
+    ];
+    for (line, key, part) in &expected {
+        assert!(has(&problems, *line, key, part), "missing line {line} {key} ({part}) in {shown:#?}");
+    }
+    assert_eq!(problems.len(), expected.len(), "{shown:#?}");
+
+    // Entries within the limit one by one but not together: the one that crosses it is named.
+    let half = MAX_AGENTS / 2 + 1;
+    let text = format!(
+        "name = \"sum\"\ntime_step = 0.1\nsteps = 5\n[[circle]]\ncount = {half}\nring_radius = 10.0\n\
+         [[spawn]]\nrate = 1.0\nlimit = {half}\nmin = [0.0, 0.0]\nmax = [1.0, 1.0]\ngoal = [5.0, 5.0]\n"
+    );
+    let problems = Scenario::parse(&text, Format::Toml).unwrap_err();
+    assert_eq!(
+        listing(&problems),
+        [format!(
+            "line 9: spawn[0].limit: brings the file's agents to {}, more than the limit of {limit} per file",
+            2 * half
+        )]
+    );
+
+    // The limit itself is allowed, and the largest max_neighbors runs.
+    let text = format!(
+        "name = \"cap\"\ntime_step = 0.1\nsteps = 5\n[agent_defaults]\nmax_neighbors = {MAX_NEIGHBORS}\n\
+         [[agents]]\nposition = [0.0, 0.0]\ngoal = [5.0, 0.0]\n[[agents]]\nposition = [5.0, 0.0]\ngoal = [0.0, 0.0]\n"
+    );
+    let scenario = Scenario::parse(&text, Format::Toml).unwrap_or_else(|p| panic!("{p:?}"));
+    let mut runner = Runner::new(&scenario).unwrap();
+    runner.step();
+    assert_eq!(runner.simulator().num_agents(), 2);
+}
+
+/// A listed ball must lie inside the walls unless it is kinematic (the physics world refuses
+/// it, and the run would fail without a line); random regions must lie inside the walls; and
+/// a radius whose square overflows is refused as the world refuses it.
+#[test]
+fn balls_that_the_world_would_refuse_are_problems_of_their_keys() {
+    let scene = |balls: &str| {
+        format!(
+            "name = \"fit\"\ntime_step = 0.05\nsteps = 5\n[balls]\nbounds = {{ min = [0.0, 0.0], max = [20.0, 20.0] }}\n{balls}"
+        )
+    };
+    let too_big = scene("[[balls.ball]]\nposition = [10.0, 10.0]\nradius = 100.0\n");
+    let problems = Scenario::parse(&too_big, Format::Toml).unwrap_err();
+    assert_eq!(
+        listing(&problems),
+        ["line 6: balls.ball[0]: a ball of radius 100 at (10, 10) does not fit inside balls.bounds (only a kinematic ball may be outside)"]
+    );
+    // Touching a wall is inside (the world's rule: min + r ≤ position ≤ max − r); a little
+    // further is not.
+    let touching = scene("[[balls.ball]]\nposition = [1.0, 19.0]\nradius = 1.0\n");
+    Runner::new(&Scenario::parse(&touching, Format::Toml).unwrap()).unwrap().step();
+    let poking = scene("[[balls.ball]]\nposition = [1.0, 19.5]\nradius = 1.0\n");
+    let problems = Scenario::parse(&poking, Format::Toml).unwrap_err();
+    assert_eq!((problems.len(), problems[0].key.as_str()), (1, "balls.ball[0]"));
+    // A kinematic ball passes through walls, so it may be anywhere.
+    let kinematic = scene("[[balls.ball]]\nposition = [10.0, 10.0]\nradius = 100.0\nkinematic = true\n");
+    Runner::new(&Scenario::parse(&kinematic, Format::Toml).unwrap()).unwrap().step();
+
+    let outside = scene(
+        "[[balls.random]]\ncount = 50\nmin = [-10.0, 0.0]\nmax = [30.0, 20.0]\nradius = [0.1, 0.2]\nspeed = [0.0, 1.0]\nseed = 1\n\
+         [[balls.ball]]\nposition = [0.0, 0.0]\nradius = 1e20\nkinematic = true\n",
+    );
+    let problems = Scenario::parse(&outside, Format::Toml).unwrap_err();
+    let shown = listing(&problems);
+    assert_eq!(shown.len(), 3, "{shown:#?}");
+    assert!(has(&problems, 8, "balls.random[0].min", "inside balls.bounds"), "{shown:#?}");
+    assert!(has(&problems, 9, "balls.random[0].max", "inside balls.bounds"), "{shown:#?}");
+    assert!(has(&problems, 15, "balls.ball[0].radius", "square must be finite"), "{shown:#?}");
+}
+
+/// `swerve run` writes to `out/NAME`, so a name must be one plain path component.
+#[test]
+fn names_that_would_leave_the_output_folder_are_problems() {
+    let file = |name: &str| format!("name = {name}\ntime_step = 0.1\nsteps = 1\n[[agents]]\nposition = [0, 0]\n");
+    for bad in [
+        r#""""#,
+        r#""../../escaped""#,
+        r#""/abs/path""#,
+        r#""a/b""#,
+        r#""a\\b""#,
+        r#"".""#,
+        r#""..""#,
+        r#"".hidden""#,
+        r#""nul\u0000""#,
+        r#""two\nlines""#,
+    ] {
+        let problems = Scenario::parse(&file(bad), Format::Toml).unwrap_err();
+        assert_eq!(problems.len(), 1, "{bad}: {problems:?}");
+        assert_eq!((problems[0].line, problems[0].key.as_str()), (Some(1), "name"), "{bad}");
+    }
+    // Along with every other problem of the file, not instead of them.
+    let problems =
+        Scenario::parse("name = \"../x\"\ntime_step = 0\nsteps = 1\n[[agents]]\nposition = [0, 0]\n", Format::Toml)
+            .unwrap_err();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    let json = "{\"name\": \"/etc\", \"time_step\": 0.1, \"steps\": 1, \"agents\": [{\"position\": [0, 0]}]}";
+    assert_eq!(Scenario::parse(json, Format::Json).unwrap_err()[0].key, "name");
+    for good in [r#""crossing-2""#, r#""my scene v1.2""#, r#""ünïcode_名前""#, r#""a.""#] {
+        assert!(Scenario::parse(&file(good), Format::Toml).is_ok(), "{good}");
+    }
 }

@@ -73,7 +73,7 @@ impl Scenario {
             Format::Json => document::parse_json(text),
         }
         .map_err(|p| vec![p])?;
-        let mut reader = read::Reader { problems: Vec::new() };
+        let mut reader = read::Reader::default();
         let scenario = reader.scenario(&root);
         let scenario = match scenario {
             Some(s) if reader.problems.is_empty() => s,

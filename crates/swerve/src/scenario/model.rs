@@ -437,6 +437,24 @@ fn default_broad_phase() -> String {
     "sort-and-sweep".to_string()
 }
 
+/// The most agents one scenario file may create (present at the start plus every spawner's
+/// `limit`). The simulator keeps roughly 250 bytes per agent, and the runner and the
+/// trajectory output more, so ten million agents already take several gigabytes; a larger
+/// count is a typo, and honouring it would end the process with an out-of-memory abort
+/// instead of a problem report.
+pub const MAX_AGENTS: usize = 10_000_000;
+
+/// The most balls one scenario file may create (listed plus random), for the same reason as
+/// [`MAX_AGENTS`]: the physics world keeps about a hundred bytes per ball.
+pub const MAX_BALLS: usize = 10_000_000;
+
+/// The largest `max_neighbors` a file may give. It counts agents, so any value above the
+/// agents a file can create ([`MAX_AGENTS`]) means no more than "every agent", and a value
+/// like 99999999999999 is a typo worth reporting (the simulator itself takes any value, as
+/// RVO2 does, and sizes its scratch by the crowd). A million neighbours is far beyond any
+/// crowd ORCA resolves in reasonable time.
+pub const MAX_NEIGHBORS: usize = 1_000_000;
+
 /// The broad-phase names a scenario may use (the physics module's `BroadPhaseKind` names).
 pub const BROAD_PHASE_NAMES: [&str; 7] = [
     "brute-force",

@@ -8,8 +8,13 @@ use crate::geom::validate_polygon;
 use crate::Vec2;
 
 /// Collects problems while reading.
+#[derive(Default)]
 pub(crate) struct Reader {
     pub problems: Vec<Problem>,
+    /// Agents the entries read so far create (saturating), to hold the file to [`MAX_AGENTS`].
+    agents: usize,
+    /// Balls the entries read so far create (saturating), to hold the file to [`MAX_BALLS`].
+    balls: usize,
 }
 
 /// A table being read: its node and its key path (`circle[0]`).
@@ -124,6 +129,49 @@ impl Reader {
         self.opt_integer(t, key, min).map(|i| i as usize)
     }
 
+    /// `value` (read from `key`) when at most `max`; otherwise a problem that names `limit`,
+    /// the reason for the maximum.
+    fn at_most(&mut self, t: Table, key: &str, value: Option<usize>, max: usize, limit: &str) -> Option<usize> {
+        let value = value?;
+        if value > max {
+            let line = t.node.get(key).and_then(|n| n.line);
+            self.problem(line, Self::join(t.path, key), format!("must be at most {max} ({limit}), got {value}"));
+            return None;
+        }
+        Some(value)
+    }
+
+    /// Adds `count` agents made by `key` of `t` to the file's total; the entry that takes the
+    /// total past [`MAX_AGENTS`] is reported (once: later entries only add to the excess).
+    fn count_agents(&mut self, t: Table, key: &str, count: usize) {
+        let before = self.agents;
+        self.agents = before.saturating_add(count);
+        if before <= MAX_AGENTS && self.agents > MAX_AGENTS {
+            let line = t.node.get(key).and_then(|n| n.line).or(t.node.line);
+            let path = if key.is_empty() { t.path.to_string() } else { Self::join(t.path, key) };
+            self.problem(
+                line,
+                path,
+                format!("brings the file's agents to {}, more than the limit of {MAX_AGENTS} per file", self.agents),
+            );
+        }
+    }
+
+    /// [`Reader::count_agents`] for balls and [`MAX_BALLS`].
+    fn count_balls(&mut self, t: Table, key: &str, count: usize) {
+        let before = self.balls;
+        self.balls = before.saturating_add(count);
+        if before <= MAX_BALLS && self.balls > MAX_BALLS {
+            let line = t.node.get(key).and_then(|n| n.line).or(t.node.line);
+            let path = if key.is_empty() { t.path.to_string() } else { Self::join(t.path, key) };
+            self.problem(
+                line,
+                path,
+                format!("brings the file's balls to {}, more than the limit of {MAX_BALLS} per file", self.balls),
+            );
+        }
+    }
+
     fn opt_seed(&mut self, t: Table, key: &str) -> Option<u64> {
         self.opt_integer(t, key, 0).map(|i| i as u64)
     }
@@ -201,7 +249,10 @@ impl Reader {
     fn params(&mut self, t: Table) -> ParamOverrides {
         ParamOverrides {
             neighbor_dist: self.opt_number(t, "neighbor_dist", Range::NonNegative),
-            max_neighbors: self.opt_integer(t, "max_neighbors", 0).map(|i| i as usize),
+            max_neighbors: {
+                let value = self.opt_integer(t, "max_neighbors", 0).map(|i| i as usize);
+                self.at_most(t, "max_neighbors", value, MAX_NEIGHBORS, "a count of nearest agents")
+            },
             time_horizon: self.opt_number(t, "time_horizon", Range::Positive),
             time_horizon_obst: self.opt_number(t, "time_horizon_obst", Range::Positive),
             radius: self.opt_number(t, "radius", Range::Positive),
@@ -289,6 +340,10 @@ impl Reader {
         if name.is_none() && t.node.get("name").is_none() {
             self.missing(t, "name");
         }
+        if let Some(message) = name.as_deref().and_then(name_problem) {
+            let line = t.node.get("name").and_then(|n| n.line);
+            self.problem(line, "name".into(), message);
+        }
         let description = self.opt_string(t, "description").unwrap_or_default();
         let time_step = self.req_number(t, "time_step", Range::Positive);
         let steps = self.req_count(t, "steps", 1);
@@ -347,11 +402,16 @@ impl Reader {
             let goal = r.opt_point(a, "goal");
             let group = r.opt_string(a, "group");
             let params = r.params(a);
+            r.count_agents(a, "", 1);
             Some(AgentSpec { position: position?, goal, group, params })
         });
         let circle = self.tables(t, "circle", |r, c| {
             r.check_keys(c, &with_params(&["count", "center", "ring_radius", "goal", "group"]));
             let count = r.req_count(c, "count", 1);
+            let count = r.at_most(c, "count", count, MAX_AGENTS, AGENT_LIMIT);
+            if let Some(n) = count {
+                r.count_agents(c, "count", n);
+            }
             let center = r.opt_point(c, "center").unwrap_or([0.0, 0.0]);
             let ring_radius = r.req_number(c, "ring_radius", Range::Positive);
             let goal = r.goal(c, false, true).unwrap_or(GoalRule::Keyword(GoalKeyword::Opposite));
@@ -363,7 +423,23 @@ impl Reader {
             r.check_keys(g, &with_params(&["origin", "columns", "rows", "spacing", "goal", "group"]));
             let origin = r.req_point(g, "origin");
             let columns = r.req_count(g, "columns", 1);
+            let columns = r.at_most(g, "columns", columns, MAX_AGENTS, AGENT_LIMIT);
             let rows = r.req_count(g, "rows", 1);
+            let rows = r.at_most(g, "rows", rows, MAX_AGENTS, AGENT_LIMIT);
+            if let (Some(columns), Some(rows)) = (columns, rows) {
+                // Each factor is at most MAX_AGENTS, so the product fits in u64.
+                let agents = columns as u64 * rows as u64;
+                if agents > MAX_AGENTS as u64 {
+                    let line = g.node.get("rows").and_then(|n| n.line);
+                    r.problem(
+                        line,
+                        Reader::join(g.path, "rows"),
+                        format!("columns × rows = {agents} agents, more than the limit of {MAX_AGENTS} per file"),
+                    );
+                } else {
+                    r.count_agents(g, "rows", agents as usize);
+                }
+            }
             let spacing = r.req_point(g, "spacing");
             let goal = r.goal(g, true, true);
             let group = r.opt_string(g, "group");
@@ -381,6 +457,10 @@ impl Reader {
         let random = self.tables(t, "random", |r, g| {
             r.check_keys(g, &with_params(&["count", "min", "max", "seed", "goal", "group"]));
             let count = r.req_count(g, "count", 1);
+            let count = r.at_most(g, "count", count, MAX_AGENTS, AGENT_LIMIT);
+            if let Some(n) = count {
+                r.count_agents(g, "count", n);
+            }
             let region = r.region(g, false);
             if g.node.get("seed").is_none() {
                 r.missing(g, "seed");
@@ -399,6 +479,11 @@ impl Reader {
             );
             let rate = r.req_number(s, "rate", Range::Positive);
             let limit = r.req_count(s, "limit", 1);
+            // Spawned agents keep their slots (ids are never reused), so they count in full.
+            let limit = r.at_most(s, "limit", limit, MAX_AGENTS, AGENT_LIMIT);
+            if let Some(n) = limit {
+                r.count_agents(s, "limit", n);
+            }
             let region = r.region(s, true);
             let start = r.opt_number(s, "start", Range::NonNegative).unwrap_or(0.0);
             let seed = r.opt_seed(s, "seed").unwrap_or(0);
@@ -495,10 +580,6 @@ impl Reader {
                 }
             }
         }
-        if scenario.name.is_empty() {
-            let line = t.node.get("name").and_then(|n| n.line);
-            self.problem(line, "name".into(), "must not be empty");
-        }
         self.problems.is_empty().then_some(scenario)
     }
 
@@ -529,6 +610,21 @@ impl Reader {
         points.into_iter().collect()
     }
 
+    /// `radius` when its square is finite: the physics world refuses larger balls (their
+    /// area, and so a random ball's mass, would be infinite).
+    fn square_finite(&mut self, t: Table, key: &str, radius: f32) -> Option<f32> {
+        if (radius * radius).is_finite() {
+            return Some(radius);
+        }
+        let line = t.node.get(key).and_then(|n| n.line);
+        self.problem(
+            line,
+            Self::join(t.path, key),
+            format!("must be below 1.8e19 (its square must be finite), got {radius}"),
+        );
+        None
+    }
+
     fn balls(&mut self, b: Table) -> Option<BallsSpec> {
         self.check_keys(b, &["broad_phase", "bounds", "ball", "random", "agents_avoid", "linear_damping"]);
         let agents_avoid = self.opt_bool(b, "agents_avoid").unwrap_or(true);
@@ -542,7 +638,9 @@ impl Reader {
                     "balls.broad_phase".into(),
                     format!("unknown broad phase \"{name}\" (expected one of: {})", BROAD_PHASE_NAMES.join(", ")),
                 );
-                return None;
+                // Keep reading: the problem already fails the file, and the rest of
+                // `[balls]` may have problems of its own to report.
+                "sort-and-sweep".to_string()
             }
             None => "sort-and-sweep".to_string(),
         };
@@ -558,12 +656,46 @@ impl Reader {
             let mass = r.opt_number(t, "mass", Range::Positive).unwrap_or(1.0);
             let restitution = r.opt_number(t, "restitution", Range::Unit).unwrap_or(1.0);
             let kinematic = r.opt_bool(t, "kinematic").unwrap_or(false);
-            Some(BallSpec { position: position?, velocity, radius: radius?, mass, restitution, kinematic })
+            let radius = radius.and_then(|radius| r.square_finite(t, "radius", radius));
+            r.count_balls(t, "", 1);
+            let ball = BallSpec { position: position?, velocity, radius: radius?, mass, restitution, kinematic };
+            // The physics world refuses a ball that does not fit inside its walls (the run
+            // would fail without a line); a kinematic ball passes through walls, so it may.
+            if let (Some(bounds), false) = (bounds, kinematic) {
+                if !fits_inside(&ball, &bounds) {
+                    let [x, y] = ball.position;
+                    r.problem(
+                        t.node.line,
+                        t.path.to_string(),
+                        format!(
+                            "a ball of radius {} at ({x}, {y}) does not fit inside balls.bounds (only a \
+                             kinematic ball may be outside)",
+                            ball.radius
+                        ),
+                    );
+                    return None;
+                }
+            }
+            Some(ball)
         });
         let random = self.tables(b, "random", |r, t| {
             r.check_keys(t, &["count", "min", "max", "radius", "speed", "restitution", "seed"]);
             let count = r.req_count(t, "count", 1);
+            let count = r.at_most(t, "count", count, MAX_BALLS, BALL_LIMIT);
+            if let Some(n) = count {
+                r.count_balls(t, "count", n);
+            }
             let region = r.region(t, false);
+            // Balls lie wholly inside their region, so a region inside the walls keeps them
+            // inside too; one reaching past the walls could place a ball the world refuses.
+            if let (Some(bounds), Some((min, max))) = (bounds, region) {
+                for (key, corner) in [("min", min), ("max", max)] {
+                    if !(0..2).all(|i| bounds.min[i] <= corner[i] && corner[i] <= bounds.max[i]) {
+                        let line = t.node.get(key).and_then(|n| n.line);
+                        r.problem(line, Reader::join(t.path, key), "must lie inside balls.bounds");
+                    }
+                }
+            }
             let radius = r.req_point(t, "radius");
             let speed = r.req_point(t, "speed");
             let restitution = r.opt_number(t, "restitution", Range::Unit).unwrap_or(1.0);
@@ -577,6 +709,7 @@ impl Reader {
                     r.problem(line, Reader::join(t.path, "radius"), "needs 0 < low ≤ high");
                     return None;
                 }
+                r.square_finite(t, "radius", hi)?;
             }
             if let Some([lo, hi]) = speed {
                 if !(lo >= 0.0 && lo <= hi) {
@@ -615,6 +748,36 @@ impl Range {
             Range::Unit if !(0.0..=1.0).contains(&v) => Err("between 0 and 1"),
             _ => Ok(()),
         }
+    }
+}
+
+/// Why the counts of generators are limited, as their problems say.
+const AGENT_LIMIT: &str = "the limit of agents per file";
+/// Why the counts of random balls are limited.
+const BALL_LIMIT: &str = "the limit of balls per file";
+
+/// Whether a ball lies inside `bounds` by the physics world's rule (`World::add_ball`: in f32,
+/// min + r ≤ position ≤ max − r on both axes).
+fn fits_inside(ball: &BallSpec, bounds: &BoundsSpec) -> bool {
+    let r = ball.radius;
+    (0..2).all(|i| bounds.min[i] + r <= ball.position[i] && ball.position[i] <= bounds.max[i] - r)
+}
+
+/// Why `name` cannot be a scenario name, if it cannot. `swerve run` writes to `out/NAME`, so
+/// a name must be one plain path component: nothing that climbs out of the output folder
+/// (`..`, separators, an absolute path), hides the folder (a leading dot) or cannot be a file
+/// name at all (NUL; other control characters garble listings).
+fn name_problem(name: &str) -> Option<&'static str> {
+    if name.is_empty() {
+        Some("must not be empty")
+    } else if name.starts_with('.') {
+        Some("must not start with '.' (it names the output folder out/NAME)")
+    } else if name.contains(['/', '\\']) {
+        Some("must not contain '/' or '\\' (it names the output folder out/NAME)")
+    } else if name.chars().any(char::is_control) {
+        Some("must not contain control characters such as NUL or a line break")
+    } else {
+        None
     }
 }
 
