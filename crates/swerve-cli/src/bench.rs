@@ -6,9 +6,11 @@
 //! Python with pyrvo installed is given, and RVO2 built with -O3 when the binary of
 //! `scripts/build-rvo2-peer` is given.
 
-use anyhow::{bail, Result};
-use std::path::PathBuf;
-use swerve_bench::orca::{add_rvo2_runs, render_markdown, summarise, time_pyrvo, time_swerve_steps, Row, Scene};
+use anyhow::{anyhow, bail, Result};
+use std::path::{Path, PathBuf};
+use swerve_bench::orca::{
+    add_rvo2_runs, render_markdown, summarise, time_pyrvo, time_rvo2, time_swerve_steps, Row, Scene,
+};
 
 /// What to benchmark.
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -73,10 +75,11 @@ fn orca(args: &BenchArgs) -> Result<()> {
             ("blocks", 100_000),
         ]
     };
-    for (flag, path) in [("--python", &args.python), ("--rvo2", &args.rvo2)] {
-        if let Some(path) = path.as_ref().filter(|p| !p.exists()) {
-            bail!("{flag} {}: no such file", path.display());
-        }
+    if let Some(python) = &args.python {
+        check_peer("--python", python, |scene| time_pyrvo(scene, python).map(drop))?;
+    }
+    if let Some(binary) = &args.rvo2 {
+        check_peer("--rvo2", binary, |scene| time_rvo2(scene, binary, 1).map(drop))?;
     }
     let mut rows = Vec::new();
     for &(family, n) in cases {
@@ -111,4 +114,41 @@ fn orca(args: &BenchArgs) -> Result<()> {
     println!("{}", render_markdown(&rows));
     println!("swerve's hot loops ran with the {} instruction set.", swerve::InstructionSet::best_supported().name());
     Ok(())
+}
+
+/// Checks a peer before any benchmark runs: `path` must be an executable file, and one run of
+/// the peer on a tiny scene must succeed. A wrong path otherwise printed a failure for every
+/// scene, and the command still succeeded.
+fn check_peer(flag: &str, path: &Path, try_once: impl FnOnce(&Scene) -> Result<(), String>) -> Result<()> {
+    let shown = path.display();
+    let metadata = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => anyhow!("{flag} {shown}: no such file"),
+        _ => anyhow!("{flag} {shown}: {e}"),
+    })?;
+    if metadata.is_dir() {
+        bail!("{flag} {shown}: is a directory, not a program");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // No execute bit: `exec` refuses it even for root. Said here more plainly than the
+        // peer runner's "cannot run ... Permission denied".
+        if metadata.permissions().mode() & 0o111 == 0 {
+            bail!("{flag} {shown}: not executable");
+        }
+    }
+    // 16 agents for 25 steps take milliseconds, and show that the program starts and answers
+    // as the peer does (a Python without pyrvo fails here).
+    try_once(&Scene::jgrid(16)).map_err(|e| anyhow!("{flag} {shown}: {}", first_and_last_line(&e)))
+}
+
+/// A peer's message on one line: a Python traceback is many lines, whose first says where
+/// the failure starts and whose last says what it was.
+fn first_and_last_line(message: &str) -> String {
+    let mut lines = message.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or_default();
+    match lines.next_back() {
+        Some(last) => format!("{first} … {last}"),
+        None => first.to_string(),
+    }
 }

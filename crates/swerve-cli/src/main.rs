@@ -125,6 +125,47 @@ fn replay(args: &ReplayArgs) -> Result<bool> {
     Ok(report.single_step_identical >= report.steps)
 }
 
+/// Makes a write to a closed pipe (`swerve list | head -1`) end the program quietly, as it ends
+/// `cat` or `grep`, instead of `println!` panicking on the `BrokenPipe` error.
+///
+/// The Rust runtime sets SIGPIPE to "ignore" so that such writes return errors; the default
+/// action has the kernel end the process on the first one instead, with nothing printed.
+#[cfg(unix)]
+fn end_quietly_on_broken_pipe() {
+    // SAFETY: `signal` with `SIG_DFL` installs no handler code, so nothing runs in signal
+    // context; this runs on the main thread before any other thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+/// Elsewhere there is no SIGPIPE: a closed pipe is an error `println!` reports as before.
+#[cfg(not(unix))]
+fn end_quietly_on_broken_pipe() {}
+
+/// The error as one line: its context chain joined with ": ", and a line number only where
+/// there is one.
+fn one_line(error: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in error.chain() {
+        let text = match cause.downcast_ref::<swerve::Error>() {
+            // Line 0 means "the whole file" (e.g. a row missing from a recording), not a line.
+            Some(swerve::Error::Parse { path, line: 0, message }) => format!("{}: {message}", path.display()),
+            _ => cause.to_string(),
+        };
+        // Some errors print their source's message in their own (`cannot read F: {source}`)
+        // and also return it as their source; anyhow's chain would repeat it.
+        if line.ends_with(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -147,6 +188,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Not for the viewer: its server writes to sockets with `writev`, which raises SIGPIPE
+    // when a browser has gone; with the default action that would end the server.
+    if !matches!(cli.command, Command::Serve(_)) {
+        end_quietly_on_broken_pipe();
+    }
     let outcome = match &cli.command {
         Command::Run(args) => run::run(args).map(|()| true),
         Command::Validate(args) => validate(args),
@@ -160,8 +206,7 @@ fn main() -> ExitCode {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(e) => {
-            // One line: the context chain joined with ": ".
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", one_line(&e));
             ExitCode::FAILURE
         }
     }

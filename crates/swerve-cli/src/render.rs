@@ -16,12 +16,14 @@ use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Stroke, Transform};
 
 /// What to draw and how big.
 pub struct RenderOptions {
-    /// At most this many frames (evenly skipped).
+    /// At most this many frames (evenly skipped; with 1, only the last frame). Check it with
+    /// [`check_max_frames`] first: 0 would draw nothing.
     pub max_frames: usize,
     /// Pixels of the longer side.
     pub size: u32,
 }
 
+/// What `swerve render` writes.
 #[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq)]
 pub enum RenderFormat {
     /// Animated GIF.
@@ -32,6 +34,7 @@ pub enum RenderFormat {
     Png,
 }
 
+/// Arguments of `swerve render`.
 #[derive(clap::Args)]
 pub struct RenderArgs {
     /// A `swerve run` output folder (or its trajectory.csv); `scene.json` must be beside it.
@@ -42,7 +45,8 @@ pub struct RenderArgs {
     /// Output file (GIF, SVG) or folder (PNG); default next to the input.
     #[arg(long)]
     out: Option<PathBuf>,
-    /// At most this many frames.
+    /// At most this many frames, evenly spaced, always the last (at least 1; with 1, only the
+    /// last frame).
     #[arg(long, default_value_t = 150)]
     max_frames: usize,
     /// Pixels of the longer side.
@@ -156,12 +160,23 @@ fn by_frame(t: &Trajectory) -> Vec<&[Sample]> {
     out
 }
 
-/// The frame numbers to draw: at most `max_frames`, evenly spaced, always the last.
+/// Rejects a frame limit that would draw nothing; `flag` names the option in the message.
+pub fn check_max_frames(flag: &str, max_frames: usize) -> Result<()> {
+    anyhow::ensure!(max_frames >= 1, "{flag}: must be at least 1 (with 1, only the last frame is drawn)");
+    Ok(())
+}
+
+/// The frame numbers to draw: at most `max_frames`, evenly spaced, always the last. With one
+/// frame allowed that is the last, which shows where the run ended (and a full time bar).
 fn chosen_frames(total: usize, max_frames: usize) -> Vec<usize> {
-    if total == 0 {
+    if total == 0 || max_frames == 0 {
         return Vec::new();
     }
-    let stride = total.div_ceil(max_frames.max(2) - 1).max(1);
+    if max_frames == 1 {
+        return vec![total - 1];
+    }
+    // Every stride-th frame from 0 gives at most max_frames - 1; the last makes max_frames.
+    let stride = total.div_ceil(max_frames - 1).max(1);
     let mut frames: Vec<usize> = (0..total).step_by(stride).collect();
     if frames.last() != Some(&(total - 1)) {
         frames.push(total - 1);
@@ -517,8 +532,13 @@ fn svg(scene: &SceneInfo, agents: &Trajectory, balls: &Trajectory, size: u32) ->
     out
 }
 
-/// `swerve render`.
+/// `swerve render`: draws a run folder's trajectory and prints what it wrote.
 pub fn render_command(args: &RenderArgs) -> Result<()> {
+    check_max_frames("--max-frames", args.max_frames)?;
+    let input = args.input.display();
+    if !args.input.exists() {
+        bail!("{input}: no such run folder or trajectory file");
+    }
     let (dir, csv) = if args.input.is_dir() {
         (args.input.clone(), args.input.join("trajectory.csv"))
     } else {
@@ -526,10 +546,11 @@ pub fn render_command(args: &RenderArgs) -> Result<()> {
     };
     let scene_path = dir.join("scene.json");
     if !scene_path.exists() {
-        bail!(
-            "{}: not found (render needs the scene.json that `swerve run` writes beside the trajectory)",
-            scene_path.display()
-        );
+        // Name what the user gave, not a path they never typed.
+        if args.input.is_dir() {
+            bail!("{input}: not a run folder (no scene.json; `swerve run` writes one)");
+        }
+        bail!("{input}: no scene.json beside it (render needs the one `swerve run` writes beside the trajectory)");
     }
     let scene_text =
         std::fs::read_to_string(&scene_path).with_context(|| format!("cannot read {}", scene_path.display()))?;
@@ -557,7 +578,7 @@ pub fn render_command(args: &RenderArgs) -> Result<()> {
         RenderFormat::Png => {
             let out = args.out.clone().unwrap_or_else(|| dir.join("frames"));
             let n = write_png_frames(&out, &scene, &agents, &balls, &options)?;
-            println!("wrote {n} frames to {}", out.display());
+            println!("wrote {n} frame{} to {}", if n == 1 { "" } else { "s" }, out.display());
         }
     }
     Ok(())
@@ -570,13 +591,16 @@ mod tests {
     #[test]
     fn chosen_frames_are_bounded_even_and_end_at_the_last() {
         for total in [1usize, 2, 7, 150, 151, 1000, 1893] {
-            for max in [2usize, 10, 150] {
+            for max in [2usize, 3, 10, 150] {
                 let f = chosen_frames(total, max);
-                assert!(f.len() <= max + 1, "{total} {max} {}", f.len());
+                assert!(f.len() <= max, "{total} {max} {}", f.len());
+                assert!(f.len() >= max.min(total).min(2), "{total} {max} {}", f.len());
                 assert_eq!(f[0], 0);
                 assert_eq!(*f.last().unwrap(), total - 1);
                 assert!(f.windows(2).all(|w| w[0] < w[1]));
             }
+            assert_eq!(chosen_frames(total, 1), [total - 1], "one frame is the last");
+            assert!(chosen_frames(total, 0).is_empty());
         }
     }
 

@@ -10,6 +10,7 @@ use std::time::Instant;
 use swerve::scenario::trajectory::{SceneInfo, Trajectory};
 use swerve::scenario::Runner;
 
+/// Arguments of `swerve run`.
 #[derive(clap::Args)]
 pub struct RunArgs {
     /// A scenario file (TOML, or JSON by extension) or a built-in name (`swerve list`).
@@ -23,7 +24,8 @@ pub struct RunArgs {
     /// Worker threads for the simulation (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
-    /// At most this many frames in the GIF (frames are skipped evenly).
+    /// At most this many frames in the GIF, evenly spaced, always the last (at least 1; with
+    /// 1, only the last frame).
     #[arg(long, default_value_t = 150)]
     gif_frames: usize,
     /// Width and height of the GIF's longer side in pixels.
@@ -38,10 +40,15 @@ fn create(path: &Path) -> Result<BufWriter<File>> {
     Ok(BufWriter::new(File::create(path).with_context(|| format!("cannot create {}", path.display()))?))
 }
 
+/// Runs the scenario to its end, writes every output file and prints the summary.
 pub fn run(args: &RunArgs) -> Result<()> {
     if let Some(threads) = args.threads {
         anyhow::ensure!(threads >= 1, "--threads: must be at least 1");
         rayon::ThreadPoolBuilder::new().num_threads(threads).build_global().context("--threads")?;
+    }
+    // Before the simulation, which may take minutes, rather than after it.
+    if !args.no_gif {
+        render::check_max_frames("--gif-frames", args.gif_frames)?;
     }
     let scenario = crate::load_scenario(&args.scenario)?;
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("out").join(&scenario.name));

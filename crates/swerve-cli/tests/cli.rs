@@ -231,3 +231,116 @@ fn replay_prints_the_conformance_line_last() {
     assert!(!r.status.success());
     assert_eq!(text(&r.stderr).lines().count(), 1);
 }
+
+/// Runs `swerve args` with its standard output a pipe whose reading end is already closed,
+/// as in `swerve list | head -0`; returns how it ended and its standard error.
+#[cfg(unix)]
+fn swerve_into_a_closed_pipe(args: &[&str]) -> (std::process::ExitStatus, String) {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_swerve"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the swerve binary runs");
+    drop(child.stdout.take());
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    (child.wait().unwrap(), stderr)
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_the_program_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    // More than a pipe's 64 KiB buffer, so writing fails however late the reader is closed.
+    let mut args = vec!["validate"];
+    args.extend(std::iter::repeat_n("head-on", 3000));
+    for args in [&args[..], &["list"]] {
+        let (status, stderr) = swerve_into_a_closed_pipe(args);
+        assert!(stderr.is_empty(), "{stderr}");
+        // `list` may finish writing into the buffer before the pipe closes.
+        let by_sigpipe = status.signal() == Some(13);
+        assert!(by_sigpipe || (args[0] == "list" && status.success()), "{status:?}");
+    }
+}
+
+#[test]
+fn frame_limits_are_honoured_down_to_one_frame_and_zero_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("head-on");
+    let r = swerve(&["run", "head-on", "--out", out.to_str().unwrap(), "--gif-frames", "1"]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    assert_eq!(gif_frames(&out.join("run.gif")).2.len(), 1);
+
+    let frames_dir = dir.path().join("frames");
+    let r = swerve(&[
+        "render",
+        out.to_str().unwrap(),
+        "--format",
+        "png",
+        "--max-frames",
+        "1",
+        "--out",
+        frames_dir.to_str().unwrap(),
+    ]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let pngs: Vec<String> = std::fs::read_dir(&frames_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let steps = std::fs::read_to_string(out.join("metrics.json")).unwrap();
+    let steps = serde_json::from_str::<serde_json::Value>(&steps).unwrap()["steps"].as_u64().unwrap();
+    assert_eq!(pngs, [format!("frame_{steps:05}.png")], "the one frame is the last");
+
+    let gif = dir.path().join("one.gif");
+    let r = swerve(&["render", out.to_str().unwrap(), "--max-frames", "2", "--out", gif.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    assert_eq!(gif_frames(&gif).2.len(), 2);
+
+    let never = dir.path().join("never");
+    for (args, flag) in [
+        (vec!["render", out.to_str().unwrap(), "--max-frames", "0"], "--max-frames"),
+        (vec!["run", "head-on", "--out", never.to_str().unwrap(), "--gif-frames", "0"], "--gif-frames"),
+    ] {
+        let r = swerve(&args);
+        assert!(!r.status.success());
+        let stderr = text(&r.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.starts_with(&format!("error: {flag}: must be at least 1")), "{stderr}");
+    }
+    assert!(!never.exists(), "refused before running");
+}
+
+#[test]
+fn error_lines_name_what_the_user_gave_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().to_str().unwrap();
+    let one_line = |args: &[&str]| {
+        let r = swerve(args);
+        assert!(!r.status.success());
+        let stderr = text(&r.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        stderr
+    };
+
+    // The OS's reason once, not again as the error's source.
+    let stderr = one_line(&["run", folder]);
+    assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
+
+    let stderr = one_line(&["render", "no-such-run"]);
+    assert!(stderr.starts_with("error: no-such-run: no such run folder"), "{stderr}");
+    let stderr = one_line(&["render", folder]);
+    assert!(stderr.starts_with(&format!("error: {folder}: not a run folder (no scene.json")), "{stderr}");
+
+    // A recording with rows missing: the fault is the whole file's, not line 0's.
+    let recording = dir.path().join("recording");
+    std::fs::create_dir(&recording).unwrap();
+    let reference = repo_root().join("tests/data/reference/head-on-2/scenario.json");
+    std::fs::copy(reference, recording.join("scenario.json")).unwrap();
+    std::fs::write(recording.join("trajectory.csv"), "step,agent,px,py,vx,vy,pvx,pvy\n0,0,-10,0,0,0,1,0\n").unwrap();
+    let stderr = one_line(&["replay", recording.to_str().unwrap()]);
+    let csv_path = recording.join("trajectory.csv");
+    assert!(stderr.starts_with(&format!("error: {}: no row for step", csv_path.display())), "{stderr}");
+}

@@ -14,6 +14,24 @@ pub const NAMES: [&str; 5] = ["circle", "crossing", "obstacles", "balls", "ball-
 /// The seed of the ball scenes' random placement.
 pub const BALL_SEED: u64 = 2003;
 
+/// The most agents [`circle`] and [`crossing`] build. Served, a million agents held about
+/// 930 MB (peak resident size of `swerve serve --scene circle --count 1000000` after 15 s of
+/// running: ~930 bytes an agent), so this is about 2 GB; far larger counts ended in an
+/// out-of-memory abort instead of an error.
+pub const MAX_AGENTS: usize = 2_000_000;
+
+/// The most balls [`pit`] builds. Served, a million balls held about 170 MB (peak resident
+/// size, measured as for [`MAX_AGENTS`]: ~170 bytes a ball), so this is about 2 GB too.
+pub const MAX_PIT_BALLS: usize = 10_000_000;
+
+/// An error unless `n` is at most `max` (`scene` and `discs` name the scene and what it holds).
+fn check_count(scene: &str, discs: &str, n: usize, max: usize) -> Result<(), ViewerError> {
+    if n > max {
+        return Err(ViewerError::InvalidScene(format!("the {scene} scene holds at most {max} {discs}, asked for {n}")));
+    }
+    Ok(())
+}
+
 /// A built-in scene by name (one of [`NAMES`]), with `count` agents or balls where the scene
 /// lets the count vary (`None`: its usual size).
 pub fn by_name(name: &str, count: Option<usize>) -> Result<Box<dyn LiveScene>, ViewerError> {
@@ -37,21 +55,22 @@ pub fn by_name(name: &str, count: Option<usize>) -> Result<Box<dyn LiveScene>, V
 /// Seed 003's experiment: `n` balls (at most 1,800) of radius 10–15 bouncing in an 1800 × 900
 /// box (one step = one time unit, as in the seed), with a uniform grid broad phase.
 pub fn balls(n: usize) -> Result<BallScene, ViewerError> {
-    if n > 1800 {
-        return Err(ViewerError::InvalidScene(format!("the balls scene holds at most 1800 balls, asked for {n}")));
-    }
+    check_count("balls", "balls", n, 1800)?;
     BallScene::new(format!("balls (seed 003, {n} balls)"), seed_scene(n, BALL_SEED), BroadPhaseKind::UniformGrid)
 }
 
 /// The ball pit: `n` unit balls covering 10% of a square box, 60 steps per simulated second,
-/// with a sort-and-sweep broad phase.
+/// with a sort-and-sweep broad phase. At most [`MAX_PIT_BALLS`].
 pub fn pit(n: usize) -> Result<BallScene, ViewerError> {
+    check_count("ball-pit", "balls", n, MAX_PIT_BALLS)?;
     BallScene::new(format!("ball pit ({n} balls)"), ball_pit(n, BALL_SEED), BroadPhaseKind::SortAndSweep)
 }
 
 /// RVO2's Circle example: `n` agents evenly on a ring walk to the antipodal point. The ring's
 /// radius grows with `n` (200 m for RVO2's 250 agents) so that the start spacing stays 5 m.
+/// At most [`MAX_AGENTS`].
 pub fn circle(n: usize) -> Result<OrcaScene, ViewerError> {
+    check_count("circle", "agents", n, MAX_AGENTS)?;
     let mut sim = Simulator::new(0.25, AgentParams::default())?;
     let ring = (200.0 * n as f32 / 250.0).max(20.0);
     let mut goals = Vec::with_capacity(n);
@@ -67,8 +86,9 @@ pub fn circle(n: usize) -> Result<OrcaScene, ViewerError> {
 /// Four square blocks of agents, one per quadrant, each moving as a block to the opposite
 /// quadrant (goal = start − 2 × block centre): the four blocks meet and pass through each
 /// other in the middle. `n` agents in all (5 m spacing, RVO2 Circle parameters); this is the
-/// scene of the 10,000-agent frame-rate measurement.
+/// scene of the 10,000-agent frame-rate measurement. At most [`MAX_AGENTS`].
 pub fn crossing(n: usize) -> Result<OrcaScene, ViewerError> {
+    check_count("crossing", "agents", n, MAX_AGENTS)?;
     let mut sim = Simulator::new(0.25, AgentParams::default())?;
     let per_block = n.div_ceil(4);
     let side = (per_block as f64).sqrt().ceil() as usize;
@@ -171,5 +191,17 @@ mod tests {
         assert!(by_name("obstacles", Some(3)).is_err());
         assert!(by_name("balls", Some(5000)).is_err());
         assert_eq!(by_name("ball-pit", Some(30)).unwrap().world().unwrap().balls().len(), 30);
+    }
+
+    #[test]
+    fn counts_past_the_limits_are_refused_before_anything_is_allocated() {
+        // A trillion would abort the process if anything were allocated for it first.
+        for (name, max) in [("circle", MAX_AGENTS), ("crossing", MAX_AGENTS), ("ball-pit", MAX_PIT_BALLS)] {
+            for n in [max + 1, 1_000_000_000_000] {
+                let Err(error) = by_name(name, Some(n)) else { panic!("{name} built {n}") };
+                let message = error.to_string();
+                assert!(message.contains(&format!("at most {max}")) && !message.contains('\n'), "{message}");
+            }
+        }
     }
 }
