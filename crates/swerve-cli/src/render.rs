@@ -147,17 +147,28 @@ impl View {
     }
 }
 
-/// Frames indexed by frame number (a frame with no discs is an empty slice).
-fn by_frame(t: &Trajectory) -> Vec<&[Sample]> {
-    let mut out: Vec<&[Sample]> = Vec::new();
-    for frame in t.frames() {
-        let k = frame[0].frame as usize;
-        if out.len() <= k {
-            out.resize(k + 1, &[]);
-        }
-        out[k] = frame;
+/// A trajectory's frames by frame number (a frame with no discs is empty). Kept as the list
+/// of frames present rather than a table indexed by number: the numbers come from a file,
+/// and a stray frame 4,000,000,000 sized a 64 GB table.
+struct FrameIndex<'t> {
+    /// The frames present, in increasing frame number (the loader refuses decreasing ones).
+    frames: Vec<&'t [Sample]>,
+}
+
+impl<'t> FrameIndex<'t> {
+    fn new(t: &'t Trajectory) -> FrameIndex<'t> {
+        FrameIndex { frames: t.frames().collect() }
     }
-    out
+
+    /// The discs of frame `k` (none if the file has no row for it).
+    fn get(&self, k: usize) -> &'t [Sample] {
+        self.frames.binary_search_by_key(&k, |f| f[0].frame as usize).map_or(&[], |i| self.frames[i])
+    }
+
+    /// One past the last frame number.
+    fn len(&self) -> usize {
+        self.frames.last().map_or(0, |f| f[0].frame as usize + 1)
+    }
 }
 
 /// Rejects a frame limit that would draw nothing; `flag` names the option in the message.
@@ -359,9 +370,9 @@ impl Quantizer {
     }
 }
 
-fn frame_lists<'t>(agents: &'t Trajectory, balls: &'t Trajectory) -> (Vec<&'t [Sample]>, Vec<&'t [Sample]>, usize) {
-    let a = by_frame(agents);
-    let b = by_frame(balls);
+fn frame_lists<'t>(agents: &'t Trajectory, balls: &'t Trajectory) -> (FrameIndex<'t>, FrameIndex<'t>, usize) {
+    let a = FrameIndex::new(agents);
+    let b = FrameIndex::new(balls);
     let total = a.len().max(b.len());
     (a, b, total)
 }
@@ -402,12 +413,7 @@ pub fn write_gif(
         .map_init(
             || Quantizer { palette: palette_colors.clone(), cache: HashMap::new() },
             |q, &k| {
-                let pixmap = drawer.frame(
-                    a.get(k).copied().unwrap_or(&[]),
-                    b.get(k).copied().unwrap_or(&[]),
-                    k as f32 / last,
-                    ball_speed,
-                );
+                let pixmap = drawer.frame(a.get(k), b.get(k), k as f32 / last, ball_speed);
                 q.indices(&pixmap)
             },
         )
@@ -439,12 +445,7 @@ fn write_png_frames(
     let last = total.saturating_sub(1).max(1) as f32;
     let ball_speed = reference_ball_speed(balls);
     for &k in &frames {
-        let pixmap = drawer.frame(
-            a.get(k).copied().unwrap_or(&[]),
-            b.get(k).copied().unwrap_or(&[]),
-            k as f32 / last,
-            ball_speed,
-        );
+        let pixmap = drawer.frame(a.get(k), b.get(k), k as f32 / last, ball_speed);
         let path = dir.join(format!("frame_{k:05}.png"));
         pixmap.save_png(&path).with_context(|| format!("writing {}", path.display()))?;
     }

@@ -343,4 +343,33 @@ fn error_lines_name_what_the_user_gave_once() {
     let stderr = one_line(&["replay", recording.to_str().unwrap()]);
     let csv_path = recording.join("trajectory.csv");
     assert!(stderr.starts_with(&format!("error: {}: no row for step", csv_path.display())), "{stderr}");
+
+    // A recording that claims 10^11 steps: the missing rows are named, nothing is sized by
+    // the claim (a 2 TB allocation aborted the process).
+    let scenario = std::fs::read_to_string(recording.join("scenario.json")).unwrap();
+    let huge = scenario.replace("\"steps\": 400", "\"steps\": 100000000000");
+    assert_ne!(huge, scenario, "the recording's step count was not found");
+    std::fs::write(recording.join("scenario.json"), huge).unwrap();
+    let stderr = one_line(&["replay", recording.to_str().unwrap()]);
+    assert!(stderr.contains("no row for step 0 agent 1"), "{stderr}");
+}
+
+/// Frame numbers come from a file: a stray frame 4,000,000,000 must not size a table by it (it
+/// aborted with a 64 GB allocation). The frames drawn are spread up to it, the last included.
+#[test]
+fn render_copes_with_a_far_frame_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    assert!(swerve(&["run", "head-on", "--steps", "5", "--out", out.to_str().unwrap(), "--no-gif"]).status.success());
+    let csv = out.join("trajectory.csv");
+    let mut rows = std::fs::read_to_string(&csv).unwrap();
+    rows.push_str("4000000000,0,1.0,2.0,0.0,0.0\n");
+    std::fs::write(&csv, rows).unwrap();
+    let r = swerve(&["render", out.to_str().unwrap(), "--format", "png", "--max-frames", "3"]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let mut names: Vec<String> =
+        std::fs::read_dir(out.join("frames")).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    assert_eq!(names.len(), 3, "{names:?}");
+    assert_eq!(names.last().unwrap(), "frame_4000000000.png");
 }

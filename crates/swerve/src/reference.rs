@@ -278,8 +278,10 @@ fn load_trajectory(dir: &Path, agents: usize, steps: usize) -> Result<Vec<Vec<Ag
         (gz, Box::new(flate2::read::GzDecoder::new(f)))
     };
     let parse_error = |line: usize, message: String| Error::Parse { path: path.clone(), line, message };
-    let mut frames = vec![vec![AgentSample::default(); agents]; steps + 1];
-    let mut seen = vec![false; agents * (steps + 1)];
+    // The rows are read before anything is sized by `steps` and `agents`: a recording holds a
+    // row for each pair, so the file itself bounds them, and a scenario claiming 10^11 steps
+    // is reported instead of aborting on a 2 TB allocation.
+    let mut rows = Vec::new();
     for (n, line) in BufReader::new(reader).lines().enumerate() {
         let line = line.map_err(|source| Error::Io { path: path.clone(), source })?;
         if n == 0 {
@@ -304,11 +306,29 @@ fn load_trajectory(dir: &Path, agents: usize, steps: usize) -> Result<Vec<Vec<Ag
         for (value, field) in values.iter_mut().zip(&fields[2..]) {
             *value = field.trim().parse().map_err(|_| parse_error(n + 1, format!("bad number {field:?}")))?;
         }
-        frames[step][agent] = AgentSample {
+        let sample = AgentSample {
             position: Vec2::new(values[0], values[1]),
             velocity: Vec2::new(values[2], values[3]),
             pref_velocity: Vec2::new(values[4], values[5]),
         };
+        rows.push((step, agent, sample));
+    }
+    let needed = steps.checked_add(1).and_then(|frames| frames.checked_mul(agents));
+    if needed.map_or(true, |needed| needed > rows.len()) {
+        // Some (step, agent) has no row: name the first, found from the sorted rows.
+        let mut keys: Vec<u128> =
+            rows.iter().map(|&(step, agent, _)| step as u128 * agents as u128 + agent as u128).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let missing =
+            keys.iter().enumerate().find(|&(i, &k)| k != i as u128).map_or(keys.len() as u128, |(i, _)| i as u128);
+        let (step, agent) = (missing / agents as u128, missing % agents as u128);
+        return Err(parse_error(0, format!("no row for step {step} agent {agent}")));
+    }
+    let mut frames = vec![vec![AgentSample::default(); agents]; steps + 1];
+    let mut seen = vec![false; agents * (steps + 1)];
+    for (step, agent, sample) in rows {
+        frames[step][agent] = sample;
         seen[step * agents + agent] = true;
     }
     if let Some(missing) = seen.iter().position(|s| !s) {
