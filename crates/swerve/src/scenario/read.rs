@@ -144,32 +144,24 @@ impl Reader {
     /// Adds `count` agents made by `key` of `t` to the file's total; the entry that takes the
     /// total past [`MAX_AGENTS`] is reported (once: later entries only add to the excess).
     fn count_agents(&mut self, t: Table, key: &str, count: usize) {
-        let before = self.agents;
-        self.agents = before.saturating_add(count);
-        if before <= MAX_AGENTS && self.agents > MAX_AGENTS {
-            let line = t.node.get(key).and_then(|n| n.line).or(t.node.line);
-            let path = if key.is_empty() { t.path.to_string() } else { Self::join(t.path, key) };
-            self.problem(
-                line,
-                path,
-                format!("brings the file's agents to {}, more than the limit of {MAX_AGENTS} per file", self.agents),
-            );
-        }
+        self.agents = self.add_to_limit(t, key, self.agents, count, MAX_AGENTS, "agents");
     }
 
     /// [`Reader::count_agents`] for balls and [`MAX_BALLS`].
     fn count_balls(&mut self, t: Table, key: &str, count: usize) {
-        let before = self.balls;
-        self.balls = before.saturating_add(count);
-        if before <= MAX_BALLS && self.balls > MAX_BALLS {
+        self.balls = self.add_to_limit(t, key, self.balls, count, MAX_BALLS, "balls");
+    }
+
+    /// `before + count` (saturating), reporting `key` of `t` if that is what passes `max`.
+    fn add_to_limit(&mut self, t: Table, key: &str, before: usize, count: usize, max: usize, noun: &str) -> usize {
+        let total = before.saturating_add(count);
+        if before <= max && total > max {
             let line = t.node.get(key).and_then(|n| n.line).or(t.node.line);
             let path = if key.is_empty() { t.path.to_string() } else { Self::join(t.path, key) };
-            self.problem(
-                line,
-                path,
-                format!("brings the file's balls to {}, more than the limit of {MAX_BALLS} per file", self.balls),
-            );
+            let message = format!("brings the file's {noun} to {total}, more than the limit of {max} per file");
+            self.problem(line, path, message);
         }
+        total
     }
 
     fn opt_seed(&mut self, t: Table, key: &str) -> Option<u64> {
