@@ -927,17 +927,15 @@ impl World {
             self.balls.iter_mut().zip(&mut self.residual).zip(&mut self.swept).enumerate()
         {
             ball.position += ball.velocity * dt;
-            if let (Some(bounds), true) = (self.bounds, PLAIN) {
-                reflect_off_walls(ball, residual, bounds);
-            } else if let (Some(bounds), false) = (self.bounds, ball.is_kinematic()) {
-                if record {
+            if let Some(bounds) = self.bounds {
+                if PLAIN {
+                    reflect_off_walls(ball, residual, bounds);
+                } else if !ball.is_kinematic() {
                     let (before, residual_before) = (*ball, *residual);
                     reflect_off_walls(ball, residual, bounds);
-                    if ball.velocity != before.velocity {
+                    if record && ball.velocity != before.velocity {
                         log_wall_bounces(log, i, &before, residual_before, ball, *residual, bounds, dt);
                     }
-                } else {
-                    reflect_off_walls(ball, residual, bounds);
                 }
             }
             let end = Aabb::around_disc(ball.position, ball.radius);
@@ -1244,36 +1242,46 @@ fn log_wall_bounces(
 /// `e = 1` (a sign change is exact in floating point).
 #[inline]
 fn reflect_off_walls(ball: &mut Ball, residual: &mut Vec2, bounds: Aabb) {
-    // A ball that crosses the whole box within a step bounces back and forth: mirror again
-    // while the image lies beyond the other wall. Past this many bounces in one step (an
-    // absurd speed) the ball is put on the wall it last reached.
-    const MAX_BOUNCES: usize = 16;
-    let e = ball.restitution;
     let r = ball.radius;
     for axis in 0..2 {
-        let lo = bounds.min[axis] + r;
-        let hi = bounds.max[axis] - r;
-        for _ in 0..MAX_BOUNCES {
-            let p = ball.position[axis];
-            if p < lo {
-                ball.position[axis] = lo + (lo - p) * e;
-                if ball.velocity[axis] < 0.0 {
-                    ball.velocity[axis] = -ball.velocity[axis] * e;
-                    residual[axis] = -residual[axis] * e;
-                }
-            } else if p > hi {
-                ball.position[axis] = hi - (p - hi) * e;
-                if ball.velocity[axis] > 0.0 {
-                    ball.velocity[axis] = -ball.velocity[axis] * e;
-                    residual[axis] = -residual[axis] * e;
-                }
-            } else {
-                break;
-            }
-        }
+        let (lo, hi) = (bounds.min[axis] + r, bounds.max[axis] - r);
         let p = ball.position[axis];
-        if lo <= hi && !(lo..=hi).contains(&p) && !p.is_nan() {
-            ball.position[axis] = p.clamp(lo, hi);
+        // Between the walls (nearly every ball, every step) or NaN: nothing to mirror. The
+        // bounces are out of line so that this test is all the move loop carries.
+        if p < lo || p > hi {
+            bounce_on_axis(ball, residual, axis, lo, hi);
         }
+    }
+}
+
+/// [`reflect_off_walls`] on one axis, for a ball beyond `lo` or `hi` (its centre's limits).
+/// A ball that crosses the whole box within a step bounces back and forth: mirror again while
+/// the image lies beyond the other wall. Past this many bounces in one step (an absurd speed)
+/// the ball is put on the wall it last reached.
+#[inline(never)]
+fn bounce_on_axis(ball: &mut Ball, residual: &mut Vec2, axis: usize, lo: f32, hi: f32) {
+    const MAX_BOUNCES: usize = 16;
+    let e = ball.restitution;
+    for _ in 0..MAX_BOUNCES {
+        let p = ball.position[axis];
+        if p < lo {
+            ball.position[axis] = lo + (lo - p) * e;
+            if ball.velocity[axis] < 0.0 {
+                ball.velocity[axis] = -ball.velocity[axis] * e;
+                residual[axis] = -residual[axis] * e;
+            }
+        } else if p > hi {
+            ball.position[axis] = hi - (p - hi) * e;
+            if ball.velocity[axis] > 0.0 {
+                ball.velocity[axis] = -ball.velocity[axis] * e;
+                residual[axis] = -residual[axis] * e;
+            }
+        } else {
+            return;
+        }
+    }
+    let p = ball.position[axis];
+    if lo <= hi && !(lo..=hi).contains(&p) && !p.is_nan() {
+        ball.position[axis] = p.clamp(lo, hi);
     }
 }
