@@ -134,3 +134,25 @@ fn set_ball_switches_between_dynamic_and_kinematic() {
     w.step(0.5);
     assert!(w.ball(other).unwrap().velocity.x < 0.0, "a dynamic ball bounces");
 }
+
+/// `separate`'s shares: by the other's mass; all to the finite side against a kinematic ball;
+/// none between two kinematic ones; half each when two huge masses overflow their sum.
+#[test]
+fn separation_shares_follow_the_masses() {
+    use swerve::physics::response::separate;
+    let (pa, pb, n) = (Vec2::ZERO, Vec2::new(1.0, 0.0), Vec2::X);
+    let moved = |ma: f32, mb: f32| {
+        let (a, b) = separate(pa, ma, pb, mb, n, 0.4);
+        (-a.x, b.x - 1.0)
+    };
+    for (ma, mb, want) in [
+        (1.0, 3.0, (0.3, 0.1)),
+        (f32::INFINITY, 2.0, (0.0, 0.4)),
+        (2.0, f32::INFINITY, (0.4, 0.0)),
+        (f32::INFINITY, f32::INFINITY, (0.0, 0.0)),
+        (3e38, 3e38, (0.2, 0.2)),
+    ] {
+        let (a, b) = moved(ma, mb);
+        assert!((a - want.0).abs() < 1e-6 && (b - want.1).abs() < 1e-6, "masses {ma}, {mb}: moved {a}, {b}");
+    }
+}

@@ -54,11 +54,14 @@ pub fn wall_impulse(v: DVec2, normal: DVec2, e: f64) -> Option<DVec2> {
 #[inline]
 pub fn separate(pa: Vec2, ma: f32, pb: Vec2, mb: f32, normal: Vec2, overlap: f32) -> (Vec2, Vec2) {
     let total = ma + mb;
-    let (share_a, share_b) = if total.is_finite() {
-        (mb / total, ma / total)
-    } else {
+    let (share_a, share_b) = match (ma.is_finite(), mb.is_finite()) {
+        _ if total.is_finite() => (mb / total, ma / total),
         // ∞/∞ would be NaN: the finite side moves all the way, or neither does.
-        (f32::from(ma.is_finite()), f32::from(mb.is_finite()))
+        (true, false) => (1.0, 0.0),
+        (false, true) => (0.0, 1.0),
+        (false, false) => (0.0, 0.0),
+        // Two finite masses whose sum overflows `f32`: about equal, so half each.
+        (true, true) => (0.5, 0.5),
     };
     (pa - normal * (overlap * share_a), pb + normal * (overlap * share_b))
 }
