@@ -44,6 +44,8 @@ pub struct ObstacleTree {
     vertices: Vec<ObstacleVertex>,
     nodes: Vec<Node>,
     root: Option<u32>,
+    /// How many polygons the builds so far were given (the next one's number).
+    polygon_count: u32,
 }
 
 impl ObstacleTree {
@@ -62,9 +64,9 @@ impl ObstacleTree {
     /// the split edges, can split them again, and numbers later polygons' vertices after the
     /// split ones; this does the same. New polygons are numbered after the earlier ones.
     pub fn rebuild_with<P: AsRef<[Vec2]>>(&mut self, new_polygons: &[P]) {
-        let first_polygon = self.vertices.iter().map(|v| v.polygon + 1).max().unwrap_or(0);
-        for (k, polygon) in new_polygons.iter().enumerate() {
-            append_polygon(&mut self.vertices, polygon.as_ref(), first_polygon + k as u32);
+        for polygon in new_polygons {
+            append_polygon(&mut self.vertices, polygon.as_ref(), self.polygon_count);
+            self.polygon_count += 1;
         }
         self.nodes.clear();
         let all: Vec<u32> = (0..self.vertices.len() as u32).collect();
