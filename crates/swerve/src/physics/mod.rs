@@ -17,6 +17,9 @@
 //!   uniform grid, hierarchical grid, grid + sort-and-sweep, quadtree — plus Box2D's dynamic
 //!   AABB tree, all behind one trait whose contract is "a superset of the overlapping pairs",
 //!   selectable at run time with [`BroadPhaseKind`].
+//! * **Gravity and resting contacts** ([`World::set_gravity`]): with gravity on, the touching
+//!   contacts of each step are solved together by sequential impulses (projected Gauss–Seidel,
+//!   warm-started), so piles and stacks come to rest instead of sinking into each other.
 //! * **Contact events** ([`contact`]): on request, the step's collisions with their time of
 //!   impact, impulse and normal, for code that reacts to hits.
 //!
@@ -30,6 +33,7 @@ pub mod contact;
 pub mod narrow_phase;
 pub mod query;
 pub mod response;
+mod resting;
 pub mod scene;
 pub mod time_of_impact;
 pub mod world;

@@ -11,6 +11,7 @@ use super::contact::{BoxWall, Collider, Contact, ContactLog};
 use super::narrow_phase::closest_point_on_segment;
 use super::query::{self, RayHit};
 use super::response::{ball_ball_impulse, separate, wall_impulse};
+use super::resting::{self, RestingContacts};
 use super::time_of_impact;
 use crate::error::Error;
 use crate::geom::{validate_polygon, Aabb};
@@ -50,12 +51,17 @@ pub struct StepStats {
     /// [`World::CORRECTION_ROOM`]); the pairs its grown box makes were looked up before the
     /// next pass.
     pub pushed_out_of_box: usize,
+    /// With gravity: the resting contacts (touching pairs, and balls touching a wall or a
+    /// segment) solved together before the move (see [`World::set_gravity`]).
+    pub resting_contacts: usize,
 }
 
 /// Balls in a box and/or around static segments.
 ///
 /// # One step
-/// 0. With [`World::set_linear_damping`], every velocity is scaled down first.
+/// 0. With [`World::set_linear_damping`], every velocity is scaled down first; with
+///    [`World::set_gravity`], gravity is added to it, and after step 1 (whose boxes cover every
+///    touching pair) the resting contacts are solved together.
 /// 1. Each ball's *swept* box (its disc at the start and at the end of the step, including the
 ///    mirror image of a wall bounce, widened by [`World::CORRECTION_ROOM`]) goes to the broad
 ///    phase, which reports candidate pairs.
@@ -108,6 +114,15 @@ pub struct World {
     continuous: bool,
     /// Linear damping rate (1/s).
     damping: f32,
+    /// Acceleration of every non-kinematic ball (m/s²); zero turns the resting-contact solver
+    /// off.
+    gravity: Vec2,
+    /// Sweeps of the resting-contact solver per step.
+    solver_iterations: usize,
+    /// With gravity: pairs approaching slower than this (m/s) rest (no restitution); set each
+    /// step, 0 without gravity.
+    resting_speed: f64,
+    resting: RestingContacts,
     /// How many of the balls are kinematic (with none, and no contact recording, the move
     /// runs its plain loop).
     kinematic_count: usize,
@@ -159,6 +174,23 @@ impl World {
     /// [`StepStats::pushed_out_of_box`]).
     pub const CORRECTION_ROOM: f32 = 0.1;
 
+    /// Sweeps of the resting-contact solver per step, unless
+    /// [`World::set_solver_iterations`] says otherwise (Box2D's default velocity iterations
+    /// are 8; see BENCHMARKS.md, "Gravity", for what more buys).
+    pub const DEFAULT_SOLVER_ITERATIONS: usize = 10;
+
+    /// With gravity, a pair that approaches slower than the speed gravity gives in this many
+    /// steps (`RESTING_STEPS · |g| · dt`) comes to rest instead of bouncing: restitution acts
+    /// only on faster impacts, as Box2D's restitution threshold (1 m/s) does. At `g = 9.81`
+    /// and `dt = 1/60` that is 0.65 m/s, the speed of a fall from 2.2 cm.
+    pub const RESTING_STEPS: f32 = 4.0;
+
+    /// With gravity, the position passes leave overlaps up to this fraction of the smaller
+    /// radius alone (Box2D's linear slop, 0.5 cm on its half-metre bodies) and push deeper
+    /// ones back to half of it: resting balls stay touching, so the resting-contact solver
+    /// keeps holding them (see [`World::set_gravity`]).
+    pub const RESTING_SLOP: f32 = 0.01;
+
     /// An empty world. `bounds`, if given, is a box whose walls the balls bounce off.
     pub fn new(bounds: Option<Aabb>, broad_phase: BroadPhaseKind) -> World {
         World {
@@ -173,6 +205,10 @@ impl World {
             compensated: true,
             continuous: true,
             damping: 0.0,
+            gravity: Vec2::ZERO,
+            solver_iterations: Self::DEFAULT_SOLVER_ITERATIONS,
+            resting_speed: 0.0,
+            resting: RestingContacts::default(),
             kinematic_count: 0,
             stats: StepStats::default(),
             swept: Vec::new(),
@@ -478,10 +514,6 @@ impl World {
     /// `1 / (1 + c·dt)`, Box2D's form, which stays stable for any step — the rolling
     /// resistance of a top-down billiard table, the drag on a puck. Errors, changing nothing,
     /// if negative or not finite.
-    ///
-    /// There is no gravity: the step resolves each contact with one impulse and position
-    /// passes, which settles a gas and dense packings but not a pile pressed together by its
-    /// own weight (a resting stack needs an iterative contact solver).
     pub fn set_linear_damping(&mut self, rate: f32) -> Result<(), Error> {
         self.damping = Error::check_non_negative("linear damping", rate)?;
         Ok(())
@@ -490,6 +522,52 @@ impl World {
     /// The linear damping rate (1/s).
     pub fn linear_damping(&self) -> f32 {
         self.damping
+    }
+
+    /// Gravity (m/s², default zero): every non-kinematic ball accelerates by it, and each step
+    /// solves its *resting* contacts together before anything moves — pairs, and balls and
+    /// walls or segments, that touch (a gap of at most 5 % of the smaller radius) — with
+    /// [`World::solver_iterations`] sweeps of sequential impulses, warm-started from the last
+    /// step (Box2D's solver; module `resting`). So a pile presses on the floor through all its
+    /// rows and comes to rest. A pair that meets faster than [`World::RESTING_STEPS`] steps of
+    /// gravity is an impact and bounces with the pair's restitution; a slower one rests (no
+    /// bounce), so a half-elastic ball bounces lower and lower and then stays down. The
+    /// position passes leave overlaps up to [`World::RESTING_SLOP`] alone. Balls do not spin
+    /// and contacts have no friction: a pile flows flat like a liquid of discs.
+    ///
+    /// With zero gravity the step is exactly the one without this call. Errors, changing
+    /// nothing, on a non-finite component.
+    pub fn set_gravity(&mut self, gravity: Vec2) -> Result<(), Error> {
+        self.gravity = Error::check_finite_vec("gravity", gravity)?;
+        // Last step's impulses carried another weight.
+        self.resting.forget();
+        Ok(())
+    }
+
+    /// Gravity (m/s²).
+    pub fn gravity(&self) -> Vec2 {
+        self.gravity
+    }
+
+    /// Sets the sweeps of the resting-contact solver per step (see [`World::set_gravity`];
+    /// default [`World::DEFAULT_SOLVER_ITERATIONS`]). More sweeps carry weight through taller
+    /// piles with less sinking, at a cost proportional to the contacts. Errors, changing
+    /// nothing, unless between 1 and 1,000.
+    pub fn set_solver_iterations(&mut self, iterations: usize) -> Result<(), Error> {
+        if !(1..=1_000).contains(&iterations) {
+            return Err(Error::OutOfRange {
+                what: "solver iterations",
+                requirement: "between 1 and 1000",
+                value: iterations as f32, // only shown in the message
+            });
+        }
+        self.solver_iterations = iterations;
+        Ok(())
+    }
+
+    /// Sweeps of the resting-contact solver per step.
+    pub fn solver_iterations(&self) -> usize {
+        self.solver_iterations
     }
 
     /// What the last step did.
@@ -585,7 +663,15 @@ impl World {
         if self.damping != 0.0 {
             self.damp(dt);
         }
+        let gravity_on = self.gravity != Vec2::ZERO;
+        self.resting_speed = 0.0;
+        if gravity_on {
+            self.accelerate(dt);
+        }
         self.sweep_and_find_pairs(dt);
+        if gravity_on {
+            self.solve_resting_contacts(dt);
+        }
         if self.continuous {
             self.process_impacts(dt);
         }
@@ -604,6 +690,63 @@ impl World {
                 let v = self.velocity64(i) * scale;
                 self.set_velocity64(i, v);
             }
+        }
+    }
+
+    /// Step 0, with gravity: `v ← v + g·dt` for every non-kinematic ball (in `f64` with the
+    /// residual), and the step's resting speed.
+    #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
+    fn accelerate(&mut self, dt: f32) {
+        let change = self.gravity.as_dvec2() * f64::from(dt);
+        self.resting_speed = f64::from(Self::RESTING_STEPS) * change.length();
+        for i in 0..self.balls.len() {
+            if !self.balls[i].is_kinematic() {
+                let v = self.velocity64(i) + change;
+                self.set_velocity64(i, v);
+            }
+        }
+    }
+
+    /// Step 1b, with gravity: the resting contacts solved together (module `resting`). Runs
+    /// after the broad phase, whose swept boxes (with their room) cover every touching pair,
+    /// and before the impacts and the move, which then see velocities that no longer push
+    /// resting balls into each other. The swept boxes were made with the velocities before the
+    /// solve; a ball the solve sends out of its box is caught by the move, as any deflection.
+    #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
+    fn solve_resting_contacts(&mut self, dt: f32) {
+        let scene = resting::Scene {
+            balls: &self.balls,
+            residuals: &self.residual,
+            ids: &self.ids,
+            pairs: &self.pairs,
+            bounds: self.bounds,
+            segments: &self.segments,
+            segment_boxes: &self.segment_boxes,
+        };
+        let count = self.resting.solve(&scene, dt, self.resting_speed, self.solver_iterations);
+        self.stats.resting_contacts = count;
+        let resting = std::mem::take(&mut self.resting);
+        for (i, v) in resting.solved_velocities() {
+            if !self.balls[i].is_kinematic() {
+                self.set_velocity64(i, v);
+            }
+        }
+        for (i, partner, impulse, normal) in resting.impulses() {
+            self.contact_log.record(i, partner, 0.0, impulse, normal);
+        }
+        self.resting = resting;
+    }
+
+    /// The restitution of a pair (or a ball and a wall) whose relative normal velocity is
+    /// `normal_velocity` (negative: approaching): the larger of the two balls' `e`, but 0 for
+    /// an approach slower than the resting speed when gravity is on (see
+    /// [`World::RESTING_STEPS`]).
+    #[inline]
+    fn restitution(&self, e: f32, normal_velocity: f64) -> f64 {
+        if normal_velocity > -self.resting_speed {
+            0.0
+        } else {
+            f64::from(e)
         }
     }
 
@@ -852,9 +995,9 @@ impl World {
             return false;
         }
         let (a, b) = (&self.balls[iu], &self.balls[ju]);
-        let e = f64::from(a.restitution.max(b.restitution));
         let (inv_a, inv_b) = (1.0 / f64::from(a.mass), 1.0 / f64::from(b.mass));
         let (before_a, before_b) = (self.velocity64(iu), self.velocity64(ju));
+        let e = self.restitution(a.restitution.max(b.restitution), (before_b - before_a).dot(normal));
         let Some((va, vb)) = ball_ball_impulse(before_a, before_b, inv_a, inv_b, normal, e) else {
             return false;
         };
@@ -885,8 +1028,8 @@ impl World {
         if normal == DVec2::ZERO {
             return false;
         }
-        let e = f64::from(self.balls[iu].restitution);
         let before = self.velocity64(iu);
+        let e = self.restitution(self.balls[iu].restitution, before.dot(normal));
         let Some(v) = wall_impulse(before, normal, e) else { return false };
         let impulse = (v - before) * f64::from(self.balls[iu].mass);
         // `normal` points from the segment to the ball; a contact's, from the ball outwards.
@@ -968,7 +1111,11 @@ impl World {
                 self.build_adjacency();
                 adjacent_pairs = Some(self.pairs.len());
             }
-            let corrected = self.resolve_overlaps_once(pass == 0, adjacent_pairs, dt);
+            let corrected = if self.gravity == Vec2::ZERO {
+                self.resolve_overlaps_once::<false>(pass == 0, adjacent_pairs, dt)
+            } else {
+                self.resolve_overlaps_once::<true>(pass == 0, adjacent_pairs, dt)
+            };
             if !self.grown.is_empty() {
                 self.add_pairs_of_grown_boxes();
             } else if corrected == 0 {
@@ -1000,14 +1147,25 @@ impl World {
     /// tens of corrections a pass), so this saves most of the later passes' random reads of
     /// both balls.
     #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
-    fn resolve_overlaps_once(&mut self, first_pass: bool, adjacent_pairs: Option<usize>, dt: f32) -> usize {
+    ///
+    /// `RESTING` (gravity on): the pass leaves overlaps up to [`World::RESTING_SLOP`] alone
+    /// and moves deeper ones back to half of it, not apart. A pile's contacts then stay
+    /// touching, where the resting-contact solver holds them with last step's impulses; an
+    /// over-relaxed correction would open gaps that the pile falls through again each step
+    /// (a 300-ball pile never settled that way).
+    fn resolve_overlaps_once<const RESTING: bool>(
+        &mut self,
+        first_pass: bool,
+        adjacent_pairs: Option<usize>,
+        dt: f32,
+    ) -> usize {
         let mut corrected = 0;
         // Gather the overlapping pairs and sort them: the result of sequential corrections
         // depends on their order, and sorting makes it independent of the broad phase.
         let (balls, moved, contacts) = (&self.balls, &self.moved, &mut self.contacts);
         let overlapping = |i: u32, j: u32| {
             let (a, b) = (&balls[i as usize], &balls[j as usize]);
-            let r = a.radius + b.radius;
+            let r = a.radius + b.radius - if RESTING { Self::RESTING_SLOP * a.radius.min(b.radius) } else { 0.0 };
             a.position.distance_squared(b.position) < r * r
         };
         contacts.clear();
@@ -1039,20 +1197,21 @@ impl World {
             let (iu, ju) = (i as usize, j as usize);
             let (a, b) = (self.balls[iu], self.balls[ju]);
             let d = b.position - a.position;
+            let slop = if RESTING { Self::RESTING_SLOP * a.radius.min(b.radius) } else { 0.0 };
             let r = a.radius + b.radius;
             let dist2 = d.length_squared();
-            if dist2 >= r * r || (a.is_kinematic() && b.is_kinematic()) {
+            if dist2 >= (r - slop) * (r - slop) || (a.is_kinematic() && b.is_kinematic()) {
                 continue; // an earlier correction already separated them, or both are kinematic
             }
             let dist = dist2.sqrt();
             // Coincident centres have no normal; any fixed direction separates them.
             let normal = if dist > 0.0 { d / dist } else { Vec2::X };
-            let e = f64::from(a.restitution.max(b.restitution));
             let (inv_a, inv_b) = (1.0 / f64::from(a.mass), 1.0 / f64::from(b.mass));
             // The impulse conserves energy only for a unit normal: normalise in f64 (an f32
             // unit vector is off by ~1e-7 in length, which leaks 1e-7 of the pair's energy).
             let normal64 = if dist > 0.0 { d.as_dvec2().normalize() } else { DVec2::X };
             let (before_a, before_b) = (self.velocity64(iu), self.velocity64(ju));
+            let e = self.restitution(a.restitution.max(b.restitution), (before_b - before_a).dot(normal64));
             let mut impulse = DVec2::ZERO;
             if let Some((va, vb)) = ball_ball_impulse(before_a, before_b, inv_a, inv_b, normal64, e) {
                 impulse = impulse_on_first(&a, va - before_a, &b, vb - before_b);
@@ -1068,7 +1227,7 @@ impl World {
             // to exactly `r` may still overlap by an ulp, and would be corrected again in every
             // later pass.
             let margin = 4.0 * f32::EPSILON * a.position.abs().max(b.position.abs()).max_element().max(r);
-            let push = (r - dist) * Self::OVER_RELAXATION + margin;
+            let push = if RESTING { r - 0.5 * slop - dist } else { (r - dist) * Self::OVER_RELAXATION + margin };
             let (pa, pb) = separate(a.position, a.mass, b.position, b.mass, normal, push);
             self.balls[iu].position = pa;
             self.balls[ju].position = pb;
@@ -1083,7 +1242,7 @@ impl World {
         }
         if !self.segments.is_empty() {
             for i in 0..self.balls.len() {
-                corrected += self.resolve_segment_overlaps(i, dt);
+                corrected += self.resolve_segment_overlaps::<RESTING>(i, dt);
             }
         }
         corrected
@@ -1154,7 +1313,8 @@ impl World {
     }
 
     /// Pushes ball `i` out of every segment it overlaps, reflecting it if it moves inwards.
-    fn resolve_segment_overlaps(&mut self, i: usize, dt: f32) -> usize {
+    /// `RESTING`: as in [`World::resolve_overlaps_once`].
+    fn resolve_segment_overlaps<const RESTING: bool>(&mut self, i: usize, dt: f32) -> usize {
         let mut corrected = 0;
         if self.balls[i].is_kinematic() {
             return 0; // passes through segments
@@ -1169,16 +1329,18 @@ impl World {
             let q = closest_point_on_segment(ball.position, seg.a, seg.b);
             let d = ball.position - q;
             let dist2 = d.length_squared();
-            if dist2 >= ball.radius * ball.radius {
+            let slop = if RESTING { Self::RESTING_SLOP * ball.radius } else { 0.0 };
+            if dist2 >= (ball.radius - slop) * (ball.radius - slop) {
                 continue;
             }
             let dist = dist2.sqrt();
             let normal = if dist > 0.0 { d / dist } else { (seg.b - seg.a).perp().normalize_or(Vec2::Y) };
-            self.balls[i].position = q + normal * ball.radius;
+            self.balls[i].position = q + normal * (ball.radius - 0.5 * slop);
             let normal64 = if dist > 0.0 { d.as_dvec2().normalize() } else { normal.as_dvec2() };
             let before = self.velocity64(i);
+            let e = self.restitution(ball.restitution, before.dot(normal64));
             let mut impulse = DVec2::ZERO;
-            if let Some(v) = wall_impulse(before, normal64, f64::from(ball.restitution)) {
+            if let Some(v) = wall_impulse(before, normal64, e) {
                 impulse = (v - before) * f64::from(ball.mass);
                 self.set_velocity64(i, v);
             }
