@@ -216,7 +216,10 @@ fn list_names_every_builtin() {
     assert!(r.status.success());
     let names: Vec<String> =
         text(&r.stdout).lines().map(|l| l.split_whitespace().next().unwrap().to_string()).collect();
-    assert_eq!(names, ["circle", "blocks", "roadmap", "bottleneck", "crossing", "head-on", "ball-pit", "seed-003"]);
+    assert_eq!(
+        names,
+        ["circle", "blocks", "roadmap", "bottleneck", "crossing", "head-on", "ball-pit", "seed-003", "galton"]
+    );
 }
 
 #[test]

@@ -23,6 +23,7 @@ fn every_builtin_parses_validates_and_round_trips_through_json() {
         ("head-on", 2, 0, 0),
         ("ball-pit", 12, 3, 200),
         ("seed-003", 0, 0, 400),
+        ("galton", 0, 204, 300),
     ];
     assert_eq!(BUILTINS.len(), expected.len());
     for (name, agents, obstacles, balls) in expected {
@@ -84,6 +85,7 @@ vertices = [[0.0, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]]
 [balls]
 broad_phase = "octree"
 linear_damping = -1.0
+solver_iterations = 0
 
 [[balls.ball]]
 position = [0.0, 0.0]
@@ -108,8 +110,9 @@ fn a_malformed_file_reports_every_problem_with_line_and_key() {
         (22, "obstacles[0].vertices", "intersect"),
         (25, "balls.broad_phase", "unknown broad phase"),
         (26, "balls.linear_damping", "at least 0"),
+        (27, "balls.solver_iterations", "at least 1"),
         // After an unknown broad phase the rest of [balls] is still read.
-        (30, "balls.ball[0].radius", "greater than 0"),
+        (31, "balls.ball[0].radius", "greater than 0"),
     ];
     for (line, key, part) in expected {
         assert!(has(&problems, line, key, part), "missing line {line} {key} ({part}) in {listing:#?}");
@@ -117,7 +120,7 @@ fn a_malformed_file_reports_every_problem_with_line_and_key() {
     assert_eq!(problems.len(), expected.len(), "{listing:#?}");
     // The error of the loading functions names the file, the first problem and the count.
     let err = Scenario::from_toml_str(MALFORMED, "broken.toml").unwrap_err().to_string();
-    assert_eq!(err, "broken.toml:2: time_step: must be greater than 0, got -0.25 (and 9 more problems)");
+    assert_eq!(err, "broken.toml:2: time_step: must be greater than 0, got -0.25 (and 10 more problems)");
 }
 
 #[test]

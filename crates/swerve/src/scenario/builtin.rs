@@ -20,6 +20,7 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin { name: "head-on", text: include_str!("../../../../scenarios/head-on.toml") },
     Builtin { name: "ball-pit", text: include_str!("../../../../scenarios/ball-pit.toml") },
     Builtin { name: "seed-003", text: include_str!("../../../../scenarios/seed-003.toml") },
+    Builtin { name: "galton", text: include_str!("../../../../scenarios/galton.toml") },
 ];
 
 /// The TOML text of the built-in called `name`.

@@ -358,6 +358,14 @@ pub struct BallsSpec {
     /// [`crate::physics::World::set_linear_damping`].
     #[serde(default, skip_serializing_if = "is_zero")]
     pub linear_damping: f32,
+    /// Gravity (m/s², default none): see [`crate::physics::World::set_gravity`].
+    #[serde(default, skip_serializing_if = "is_origin")]
+    pub gravity: Point,
+    /// Sweeps of the resting-contact solver per step (1 to 1,000; default
+    /// [`crate::physics::World::DEFAULT_SOLVER_ITERATIONS`]): see
+    /// [`crate::physics::World::set_solver_iterations`].
+    #[serde(default = "default_solver_iterations", skip_serializing_if = "is_default_solver_iterations")]
+    pub solver_iterations: usize,
 }
 
 /// An axis-aligned box.
@@ -431,6 +439,18 @@ fn is_false(value: &bool) -> bool {
 
 fn is_zero(value: &f32) -> bool {
     *value == 0.0
+}
+
+fn is_origin(value: &Point) -> bool {
+    *value == [0.0, 0.0]
+}
+
+fn default_solver_iterations() -> usize {
+    crate::physics::World::DEFAULT_SOLVER_ITERATIONS
+}
+
+fn is_default_solver_iterations(value: &usize) -> bool {
+    *value == default_solver_iterations()
 }
 
 fn default_broad_phase() -> String {

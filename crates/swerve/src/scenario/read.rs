@@ -618,9 +618,26 @@ impl Reader {
     }
 
     fn balls(&mut self, b: Table) -> Option<BallsSpec> {
-        self.check_keys(b, &["broad_phase", "bounds", "ball", "random", "agents_avoid", "linear_damping"]);
+        self.check_keys(
+            b,
+            &[
+                "broad_phase",
+                "bounds",
+                "ball",
+                "random",
+                "agents_avoid",
+                "linear_damping",
+                "gravity",
+                "solver_iterations",
+            ],
+        );
         let agents_avoid = self.opt_bool(b, "agents_avoid").unwrap_or(true);
         let linear_damping = self.opt_number(b, "linear_damping", Range::NonNegative).unwrap_or(0.0);
+        let gravity = self.opt_point(b, "gravity").unwrap_or([0.0, 0.0]);
+        let solver_iterations = self.opt_integer(b, "solver_iterations", 1).map(|i| i as usize);
+        let solver_iterations = self
+            .at_most(b, "solver_iterations", solver_iterations, 1_000, "the solver's limit")
+            .unwrap_or(crate::physics::World::DEFAULT_SOLVER_ITERATIONS);
         let broad_phase = match self.opt_string(b, "broad_phase") {
             Some(name) if BROAD_PHASE_NAMES.contains(&name.as_str()) => name,
             Some(name) => {
@@ -713,7 +730,7 @@ impl Reader {
             let (min, max) = region?;
             Some(RandomBalls { count: count?, min, max, radius: radius?, speed: speed?, restitution, seed: seed? })
         });
-        Some(BallsSpec { broad_phase, bounds, ball, random, agents_avoid, linear_damping })
+        Some(BallsSpec { broad_phase, bounds, ball, random, agents_avoid, linear_damping, gravity, solver_iterations })
     }
 }
 

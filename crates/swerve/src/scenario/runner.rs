@@ -126,6 +126,8 @@ impl Runner {
                 let bounds = spec.bounds.map(|b| Aabb { min: Vec2::from(b.min), max: Vec2::from(b.max) });
                 let mut world = World::new(bounds, kind);
                 world.set_linear_damping(spec.linear_damping)?;
+                world.set_gravity(Vec2::from(spec.gravity))?;
+                world.set_solver_iterations(spec.solver_iterations)?;
                 for polygon in &obstacles {
                     world.add_polygon(polygon)?;
                 }
