@@ -502,6 +502,30 @@ fn scenario_broad_phase_names_are_the_physics_names() {
     }
 }
 
+/// The built-in Galton board, run to its end: every ball has fallen through the pegs into a
+/// bin and come to rest there, and the bins fill like a bell — the middle ones far more than
+/// the edges (a ball's bin is the sum of its bounces left and right).
+#[test]
+fn the_galton_board_ends_at_rest_in_a_bell() {
+    let scenario = Scenario::builtin("galton").unwrap();
+    let mut runner = Runner::new(&scenario).unwrap();
+    for _ in 0..scenario.steps {
+        runner.step();
+    }
+    let world = runner.world().unwrap();
+    assert!(world.kinetic_energy() < 1e-3, "still moving: {} J", world.kinetic_energy());
+    // The bins: 16 walls 1.4 m apart from x = 1.5, 9 m tall, in a 24 m box.
+    let mut bins = [0usize; 17];
+    for ball in world.balls() {
+        assert!(ball.position.y < 9.0, "a ball stayed above the bins: {ball:?}");
+        bins[(((ball.position.x - 1.5) / 1.4).floor() + 1.0).clamp(0.0, 16.0) as usize] += 1;
+    }
+    let middle: usize = bins[6..=10].iter().sum();
+    let edges: usize = bins[..3].iter().chain(&bins[14..]).sum();
+    assert!(middle > 2 * edges, "bins {bins:?}: the middle five hold {middle}, the six at the edges {edges}");
+    assert!(world.last_step_stats().resting_contacts > 300, "the balls do not rest on anything");
+}
+
 #[test]
 fn agents_dodge_balls_when_told_to() {
     // Agent-ball overlaps per agent and frame, with and without avoidance.

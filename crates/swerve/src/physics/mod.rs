@@ -35,6 +35,7 @@ pub mod query;
 pub mod response;
 mod resting;
 pub mod scene;
+mod segment_grid;
 pub mod time_of_impact;
 pub mod world;
 

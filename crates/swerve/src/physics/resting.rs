@@ -36,6 +36,7 @@ use super::ball::{Ball, BallId};
 use super::broad_phase::{overlap, Pair};
 use super::contact::{BoxWall, Collider};
 use super::narrow_phase::closest_point_on_segment;
+use super::segment_grid::SegmentGrid;
 use super::world::Segment;
 use crate::geom::Aabb;
 
@@ -81,6 +82,8 @@ pub(crate) struct RestingContacts {
     /// Which balls a contact touched (their velocities are written back), and their list.
     is_touched: Vec<bool>,
     touched: Vec<u32>,
+    /// Scratch: the segments near one ball.
+    near: Vec<u32>,
 }
 
 /// What the solver reads of the world.
@@ -94,6 +97,7 @@ pub(crate) struct Scene<'a> {
     pub bounds: Option<Aabb>,
     pub segments: &'a [Segment],
     pub segment_boxes: &'a [Aabb],
+    pub segment_grid: &'a SegmentGrid,
 }
 
 impl RestingContacts {
@@ -225,7 +229,10 @@ impl RestingContacts {
                 }
             }
             let reach = Aabb::around_disc(ball.position, ball.radius * (1.0 + Self::MARGIN));
-            for (s, segment) in scene.segments.iter().enumerate() {
+            self.near.clear();
+            scene.segment_grid.near(&reach, &mut self.near);
+            for &s in &self.near {
+                let (s, segment) = (s as usize, &scene.segments[s as usize]);
                 if !overlap(&reach, &scene.segment_boxes[s]) {
                     continue;
                 }

@@ -12,6 +12,7 @@ use super::narrow_phase::closest_point_on_segment;
 use super::query::{self, RayHit};
 use super::response::{ball_ball_impulse, separate, wall_impulse};
 use super::resting::{self, RestingContacts};
+use super::segment_grid::SegmentGrid;
 use super::time_of_impact;
 use crate::error::Error;
 use crate::geom::{validate_polygon, Aabb};
@@ -109,6 +110,11 @@ pub struct World {
     residual: Vec<Vec2>,
     segments: Vec<Segment>,
     segment_boxes: Vec<Aabb>,
+    /// The segments by place, built at the first step after segments were added.
+    segment_grid: SegmentGrid,
+    segment_grid_stale: bool,
+    /// Scratch: the segments near one ball.
+    near_segments: Vec<u32>,
     broad_phase: Box<dyn BroadPhase>,
     compensated: bool,
     continuous: bool,
@@ -201,6 +207,9 @@ impl World {
             residual: Vec::new(),
             segments: Vec::new(),
             segment_boxes: Vec::new(),
+            segment_grid: SegmentGrid::default(),
+            segment_grid_stale: false,
+            near_segments: Vec::new(),
             broad_phase: broad_phase.create(),
             compensated: true,
             continuous: true,
@@ -452,6 +461,7 @@ impl World {
         }
         self.segments.push(Segment { a, b });
         self.segment_boxes.push(Aabb { min: a.min(b), max: a.max(b) });
+        self.segment_grid_stale = true;
         Ok(())
     }
 
@@ -660,6 +670,10 @@ impl World {
         if !(dt.is_finite() && dt > 0.0) || self.balls.is_empty() {
             return;
         }
+        if self.segment_grid_stale {
+            self.segment_grid = SegmentGrid::build(&self.segments, &self.segment_boxes);
+            self.segment_grid_stale = false;
+        }
         if self.damping != 0.0 {
             self.damp(dt);
         }
@@ -722,6 +736,7 @@ impl World {
             bounds: self.bounds,
             segments: &self.segments,
             segment_boxes: &self.segment_boxes,
+            segment_grid: &self.segment_grid,
         };
         let count = self.resting.solve(&scene, dt, self.resting_speed, self.solver_iterations);
         self.stats.resting_contacts = count;
@@ -962,14 +977,18 @@ impl World {
         let (ball, from) = (self.balls[i as usize], self.position_at(i as usize, now));
         let to = self.position_at(i as usize, dt);
         let path = Aabb { min: from.min(to) - Vec2::splat(ball.radius), max: from.max(to) + Vec2::splat(ball.radius) };
-        for s in 0..self.segments.len() {
-            if overlap(&path, &self.segment_boxes[s]) {
-                let j = s as u32 | SEGMENT_FLAG;
+        let mut near = std::mem::take(&mut self.near_segments);
+        near.clear();
+        self.segment_grid.near(&path, &mut near);
+        for &s in &near {
+            if overlap(&path, &self.segment_boxes[s as usize]) {
+                let j = s | SEGMENT_FLAG;
                 if let Some(t) = self.impact_time(i, j, now, dt) {
                     self.events.push(Reverse((t.to_bits(), i, j)));
                 }
             }
         }
+        self.near_segments = near;
     }
 
     /// The velocity of ball `i` including its residual, in `f64`.
@@ -1319,7 +1338,14 @@ impl World {
         if self.balls[i].is_kinematic() {
             return 0; // passes through segments
         }
-        for s in 0..self.segments.len() {
+        // Pushed out of one segment, the ball moves by less than its radius: the segments of
+        // a box twice its disc's are all it can meet in this loop.
+        let mut near = std::mem::take(&mut self.near_segments);
+        near.clear();
+        let ball = self.balls[i];
+        self.segment_grid.near(&Aabb::around_disc(ball.position, 2.0 * ball.radius), &mut near);
+        for &s in &near {
+            let s = s as usize;
             let ball = self.balls[i];
             let seg = self.segments[s];
             let bx = Aabb::around_disc(ball.position, ball.radius);
@@ -1351,6 +1377,7 @@ impl World {
             self.stats.contacts += 1;
             corrected += 1;
         }
+        self.near_segments = near;
         corrected
     }
 }
