@@ -93,7 +93,7 @@ def test_balls_do_not_overlap():
         world.step(0.01)
         stats = world.last_step_stats()
         assert set(stats) == {"candidate_pairs", "contacts", "time_of_impact_events", "escaped_swept_boxes",
-                              "correction_passes", "pushed_out_of_box"}
+                              "correction_passes", "pushed_out_of_box", "resting_contacts"}
         assert all(isinstance(v, int) and v >= 0 for v in stats.values())
         p = world.positions().astype(np.float64)
         d = np.hypot(p[:, None, 0] - p[None, :, 0], p[:, None, 1] - p[None, :, 1])
@@ -184,6 +184,42 @@ def test_linear_damping_slows_balls_by_its_factor():
     world.linear_damping = 2.0
     world.step(0.05, 20)
     assert np.hypot(*world.velocities()[0]) == pytest.approx(5.0 / (1 + 2.0 * 0.05) ** 20, rel=1e-5)
+
+
+def test_a_pile_under_gravity_comes_to_rest_on_the_floor():
+    world = swerve.World(((0.0, 0.0), (20.0, 100.0)), broad_phase="uniform-grid", gravity=(0.0, -9.81))
+    assert world.gravity == pytest.approx((0.0, -9.81))  # f32
+    rng = np.random.default_rng(WORLD_SEED)
+    k = np.arange(150)
+    positions = np.c_[k % 9 * 2.1 + 1.2, k // 9 * 2.3 + 2.0]
+    world.add_balls(positions, rng.uniform(-0.5, 0.5, (150, 2)), radii=1.0, restitutions=0.3)
+    world.step(1 / 60, 1800)
+    assert world.kinetic_energy() < 1e-3
+    assert world.last_step_stats()["resting_contacts"] > 150
+    p = world.positions()
+    d = np.hypot(*(p[:, None, :] - p[None, :, :]).transpose(2, 0, 1))
+    np.fill_diagonal(d, np.inf)
+    assert d.min() > 2.0 * (1 - 0.0101), "balls sank into each other"
+    assert p[:, 1].min() >= 1.0 - 1e-4
+
+
+def test_gravity_and_solver_iterations_are_validated():
+    world = swerve.World(None)
+    assert world.gravity == (0.0, 0.0) and world.solver_iterations == 10
+    for bad in [(math.nan, 0.0), (0.0, math.inf)]:
+        with pytest.raises(ValueError):
+            world.gravity = bad
+    with pytest.raises(ValueError):
+        swerve.World(None, gravity=(math.nan, 1.0))
+    for bad in [0, 1001]:
+        with pytest.raises(ValueError):
+            world.solver_iterations = bad
+    with pytest.raises((ValueError, OverflowError)):
+        world.solver_iterations = -1
+    assert world.gravity == (0.0, 0.0) and world.solver_iterations == 10
+    world.gravity = (1.0, -2.0)
+    world.solver_iterations = 40
+    assert world.gravity == (1.0, -2.0) and world.solver_iterations == 40
 
 
 def test_editing_balls_and_impulses():
