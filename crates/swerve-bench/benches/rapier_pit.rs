@@ -2,9 +2,10 @@
 //! bench and the report example through `#[path]`).
 //!
 //! Configured to do the same work as swerve's world: dynamic balls (density 1, so the same
-//! masses), restitution 1 with `Max` combine, no friction, no gravity, no sleeping (swerve
-//! simulates every ball every step), four fixed walls, rapier's default solver iterations,
-//! single thread (rapier2d without its `parallel` feature). Rapier also does things swerve does
+//! masses), each ball's restitution with `Max` combine (the walls' is 0, so a ball keeps its
+//! own against them), no friction, no gravity unless [`RapierPit::set_gravity`], no sleeping
+//! (swerve simulates every ball every step), four fixed walls, rapier's default solver
+//! iterations, single thread (rapier2d without its `parallel` feature). Rapier also does things swerve does
 //! not (a constraint solver, rotation, islands), which is part of what the ratio shows.
 
 use rapier2d::prelude::*;
@@ -22,6 +23,7 @@ pub struct RapierPit {
     impulse_joints: ImpulseJointSet,
     multibody_joints: MultibodyJointSet,
     ccd: CCDSolver,
+    gravity: Vector<f32>,
 }
 
 impl RapierPit {
@@ -38,7 +40,7 @@ impl RapierPit {
             let handle = bodies.insert(body);
             let collider = ColliderBuilder::ball(b.radius)
                 .density(1.0)
-                .restitution(1.0)
+                .restitution(b.restitution)
                 .restitution_combine_rule(CoefficientCombineRule::Max)
                 .friction(0.0)
                 .build();
@@ -57,7 +59,7 @@ impl RapierPit {
             colliders.insert(
                 ColliderBuilder::cuboid(hx, hy)
                     .translation(vector![x, y])
-                    .restitution(1.0)
+                    .restitution(0.0)
                     .restitution_combine_rule(CoefficientCombineRule::Max)
                     .friction(0.0)
                     .build(),
@@ -75,13 +77,26 @@ impl RapierPit {
             impulse_joints: ImpulseJointSet::new(),
             multibody_joints: MultibodyJointSet::new(),
             ccd: CCDSolver::new(),
+            gravity: vector![0.0, 0.0],
         }
+    }
+
+    /// Sets gravity (m/s²).
+    #[allow(dead_code)] // used by the gravity report, not the criterion bench
+    pub fn set_gravity(&mut self, x: f32, y: f32) {
+        self.gravity = vector![x, y];
+    }
+
+    /// The balls' positions, in the scene's order.
+    #[allow(dead_code)] // used by the gravity report, not the criterion bench
+    pub fn positions(&self) -> Vec<swerve::Vec2> {
+        self.bodies.iter().map(|(_, b)| swerve::Vec2::new(b.translation().x, b.translation().y)).collect()
     }
 
     /// One step.
     pub fn step(&mut self) {
         self.pipeline.step(
-            &vector![0.0, 0.0],
+            &self.gravity,
             &self.params,
             &mut self.islands,
             &mut self.broad_phase,

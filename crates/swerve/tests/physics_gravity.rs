@@ -4,28 +4,17 @@
 
 use glam::{DVec2, Vec2};
 use swerve::geom::Aabb;
-use swerve::physics::scene::{ball_pit, SplitMix64};
+use swerve::physics::scene::{ball_pit, poured_pile};
 use swerve::physics::{Ball, BoxWall, BroadPhaseKind, Collider, World};
 
 const POUR_SEED: u64 = 0x0006_7A11;
 const G: f32 = 9.81;
 const DT: f32 = 1.0 / 60.0;
 
-/// `count` unit balls with restitution `e` in rows over the floor of a `width` m wide box,
-/// jittered and moving a little, as if poured.
+/// `count` unit balls with restitution `e` poured into a `width` m wide box, with gravity.
 fn poured(count: usize, width: f32, e: f32, kind: BroadPhaseKind) -> World {
-    let mut w = World::new(Some(Aabb { min: Vec2::ZERO, max: Vec2::new(width, 400.0) }), kind);
+    let mut w = poured_pile(count, width, e, POUR_SEED).world(kind).unwrap();
     w.set_gravity(Vec2::new(0.0, -G)).unwrap();
-    let mut rng = SplitMix64(POUR_SEED);
-    let per_row = ((width - 2.0) / 2.1) as usize;
-    for k in 0..count {
-        let x = 1.2 + (k % per_row) as f32 * 2.1 + 0.1 * rng.unit();
-        let y = 2.0 + (k / per_row) as f32 * 2.3 + 0.1 * rng.unit();
-        let v = Vec2::new(rng.unit() - 0.5, rng.unit() - 0.5);
-        let mut ball = Ball::new(Vec2::new(x, y), v, 1.0);
-        ball.restitution = e;
-        w.add_ball(ball).unwrap();
-    }
     w
 }
 

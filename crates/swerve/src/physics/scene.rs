@@ -1,4 +1,5 @@
-//! Reproducible scenes: seed 003's benchmark scene and the scaled ball pit.
+//! Reproducible scenes: seed 003's benchmark scene, the scaled ball pit, and a pour for
+//! gravity.
 //!
 //! Shared by the tests, the benchmark crate, the CLI and the bindings so that every figure is
 //! measured on the same balls. Randomness is SplitMix64 from a named seed (no dependency, same
@@ -100,4 +101,24 @@ pub fn ball_pit(n: usize, seed: u64) -> Scene {
         })
         .collect();
     Scene { bounds: Aabb { min: Vec2::ZERO, max: Vec2::splat(side) }, balls, dt: 1.0 / 60.0 }
+}
+
+/// A pour for gravity: `n` balls of radius 1 with restitution `e`, in rows 2.1 m apart over
+/// the floor of a box `width` metres wide (rows 2.3 m apart, jittered by up to 0.1 m, moving
+/// at up to 0.5 m/s), as if just poured in; `dt = 1/60`. Run it with
+/// [`World::set_gravity`] (`(0, −9.81)`): it falls into a pile about `n / (width / 2)` rows
+/// deep. The box is tall enough to hold the start.
+pub fn poured_pile(n: usize, width: f32, e: f32, seed: u64) -> Scene {
+    let per_row = (((width - 2.0) / 2.1) as usize).max(1);
+    let mut rng = SplitMix64(seed);
+    let balls: Vec<Ball> = (0..n)
+        .map(|k| {
+            let x = 1.2 + (k % per_row) as f32 * 2.1 + 0.1 * rng.unit();
+            let y = 2.0 + (k / per_row) as f32 * 2.3 + 0.1 * rng.unit();
+            let v = Vec2::new(rng.unit() - 0.5, rng.unit() - 0.5);
+            Ball { restitution: e, ..Ball::new(Vec2::new(x, y), v, 1.0) }
+        })
+        .collect();
+    let top = 4.0 + (n / per_row + 1) as f32 * 2.3;
+    Scene { bounds: Aabb { min: Vec2::ZERO, max: Vec2::new(width, top) }, balls, dt: 1.0 / 60.0 }
 }

@@ -1,0 +1,194 @@
+//! Gravity: how swerve's resting-contact solver settles poured piles, what a step costs while
+//! they fall and once they rest, and rapier2d on the same piles in the same run; then how tall
+//! a stack the solver holds for a number of sweeps. Prints the tables of BENCHMARKS.md's
+//! "Gravity" section.
+//!
+//! `cargo run --release -p swerve-bench --example gravity_report` (about four minutes);
+//! `-- --quick` for the two smaller pours and the shorter stacks only.
+
+#[path = "../benches/rapier_pit.rs"]
+mod rapier_pit;
+
+use std::time::Instant;
+
+use swerve::geom::Aabb;
+use swerve::physics::scene::{poured_pile, Scene};
+use swerve::physics::{Ball, BroadPhaseKind, World};
+use swerve::Vec2;
+
+const POUR_SEED: u64 = 0x0006_7A11;
+const G: f32 = 9.81;
+const STEPS: usize = 1800;
+const RESTITUTION: f32 = 0.3;
+
+/// What one engine did with one pour.
+struct Pour {
+    falling_ms: f64,
+    resting_ms: f64,
+    settled_at: Option<f32>,
+    deepest: f32,
+    top: f32,
+}
+
+/// An engine that steps a pile and reports its balls.
+trait Engine {
+    fn step(&mut self);
+    fn positions(&self) -> Vec<Vec2>;
+    fn kinetic_energy(&self) -> f64;
+}
+
+impl Engine for World {
+    fn step(&mut self) {
+        World::step(self, 1.0 / 60.0);
+    }
+    fn positions(&self) -> Vec<Vec2> {
+        self.balls().iter().map(|b| b.position).collect()
+    }
+    fn kinetic_energy(&self) -> f64 {
+        World::kinetic_energy(self)
+    }
+}
+
+impl Engine for rapier_pit::RapierPit {
+    fn step(&mut self) {
+        rapier_pit::RapierPit::step(self);
+    }
+    fn positions(&self) -> Vec<Vec2> {
+        rapier_pit::RapierPit::positions(self)
+    }
+    fn kinetic_energy(&self) -> f64 {
+        rapier_pit::RapierPit::kinetic_energy(self)
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// The deepest overlap of two unit balls, as a fraction of the radius (sweep along x).
+fn deepest_overlap(positions: &[Vec2]) -> f32 {
+    let mut order: Vec<Vec2> = positions.to_vec();
+    order.sort_by(|a, b| a.x.total_cmp(&b.x));
+    let mut deepest = 0.0f32;
+    for i in 0..order.len() {
+        for j in i + 1..order.len() {
+            if order[j].x - order[i].x >= 2.0 {
+                break;
+            }
+            deepest = deepest.max(2.0 - order[i].distance(order[j]));
+        }
+    }
+    deepest
+}
+
+/// Runs `engine` for [`STEPS`] steps: step times while falling (the first third) and at rest
+/// (the last third), when it came to rest (mean kinetic energy under that of 1 cm/s, for
+/// good), the deepest overlap and the top of the pile at the end.
+fn run(engine: &mut dyn Engine, total_mass: f64) -> Pour {
+    let rest = 0.5 * total_mass * 0.01 * 0.01;
+    let mut times = Vec::with_capacity(STEPS);
+    let mut last_moving = None;
+    for s in 0..STEPS {
+        let start = Instant::now();
+        engine.step();
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+        if engine.kinetic_energy() >= rest {
+            last_moving = Some(s);
+        }
+    }
+    let positions = engine.positions();
+    let settled_at = match last_moving {
+        Some(s) if s + 1 == STEPS => None,
+        Some(s) => Some((s + 1) as f32 / 60.0),
+        None => Some(0.0),
+    };
+    Pour {
+        falling_ms: median(times[..STEPS / 3].to_vec()),
+        resting_ms: median(times[2 * STEPS / 3..].to_vec()),
+        settled_at,
+        deepest: deepest_overlap(&positions),
+        top: positions.iter().map(|p| p.y + 1.0).fold(0.0, f32::max),
+    }
+}
+
+fn pour_row(n: usize, width: f32, name: &str, pour: &Pour, ratio: Option<(f64, f64)>) {
+    let settled = pour.settled_at.map_or("not in 30 s".to_string(), |t| format!("{t:.1} s"));
+    let ratio = ratio.map_or(String::new(), |(f, r)| format!(" | {f:.2}× / {r:.2}×"));
+    println!(
+        "| {n} in {width} m | {name} | {:.3} | {:.3} | {settled} | {:.2} % | {:.1} m{ratio} |",
+        pour.falling_ms,
+        pour.resting_ms,
+        pour.deepest * 100.0,
+        pour.top,
+    );
+}
+
+/// A `rows`-row pyramid of unit balls pinned at its base, run for 10 s with `iterations`
+/// sweeps: the largest distance any ball moved.
+fn pyramid_drift(rows: usize, iterations: usize) -> f32 {
+    let half = rows as f32 + 4.0;
+    let bounds = Aabb { min: Vec2::new(-half, 0.0), max: Vec2::new(half, 2.0 * half) };
+    let mut w = World::new(Some(bounds), BroadPhaseKind::UniformGrid);
+    w.set_gravity(Vec2::new(0.0, -G)).unwrap();
+    w.set_solver_iterations(iterations).unwrap();
+    let mut places = Vec::new();
+    for row in 0..rows {
+        for k in 0..rows - row {
+            let p = Vec2::new(2.0 * k as f32 - (rows - row - 1) as f32, 1.0 + row as f32 * 3f32.sqrt());
+            places.push(p);
+            w.add_ball(Ball { restitution: 0.0, ..Ball::new(p, Vec2::ZERO, 1.0) }).unwrap();
+        }
+    }
+    for x in [-(rows as f32) - 1.0, rows as f32 + 1.0] {
+        w.add_ball(Ball::kinematic(Vec2::new(x, 1.0), Vec2::ZERO, 1.0)).unwrap();
+    }
+    for _ in 0..600 {
+        w.step(1.0 / 60.0);
+    }
+    w.balls().iter().zip(&places).map(|(b, p)| b.position.distance(*p)).fold(0.0, f32::max)
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let pours: &[(usize, f32)] =
+        if quick { &[(300, 40.0), (3000, 200.0)] } else { &[(300, 40.0), (3000, 200.0), (30000, 2000.0)] };
+    println!("Pours (restitution {RESTITUTION}, g = {G}, dt = 1/60 s, {STEPS} steps; swerve: uniform grid, 10 sweeps; rapier2d 0.22: defaults, no friction, no sleeping):\n");
+    println!("| pile | engine | ms/step falling | ms/step at rest | at rest after | deepest overlap (of a radius) | top | rapier2d time ÷ swerve time (falling / at rest) |");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|");
+    for &(n, width) in pours {
+        let scene: Scene = poured_pile(n, width, RESTITUTION, POUR_SEED);
+        let total_mass: f64 = scene.balls.iter().map(|b| f64::from(b.mass)).sum();
+        let mut world = scene.world(BroadPhaseKind::UniformGrid).unwrap();
+        world.set_gravity(Vec2::new(0.0, -G)).unwrap();
+        let ours = run(&mut world, total_mass);
+        let mut rapier = rapier_pit::RapierPit::new(&scene);
+        rapier.set_gravity(0.0, -G);
+        let theirs = run(&mut rapier, total_mass);
+        pour_row(n, width, "swerve", &ours, None);
+        pour_row(
+            n,
+            width,
+            "rapier2d",
+            &theirs,
+            Some((theirs.falling_ms / ours.falling_ms, theirs.resting_ms / ours.resting_ms)),
+        );
+    }
+    let rows: &[usize] = if quick { &[10, 20] } else { &[10, 20, 30, 40] };
+    println!("\nPyramids pinned at the base (largest drift of a ball after 10 s, in radii; swerve):\n");
+    print!("| rows |");
+    let sweeps = [10, 30, 100];
+    for s in sweeps {
+        print!(" {s} sweeps |");
+    }
+    println!("\n|---:|{}", "---:|".repeat(sweeps.len()));
+    for &r in rows {
+        print!("| {r} |");
+        for s in sweeps {
+            let drift = pyramid_drift(r, s);
+            let shown = if drift > 1.0 { "collapsed".to_string() } else { format!("{drift:.3}") };
+            print!(" {shown} |");
+        }
+        println!();
+    }
+}
