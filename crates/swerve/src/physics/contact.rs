@@ -54,9 +54,9 @@ pub struct Contact {
     pub ball: BallId,
     /// What it touched.
     pub partner: Collider,
-    /// Seconds into the step of the first resolution: the time of impact for collisions found
-    /// by continuous detection and for wall bounces, the step's length for overlaps resolved
-    /// after the move.
+    /// Seconds into the step of the first resolution: 0 for resting contacts (with gravity,
+    /// solved before anything moves), the time of impact for collisions found by continuous
+    /// detection and for wall bounces, the step's length for overlaps resolved after the move.
     pub time: f32,
     /// The total impulse on [`Contact::ball`] (N·s): its momentum changed by this much through
     /// this contact, and a partner ball's by the opposite. Zero when the pair was only pushed
