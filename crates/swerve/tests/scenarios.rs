@@ -3,6 +3,7 @@
 //! invariants (speed ≤ max, no obstacle penetration, energy kept by elastic balls).
 
 use std::path::{Path, PathBuf};
+use swerve::physics::World;
 use swerve::reference::ReferenceRun;
 use swerve::scenario::{AgentSpec, Format, Navigation, ParamOverrides, Problem, Runner, Scenario, BUILTINS};
 use swerve::{AgentParams, Vec2};
@@ -513,8 +514,17 @@ fn the_galton_board_ends_at_rest_in_a_bell() {
         runner.step();
     }
     let world = runner.world().unwrap();
-    assert!(world.kinetic_energy() < 1e-3, "still moving: {} J", world.kinetic_energy());
-    // The bins: 16 walls 1.4 m apart from x = 1.5, 9 m tall, in a 24 m box.
+    for ball in world.balls() {
+        assert!(ball.velocity.length() < 5e-3, "still moving: {ball:?}");
+    }
+    let balls = world.balls();
+    for (i, a) in balls.iter().enumerate() {
+        for b in &balls[i + 1..] {
+            let overlap = (a.radius + b.radius - a.position.distance(b.position)) / a.radius.min(b.radius);
+            assert!(overlap <= 1.01 * World::RESTING_SLOP, "{a:?} and {b:?} overlap by {:.2} %", overlap * 100.0);
+        }
+    }
+    // The bins: 16 walls 1.4 m apart from x = 1.5, 9 m tall, and the box's walls 1.4 m beyond.
     let mut bins = [0usize; 17];
     for ball in world.balls() {
         assert!(ball.position.y < 9.0, "a ball stayed above the bins: {ball:?}");
