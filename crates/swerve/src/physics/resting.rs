@@ -84,6 +84,9 @@ pub(crate) struct RestingContacts {
     touched: Vec<u32>,
     /// Scratch: the segments near one ball.
     near: Vec<u32>,
+    /// Scratch of the ordering: each ball's first contact, and the contacts in key order.
+    starts: Vec<u32>,
+    ordered: Vec<RestingContact>,
 }
 
 /// What the solver reads of the world.
@@ -253,8 +256,8 @@ impl RestingContacts {
                 }
             }
         }
+        self.order_by_key();
         // Keys are unique but for a pair the broad phase reported twice.
-        self.contacts.sort_unstable_by_key(|c| c.key);
         self.contacts.dedup_by_key(|c| c.key);
         // A contact new this step that approaches fast is an impact, left to the elastic
         // response; one the solver already held last step keeps being held (in a pile it can
@@ -281,6 +284,37 @@ impl RestingContacts {
                 }
             }
         }
+    }
+
+    /// Orders the contacts by key: a counting sort by first ball (whose id is the key's high
+    /// half, and ids grow with the packed index), then each ball's few contacts by partner.
+    /// Sorting the whole list instead moved its ~100-byte entries around and took a quarter
+    /// of the solver's time on a 3,000-ball pile.
+    fn order_by_key(&mut self) {
+        let n = self.is_touched.len();
+        let starts = &mut self.starts;
+        starts.clear();
+        starts.resize(n + 1, 0);
+        for c in &self.contacts {
+            starts[c.a as usize + 1] += 1;
+        }
+        for a in 0..n {
+            starts[a + 1] += starts[a];
+        }
+        // Fill with the starts as cursors (which leaves each at the next ball's start).
+        self.ordered.clear();
+        self.ordered.extend_from_slice(&self.contacts);
+        for c in &self.contacts {
+            let at = &mut starts[c.a as usize];
+            self.ordered[*at as usize] = *c;
+            *at += 1;
+        }
+        let mut from = 0;
+        for &end in &starts[..n] {
+            self.ordered[from..end as usize].sort_unstable_by_key(|c| c.key);
+            from = end as usize;
+        }
+        std::mem::swap(&mut self.contacts, &mut self.ordered);
     }
 
     /// Applies the impulses the contacts start from (warm starting).
