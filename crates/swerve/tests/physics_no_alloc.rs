@@ -4,7 +4,7 @@
 
 use glam::Vec2;
 use swerve::physics::scene::ball_pit;
-use swerve::physics::BroadPhaseKind;
+use swerve::physics::{BroadPhaseKind, StepStats, World};
 
 #[path = "support/counting_allocator.rs"]
 mod counting_allocator;
@@ -15,23 +15,28 @@ static GLOBAL: CountingAllocator = CountingAllocator;
 
 const SCENE_SEED: u64 = 0xA110C;
 
+/// Steps `world` `warm` times (its buffers grow to the scene's high-water marks: pairs,
+/// events, tree nodes, contacts), then 100 more; returns the allocations of those 100 and the
+/// sum of `stat` over them.
+fn warm_allocations(world: &mut World, dt: f32, warm: usize, stat: impl Fn(StepStats) -> usize) -> (usize, usize) {
+    for _ in 0..warm {
+        world.step(dt);
+    }
+    let (before, mut total) = (allocations(), 0);
+    for _ in 0..100 {
+        world.step(dt);
+        total += stat(world.last_step_stats());
+    }
+    (allocations() - before, total)
+}
+
 #[test]
 fn step_does_not_allocate_once_warm() {
     let scene = ball_pit(2_000, SCENE_SEED);
     for kind in BroadPhaseKind::ALL {
         let mut world = scene.world(kind).unwrap();
         world.add_segment(Vec2::new(10.0, 10.0), Vec2::new(60.0, 30.0)).unwrap();
-        // Warm-up: buffers grow to the scene's high-water marks (pairs, events, tree nodes).
-        for _ in 0..300 {
-            world.step(scene.dt);
-        }
-        let before = allocations();
-        let mut contacts = 0;
-        for _ in 0..100 {
-            world.step(scene.dt);
-            contacts += world.last_step_stats().contacts;
-        }
-        let allocations = allocations() - before;
+        let (allocations, contacts) = warm_allocations(&mut world, scene.dt, 300, |s| s.contacts);
         assert!(contacts > 0, "{kind}: nothing collided, the test would prove little");
         assert_eq!(allocations, 0, "{kind}: step allocated {allocations} times after warm-up");
     }
@@ -47,16 +52,7 @@ fn with_gravity() {
         world.add_segment(Vec2::new(x, 20.0), Vec2::new(x + 3.0, 18.0)).unwrap();
     }
     world.set_gravity(Vec2::new(0.0, -9.81)).unwrap();
-    for _ in 0..600 {
-        world.step(scene.dt);
-    }
-    let before = allocations();
-    let mut resting = 0;
-    for _ in 0..100 {
-        world.step(scene.dt);
-        resting += world.last_step_stats().resting_contacts;
-    }
-    let allocations = allocations() - before;
+    let (allocations, resting) = warm_allocations(&mut world, scene.dt, 600, |s| s.resting_contacts);
     assert!(resting > 0, "nothing rested, the test would prove little");
     assert_eq!(allocations, 0, "the step with gravity allocated {allocations} times after warm-up");
 }
