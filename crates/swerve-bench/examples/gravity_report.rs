@@ -3,8 +3,9 @@
 //! a stack the solver holds for a number of sweeps. Prints the tables of BENCHMARKS.md's
 //! "Gravity" section.
 //!
-//! `cargo run --release -p swerve-bench --example gravity_report` (about four minutes);
-//! `-- --quick` for the two smaller pours and the shorter stacks only.
+//! `cargo run --release -p swerve-bench --example gravity_report` (about nine minutes, most
+//! of it rapier2d on the largest pour); `-- --quick` for the two smaller pours and the
+//! shorter stacks only; `-- --stacks` for the stacks only.
 
 #[path = "../benches/rapier_pit.rs"]
 mod rapier_pit;
@@ -125,8 +126,9 @@ fn pour_row(n: usize, width: f32, name: &str, pour: &Pour, ratio: Option<(f64, f
 }
 
 /// A `rows`-row pyramid of unit balls pinned at its base, run for 10 s with `iterations`
-/// sweeps: the largest distance any ball moved.
-fn pyramid_drift(rows: usize, iterations: usize) -> f32 {
+/// sweeps and `substeps` steps of `dt / substeps` a frame: the largest distance any ball
+/// moved.
+fn pyramid_drift(rows: usize, iterations: usize, substeps: usize) -> f32 {
     let half = rows as f32 + 4.0;
     let bounds = Aabb { min: Vec2::new(-half, 0.0), max: Vec2::new(half, 2.0 * half) };
     let mut w = World::new(Some(bounds), BroadPhaseKind::UniformGrid);
@@ -143,19 +145,25 @@ fn pyramid_drift(rows: usize, iterations: usize) -> f32 {
     for x in [-(rows as f32) - 1.0, rows as f32 + 1.0] {
         w.add_ball(Ball::kinematic(Vec2::new(x, 1.0), Vec2::ZERO, 1.0)).unwrap();
     }
-    for _ in 0..600 {
-        w.step(1.0 / 60.0);
+    for _ in 0..600 * substeps {
+        w.step(1.0 / 60.0 / substeps as f32);
     }
     w.balls().iter().zip(&places).map(|(b, p)| b.position.distance(*p)).fold(0.0, f32::max)
 }
 
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
-    let pours: &[(usize, f32)] =
-        if quick { &[(300, 40.0), (3000, 200.0)] } else { &[(300, 40.0), (3000, 200.0), (30000, 2000.0)] };
-    println!("Pours (restitution {RESTITUTION}, g = {G}, dt = 1/60 s, {STEPS} steps; swerve: uniform grid, 10 sweeps; rapier2d 0.22: defaults, no friction, no sleeping):\n");
-    println!("| pile | engine | ms/step falling | ms/step at rest | at rest after | deepest overlap (of a radius) | top | rapier2d time ÷ swerve time (falling / at rest) |");
-    println!("|---|---|---:|---:|---:|---:|---:|---:|");
+    let stacks_only = std::env::args().any(|a| a == "--stacks");
+    let pours: &[(usize, f32)] = match (stacks_only, quick) {
+        (true, _) => &[],
+        (false, true) => &[(300, 40.0), (3000, 200.0)],
+        (false, false) => &[(300, 40.0), (3000, 200.0), (30000, 2000.0)],
+    };
+    if !pours.is_empty() {
+        println!("Pours (restitution {RESTITUTION}, g = {G}, dt = 1/60 s, {STEPS} steps; swerve: uniform grid, 10 sweeps; rapier2d 0.22: defaults, no friction, no sleeping):\n");
+        println!("| pile | engine | ms/step falling | ms/step at rest | at rest after | deepest overlap (of a radius) | top | rapier2d time ÷ swerve time (falling / at rest) |");
+        println!("|---|---|---:|---:|---:|---:|---:|---:|");
+    }
     for &(n, width) in pours {
         let scene: Scene = poured_pile(n, width, RESTITUTION, POUR_SEED);
         let total_mass: f64 = scene.balls.iter().map(|b| f64::from(b.mass)).sum();
@@ -175,19 +183,25 @@ fn main() {
         );
     }
     let rows: &[usize] = if quick { &[10, 20] } else { &[10, 20, 30, 40] };
-    println!("\nPyramids pinned at the base (largest drift of a ball after 10 s, in radii; swerve):\n");
+    println!("\nPyramids pinned at the base (largest drift of a ball after 10 s, in radii, and the time to run the 10 s; swerve):\n");
     print!("| rows |");
-    let sweeps = [10, 30, 100];
-    for s in sweeps {
-        print!(" {s} sweeps |");
+    // (sweeps, steps a frame of 1/60 s)
+    let settings = [(10, 1), (30, 1), (100, 1), (10, 4), (10, 8)];
+    for (sweeps, substeps) in settings {
+        match substeps {
+            1 => print!(" {sweeps} sweeps |"),
+            n => print!(" {sweeps} sweeps, {n} steps of dt/{n} |"),
+        }
     }
-    println!("\n|---:|{}", "---:|".repeat(sweeps.len()));
+    println!("\n|---:|{}", "---:|".repeat(settings.len()));
     for &r in rows {
         print!("| {r} |");
-        for s in sweeps {
-            let drift = pyramid_drift(r, s);
+        for (sweeps, substeps) in settings {
+            let start = Instant::now();
+            let drift = pyramid_drift(r, sweeps, substeps);
+            let seconds = start.elapsed().as_secs_f64();
             let shown = if drift > 1.0 { "collapsed".to_string() } else { format!("{drift:.3}") };
-            print!(" {shown} |");
+            print!(" {shown} ({seconds:.2} s) |");
         }
         println!();
     }
