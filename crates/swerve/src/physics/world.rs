@@ -1186,7 +1186,7 @@ impl World {
         let (balls, moved, contacts) = (&self.balls, &self.moved, &mut self.contacts);
         let overlapping = |i: u32, j: u32| {
             let (a, b) = (&balls[i as usize], &balls[j as usize]);
-            let r = a.radius + b.radius - if RESTING { Self::RESTING_SLOP * a.radius.min(b.radius) } else { 0.0 };
+            let r = a.radius + b.radius - Self::slop::<RESTING>(a.radius.min(b.radius));
             a.position.distance_squared(b.position) < r * r
         };
         contacts.clear();
@@ -1218,7 +1218,7 @@ impl World {
             let (iu, ju) = (i as usize, j as usize);
             let (a, b) = (self.balls[iu], self.balls[ju]);
             let d = b.position - a.position;
-            let slop = if RESTING { Self::RESTING_SLOP * a.radius.min(b.radius) } else { 0.0 };
+            let slop = Self::slop::<RESTING>(a.radius.min(b.radius));
             let r = a.radius + b.radius;
             let dist2 = d.length_squared();
             if dist2 >= (r - slop) * (r - slop) || (a.is_kinematic() && b.is_kinematic()) {
@@ -1334,6 +1334,17 @@ impl World {
     }
 
     /// Pushes ball `i` out of every segment it overlaps, reflecting it if it moves inwards.
+    /// The overlap the position passes leave alone for a contact whose smaller radius is
+    /// `radius`: [`World::RESTING_SLOP`] of it with gravity (`RESTING`), none without.
+    #[inline]
+    fn slop<const RESTING: bool>(radius: f32) -> f32 {
+        if RESTING {
+            Self::RESTING_SLOP * radius
+        } else {
+            0.0
+        }
+    }
+
     /// `RESTING`: as in [`World::resolve_overlaps_once`].
     fn resolve_segment_overlaps<const RESTING: bool>(&mut self, i: usize, dt: f32) -> usize {
         let mut corrected = 0;
@@ -1357,7 +1368,7 @@ impl World {
             let q = closest_point_on_segment(ball.position, seg.a, seg.b);
             let d = ball.position - q;
             let dist2 = d.length_squared();
-            let slop = if RESTING { Self::RESTING_SLOP * ball.radius } else { 0.0 };
+            let slop = Self::slop::<RESTING>(ball.radius);
             if dist2 >= (ball.radius - slop) * (ball.radius - slop) {
                 continue;
             }
