@@ -3,7 +3,7 @@
 //!
 //! The step asks, for every ball, which segments its path may hit (continuous detection),
 //! which it overlaps (the position passes) and which it rests on (with gravity). Scanning
-//! every segment made those O(balls × segments): the Galton board (300 balls, 778 segment
+//! every segment made those O(balls × segments): the Galton board (300 balls, 762 segment
 //! edges of its pegs and bins) spent most of its step there. Segments never move, so the grid
 //! is built once after they change. Each cell lists the segments that pass through it (a
 //! separating-axis test, not the segment's bounding box: a long diagonal wall crosses far
