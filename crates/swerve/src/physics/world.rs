@@ -192,7 +192,7 @@ impl World {
     pub const RESTING_STEPS: f32 = 4.0;
 
     /// With gravity, the position passes leave overlaps up to this fraction of the smaller
-    /// radius alone (Box2D's linear slop, 0.5 cm on its half-metre bodies) and push deeper
+    /// radius alone (Box2D's linear slop is 0.5 cm, 1 % of a half-metre radius) and push deeper
     /// ones back to half of it: resting balls stay touching, so the resting-contact solver
     /// keeps holding them (see [`World::set_gravity`]).
     pub const RESTING_SLOP: f32 = 0.01;
