@@ -36,14 +36,18 @@ fn arena(kind: BroadPhaseKind) -> World {
     w
 }
 
-/// The momentum change each ball's contacts add up to.
-fn impulses_by_ball(w: &World, contacts: &[Contact]) -> Vec<Vec2> {
+/// The momentum change each ball's contacts add up to, and the sum of their sizes (each
+/// impulse is an `f32`, so the sum is good to a few ulps of that).
+fn impulses_by_ball(w: &World, contacts: &[Contact]) -> Vec<(Vec2, f32)> {
     let index = |id: BallId| w.ball_ids().iter().position(|&b| b == id).unwrap();
-    let mut sum = vec![Vec2::ZERO; w.num_balls()];
+    let mut sum = vec![(Vec2::ZERO, 0.0); w.num_balls()];
     for c in contacts {
-        sum[index(c.ball)] += c.impulse;
+        let size = c.impulse.length();
+        let first = &mut sum[index(c.ball)];
+        *first = (first.0 + c.impulse, first.1 + size);
         if let Collider::Ball(other) = c.partner {
-            sum[index(other)] -= c.impulse;
+            let second = &mut sum[index(other)];
+            *second = (second.0 - c.impulse, second.1 + size);
         }
     }
     sum
@@ -51,7 +55,7 @@ fn impulses_by_ball(w: &World, contacts: &[Contact]) -> Vec<Vec2> {
 
 #[test]
 fn contacts_account_for_every_velocity_change() {
-    let (balls, segments, walls, early) = account_for_velocity_changes(Vec2::ZERO);
+    let (balls, segments, walls, early) = account_for_velocity_changes(Vec2::ZERO, 0.0);
     assert!(balls > 500 && segments > 10 && walls > 50 && early > 50, "{balls} {segments} {walls} {early}");
 }
 
@@ -60,17 +64,31 @@ fn contacts_account_for_every_velocity_change() {
 /// before the move, logged at time 0) included.
 #[test]
 fn with_gravity_contacts_account_for_every_change_but_the_weight() {
-    let (balls, segments, walls, early) = account_for_velocity_changes(Vec2::new(0.0, -9.81));
+    let (balls, segments, walls, early) = account_for_velocity_changes(Vec2::new(0.0, -9.81), 0.0);
     assert!(balls > 500 && segments > 10 && walls > 50 && early > 500, "{balls} {segments} {walls} {early}");
 }
 
-/// Runs the arena with `gravity` for 300 steps, checking each step's contacts against the
-/// momentum changes; returns the contacts with balls, segments and walls, and how many were
-/// logged before the step's end.
-fn account_for_velocity_changes(gravity: Vec2) -> (usize, usize, usize, usize) {
+/// With friction the contacts' impulses have a tangential part, which the log carries too:
+/// impacts, wall bounces and resting contacts, with and without gravity.
+#[test]
+fn with_friction_contacts_account_for_every_change() {
+    let (balls, segments, walls, early) = account_for_velocity_changes(Vec2::ZERO, 0.6);
+    assert!(balls > 500 && segments > 10 && walls > 50 && early > 50, "{balls} {segments} {walls} {early}");
+    let (balls, segments, walls, early) = account_for_velocity_changes(Vec2::new(0.0, -9.81), 0.6);
+    assert!(balls > 500 && segments > 10 && walls > 50 && early > 500, "{balls} {segments} {walls} {early}");
+}
+
+/// Runs the arena with `gravity` and every ball's friction coefficient `friction` for 300
+/// steps, checking each step's contacts against the momentum changes; returns the contacts
+/// with balls, segments and walls, and how many were logged before the step's end.
+fn account_for_velocity_changes(gravity: Vec2, friction: f32) -> (usize, usize, usize, usize) {
     let dt = 1.0 / 60.0;
     let mut w = arena(BroadPhaseKind::UniformGrid);
     w.set_gravity(gravity).unwrap();
+    for id in w.ball_ids().to_vec() {
+        let ball = w.ball(id).unwrap();
+        w.set_ball(id, ball.with_friction(friction)).unwrap();
+    }
     let (mut balls, mut segments, mut walls, mut early) = (0, 0, 0, 0);
     for step in 0..300 {
         let before = w.balls().to_vec();
@@ -96,15 +114,19 @@ fn account_for_velocity_changes(gravity: Vec2) -> (usize, usize, usize, usize) {
             contacts.windows(2).all(|p| (p[0].ball, p[0].partner) < (p[1].ball, p[1].partner)),
             "one per pair, ordered"
         );
+        if friction > 0.0 && step == 299 {
+            let spinning = w.balls().iter().filter(|b| b.angular_velocity != 0.0).count();
+            assert!(spinning > 100, "friction must spin the balls ({spinning} spin)");
+        }
         let sums = impulses_by_ball(&w, &contacts);
         for (i, (b0, b1)) in before.iter().zip(w.balls()).enumerate() {
             let weight = gravity * (b0.mass * dt);
             let change = (b1.velocity - b0.velocity) * b0.mass - weight;
-            let scale = b0.mass * (b0.velocity.length() + b1.velocity.length()) + weight.length() + 1e-6;
+            let (sum, sizes) = sums[i];
+            let scale = b0.mass * (b0.velocity.length() + b1.velocity.length()) + weight.length() + sizes + 1e-6;
             assert!(
-                (change - sums[i]).length() <= 1e-5 * scale,
-                "step {step}, ball {i}: momentum changed by {change} beyond its weight, but its contacts say {}",
-                sums[i]
+                (change - sum).length() <= 1e-5 * scale,
+                "step {step}, ball {i}: momentum changed by {change} beyond its weight, but its contacts say {sum}"
             );
         }
     }

@@ -1,6 +1,6 @@
 //! `World::step` does not allocate once warmed up (the world owns its scratch buffers), for
-//! every broad phase, and with gravity. A counting global allocator sees every allocation of
-//! this test binary, so the binary holds this one test only.
+//! every broad phase, and with gravity and friction. A counting global allocator sees every
+//! allocation of this test binary, so the binary holds this one test only.
 
 use glam::Vec2;
 use swerve::physics::scene::ball_pit;
@@ -43,16 +43,22 @@ fn step_does_not_allocate_once_warm() {
     with_gravity();
 }
 
-/// The same with gravity: the resting-contact solver and the segment grid keep their buffers.
+/// The same with gravity, half the balls rough (friction and spin in every phase): the
+/// resting-contact solver and the segment grid keep their buffers.
 fn with_gravity() {
     let scene = ball_pit(2_000, SCENE_SEED);
     let mut world = scene.world(BroadPhaseKind::UniformGrid).unwrap();
+    for id in world.ball_ids().to_vec().into_iter().step_by(2) {
+        let ball = world.ball(id).unwrap();
+        world.set_ball(id, ball.with_friction(0.5)).unwrap();
+    }
     for k in 0..20 {
         let x = 5.0 + 4.0 * k as f32;
         world.add_segment(Vec2::new(x, 20.0), Vec2::new(x + 3.0, 18.0)).unwrap();
     }
     world.set_gravity(Vec2::new(0.0, -9.81)).unwrap();
-    let (allocations, resting) = warm_allocations(&mut world, scene.dt, 600, |s| s.resting_contacts);
+    let (allocations, resting) = warm_allocations(&mut world, scene.dt, 1500, |s| s.resting_contacts);
     assert!(resting > 0, "nothing rested, the test would prove little");
+    assert!(world.balls().iter().any(|b| b.angular_velocity != 0.0), "nothing spins, the test would prove little");
     assert_eq!(allocations, 0, "the step with gravity allocated {allocations} times after warm-up");
 }

@@ -20,12 +20,30 @@ pub struct Ball {
     /// Coefficient of restitution in `[0, 1]`: 1 is perfectly elastic, 0 perfectly plastic.
     /// A pair of balls uses the larger of the two (Box2D's mixing rule).
     pub restitution: f32,
+    /// Coulomb friction coefficient, ≥ 0; 0 (the default) is frictionless and the ball never
+    /// spins from a contact. A pair of balls uses `√(μ_a·μ_b)` (Box2D's mixing rule), so a
+    /// frictionless ball slides on any other; against a box wall or a segment the ball's own
+    /// coefficient applies.
+    pub friction: f32,
+    /// Angular velocity (radians per second, counter-clockwise positive). Contacts with
+    /// friction change it, through the moment of inertia of a solid disc, `½ m r²`.
+    pub angular_velocity: f32,
+    /// Orientation (radians, counter-clockwise), advanced by `angular_velocity · dt` each step
+    /// and kept within `[−π, π]`; it changes nothing in the dynamics (a disc is round), but
+    /// shows a rolling ball turn.
+    pub angle: f32,
 }
 
 impl Ball {
     /// A perfectly elastic ball of unit areal density (`mass = π r²`).
     pub fn new(position: Vec2, velocity: Vec2, radius: f32) -> Ball {
-        Ball { position, velocity, radius, mass: std::f32::consts::PI * radius * radius, restitution: 1.0 }
+        let mass = std::f32::consts::PI * radius * radius;
+        Ball { position, velocity, radius, mass, restitution: 1.0, friction: 0.0, angular_velocity: 0.0, angle: 0.0 }
+    }
+
+    /// The same ball with Coulomb friction coefficient `friction` (see [`Ball::friction`]).
+    pub fn with_friction(self, friction: f32) -> Ball {
+        Ball { friction, ..self }
     }
 
     /// A kinematic ball: infinite mass, so it moves only as its velocity says (set it, e.g.
@@ -37,7 +55,8 @@ impl Ball {
     /// their velocity relative to it reflected with the pair's restitution (the larger of the
     /// two, as for any pair; this constructor's is 1).
     pub fn kinematic(position: Vec2, velocity: Vec2, radius: f32) -> Ball {
-        Ball { position, velocity, radius, mass: f32::INFINITY, restitution: 1.0 }
+        let mass = f32::INFINITY;
+        Ball { position, velocity, radius, mass, restitution: 1.0, friction: 0.0, angular_velocity: 0.0, angle: 0.0 }
     }
 
     /// Whether the ball is kinematic (infinite mass).

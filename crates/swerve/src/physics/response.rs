@@ -1,4 +1,5 @@
-//! Collision response: impulses along the contact normal and position correction.
+//! Collision response: impulses along the contact normal, Coulomb friction along its tangent,
+//! and position correction.
 //!
 //! Seed 003 §2 decomposes both velocities onto the line of centres with `atan2`, `cos` and
 //! `sin` and applies the 1-D elastic formula `v₁'' = ((m₁ − m₂)v₁' + 2m₂v₂') / (m₁ + m₂)`
@@ -27,13 +28,97 @@ pub fn ball_ball_impulse(
     normal: DVec2,
     e: f64,
 ) -> Option<(DVec2, DVec2)> {
+    let j = ball_ball_normal_impulse(va, vb, inv_ma, inv_mb, normal, e)?;
+    Some((va - normal * (j * inv_ma), vb + normal * (j * inv_mb)))
+}
+
+/// The magnitude of the impulse [`ball_ball_impulse`] applies (N·s, > 0), or `None` when it
+/// applies none.
+#[inline]
+pub fn ball_ball_normal_impulse(va: DVec2, vb: DVec2, inv_ma: f64, inv_mb: f64, normal: DVec2, e: f64) -> Option<f64> {
     let approach = (vb - va).dot(normal);
     // Two kinematic balls (both inverse masses 0) pass through each other.
     if approach >= 0.0 || inv_ma + inv_mb == 0.0 {
         return None;
     }
-    let j = -(1.0 + e) * approach / (inv_ma + inv_mb);
-    Some((va - normal * (j * inv_ma), vb + normal * (j * inv_mb)))
+    Some(-(1.0 + e) * approach / (inv_ma + inv_mb))
+}
+
+/// One side of a contact with friction: a ball's velocity (`f64`, with its residual),
+/// angular velocity, inverse mass and radius (the lever arm from its centre to the contact
+/// point). A static partner (box wall, segment) is [`RimSide::STATIC`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RimSide {
+    /// Velocity of the centre (m/s).
+    pub velocity: DVec2,
+    /// Angular velocity (rad/s, counter-clockwise positive).
+    pub spin: f64,
+    /// `1 / m`; 0 for a kinematic ball or a static partner.
+    pub inverse_mass: f64,
+    /// Distance from the centre to the contact point (m).
+    pub radius: f64,
+}
+
+impl RimSide {
+    /// A static partner: it does not move, and its rim has no speed.
+    pub const STATIC: RimSide = RimSide { velocity: DVec2::ZERO, spin: 0.0, inverse_mass: 0.0, radius: 0.0 };
+
+    /// How much a tangential impulse `j` at the rim changes the spin, per unit of `j`: the
+    /// lever arm over the moment of inertia of a solid disc, `r / (½ m r²) = 2 / (m r)` (0 for
+    /// infinite mass).
+    #[inline]
+    pub fn spin_per_impulse(&self) -> f64 {
+        if self.inverse_mass == 0.0 {
+            0.0
+        } else {
+            2.0 * self.inverse_mass / self.radius
+        }
+    }
+}
+
+/// The inverse of a contact's effective mass along its tangent: how much a unit tangential
+/// impulse changes the relative sliding speed at the contact. For solid discs each side adds
+/// `1/m + r²/I = 3/m` (the rim turns as well as the centre moving).
+#[inline]
+pub fn tangent_inverse_mass(a: &RimSide, b: &RimSide) -> f64 {
+    3.0 * (a.inverse_mass + b.inverse_mass)
+}
+
+/// How fast `b`'s rim slides past `a`'s at their contact, along the tangent `perp(normal)`
+/// (`normal`: unit, from `a` towards `b`; the contact point is `r_a` along it from `a` and
+/// `r_b` back from `b`). A rim point moves at `v + ω × r`, and `ω × (r·n) = ω r · perp(n)`.
+#[inline]
+pub fn sliding_speed(a: &RimSide, b: &RimSide, normal: DVec2) -> f64 {
+    (b.velocity - a.velocity).dot(normal.perp()) - b.spin * b.radius - a.spin * a.radius
+}
+
+/// Applies a tangential impulse `j` to both sides of a contact along `perp(normal)`: `+j` on
+/// `b`, `−j` on `a`. Each rim's impulse turns its disc the same way, `Δω = −j · 2/(m r)`
+/// (a push along `+perp(n)` at `−r·n` from `b`'s centre turns `b` clockwise; the opposite push
+/// at `+r·n` from `a`'s centre turns `a` clockwise too).
+#[inline]
+pub fn apply_tangent_impulse(a: &mut RimSide, b: &mut RimSide, normal: DVec2, j: f64) {
+    let tangent = normal.perp();
+    a.velocity -= tangent * (j * a.inverse_mass);
+    b.velocity += tangent * (j * b.inverse_mass);
+    a.spin -= j * a.spin_per_impulse();
+    b.spin -= j * b.spin_per_impulse();
+}
+
+/// Coulomb friction of an impact between `a` and `b` (after its normal impulse): the
+/// tangential impulse that stops the rims sliding past each other, capped at `limit` (the
+/// friction coefficient times the normal impulse); returns it (on `b`, along `perp(normal)`)
+/// and applies it. One impulse, as Box2D and rapier give an impact: a rim that would need more
+/// than `limit` to stop keeps sliding, slower.
+#[inline]
+pub fn impact_friction(a: &mut RimSide, b: &mut RimSide, normal: DVec2, limit: f64) -> f64 {
+    let k = tangent_inverse_mass(a, b);
+    if k == 0.0 {
+        return 0.0;
+    }
+    let j = (-sliding_speed(a, b, normal) / k).clamp(-limit, limit);
+    apply_tangent_impulse(a, b, normal, j);
+    j
 }
 
 /// Velocity of a ball after bouncing off a static wall whose unit `normal` points from the

@@ -24,6 +24,12 @@
 //! (dropping a fast one would let a pile sink through it), and gets the pair's restitution
 //! after the solve if it met an impact.
 //!
+//! With friction ([`crate::physics::Ball::friction`]) each contact has a second row, along its
+//! tangent: an accumulated tangential impulse that stops the two rims sliding past each other,
+//! kept within `±μ` times the contact's normal impulse (Coulomb's cone, clamped as Box2D does),
+//! and warm-started like the normal one. It turns the discs as well (a solid disc's moment of
+//! inertia, `½ m r²`), so a ball on a slope rolls.
+//!
 //! What the solve cannot hold (a tall stack needs more sweeps than it gets) the world's
 //! position passes push back, but only down to a slop ([`crate::physics::World::RESTING_SLOP`]),
 //! so that resting balls stay touching and keep their warm-started impulses. Measured in
@@ -67,6 +73,17 @@ struct RestingContact {
     mass: f64,
     /// The accumulated impulse along the normal (N·s), pushing the two apart; ≥ 0.
     impulse: f64,
+    /// The pair's friction coefficient (0: no tangent row).
+    friction: f64,
+    /// The lever arms: each ball's radius (0 for a static partner).
+    arm_a: f64,
+    arm_b: f64,
+    /// `1 / (3/m_a + 3/m_b)`: the impulse that changes the rims' sliding speed by 1 (each
+    /// solid disc's centre and rim both give way: `1/m + r²/I = 3/m`).
+    tangent_mass: f64,
+    /// The accumulated impulse along the tangent `perp(normal)` on the partner (N·s), within
+    /// `±friction · impulse`.
+    tangent_impulse: f64,
 }
 
 /// The world's resting-contact solver and its buffers (kept between steps: nothing is
@@ -74,11 +91,17 @@ struct RestingContact {
 #[derive(Default)]
 pub(crate) struct RestingContacts {
     contacts: Vec<RestingContact>,
-    /// Last step's contacts as (key, accumulated impulse), ordered by key.
-    previous: Vec<(u64, f64)>,
+    /// Last step's contacts as (key, accumulated normal impulse, accumulated tangential
+    /// impulse), ordered by key.
+    previous: Vec<(u64, f64, f64)>,
     /// Each ball's velocity during the solve (`f64`, with its residual), and inverse mass.
     velocities: Vec<DVec2>,
     inverse_masses: Vec<f64>,
+    /// With friction: each ball's angular velocity during the solve, and how much a unit
+    /// tangential impulse at its rim changes it (`2 / (m r)`; 0 for a kinematic ball). Empty
+    /// when no contact has friction.
+    spins: Vec<f64>,
+    spin_per_impulse: Vec<f64>,
     /// Which balls a contact touched (their velocities are written back), and their list.
     is_touched: Vec<bool>,
     touched: Vec<u32>,
@@ -124,13 +147,20 @@ impl RestingContacts {
         self.warm_start();
         let contacts = &mut self.contacts;
         let (velocities, inverse_masses) = (&mut self.velocities, &self.inverse_masses);
+        let rims = Rims { spins: &mut self.spins, spin_per_impulse: &self.spin_per_impulse };
+        let mut rims = rims;
         for _ in 0..iterations {
             for c in contacts.iter_mut() {
+                // Friction first, within the cone of the normal impulse so far (Box2D's order:
+                // the normal row then has the last word on penetration).
+                if c.friction > 0.0 {
+                    relax_friction(c, velocities, inverse_masses, &mut rims);
+                }
                 relax(c, c.target, velocities, inverse_masses);
             }
         }
         self.previous.clear();
-        self.previous.extend(contacts.iter().map(|c| (c.key, c.impulse)));
+        self.previous.extend(contacts.iter().map(|c| (c.key, c.impulse, c.tangent_impulse)));
         // Restitution for the held contacts that met an impact (a ball struck from above
         // strikes the floor it rests on), once after the solve and not warm-started, as in
         // Box2D 3: warm-starting a bounce would throw the pair apart again next step.
@@ -142,18 +172,22 @@ impl RestingContacts {
         self.contacts.len()
     }
 
-    /// The balls whose velocity the solve may have changed, with their new `f64` velocity.
-    pub(crate) fn solved_velocities(&self) -> impl Iterator<Item = (usize, DVec2)> + '_ {
-        self.touched.iter().map(|&i| (i as usize, self.velocities[i as usize]))
+    /// The balls whose velocity the solve may have changed, with their new `f64` velocity
+    /// and, when a contact had friction, their new angular velocity.
+    pub(crate) fn solved_velocities(&self) -> impl Iterator<Item = (usize, DVec2, Option<f64>)> + '_ {
+        let spins = &self.spins;
+        self.touched.iter().map(move |&i| (i as usize, self.velocities[i as usize], spins.get(i as usize).copied()))
     }
 
     /// The contacts that pushed: (packed ball, partner, impulse on the ball, unit normal from
     /// the ball to its partner).
     pub(crate) fn impulses(&self) -> impl Iterator<Item = (usize, Collider, DVec2, Vec2)> + '_ {
-        self.contacts
-            .iter()
-            .filter(|c| c.impulse > 0.0)
-            .map(|c| (c.a as usize, c.partner, -c.normal * c.impulse, c.normal.as_vec2()))
+        // A contact can end the solve with no normal impulse but some tangential one (its
+        // friction row came before the normal row that let go): that impulse acted too.
+        self.contacts.iter().filter(|c| c.impulse > 0.0 || c.tangent_impulse != 0.0).map(|c| {
+            let on_ball = -c.normal * c.impulse - c.normal.perp() * c.tangent_impulse;
+            (c.a as usize, c.partner, on_ball, c.normal.as_vec2())
+        })
     }
 
     /// Lists the step's resting contacts, ordered by key (so that the solve does not depend on
@@ -170,16 +204,31 @@ impl RestingContacts {
         self.velocities.extend(with_residual.map(|(b, r)| b.velocity.as_dvec2() + r.as_dvec2()));
         self.inverse_masses.clear();
         self.inverse_masses.extend(scene.balls.iter().map(|b| 1.0 / f64::from(b.mass)));
+        self.spins.clear();
+        self.spin_per_impulse.clear();
+        if scene.balls.iter().any(|b| b.friction > 0.0) {
+            self.spins.extend(scene.balls.iter().map(|b| f64::from(b.angular_velocity)));
+            let per_impulse =
+                |b: &Ball| if b.is_kinematic() { 0.0 } else { 2.0 / (f64::from(b.mass) * f64::from(b.radius)) };
+            self.spin_per_impulse.extend(scene.balls.iter().map(per_impulse));
+        }
         self.contacts.clear();
         let dt = f64::from(dt);
         let velocities = &self.velocities;
         let inverse_masses = &self.inverse_masses;
+        let balls = scene.balls;
         let mut push = |a: usize, b: u32, partner: Collider, code: u32, normal: DVec2, gap: f64, e: f32| {
             let inverse_mass = inverse_masses[a] + if b == STATIC { 0.0 } else { inverse_masses[b as usize] };
             if inverse_mass == 0.0 {
                 return; // two kinematic balls
             }
             let vb = if b == STATIC { DVec2::ZERO } else { velocities[b as usize] };
+            let ball_a = &balls[a];
+            // Box2D's mixing for a pair; against a wall or a segment, the ball's own.
+            let (friction, arm_b) = match b {
+                STATIC => (ball_a.friction, 0.0),
+                b => ((ball_a.friction * balls[b as usize].friction).sqrt(), balls[b as usize].radius),
+            };
             self.contacts.push(RestingContact {
                 key: (u64::from(scene.ids[a].0) << 32) | u64::from(code),
                 a: a as u32,
@@ -191,6 +240,11 @@ impl RestingContacts {
                 target: -gap.max(0.0) / dt,
                 mass: 1.0 / inverse_mass,
                 impulse: 0.0,
+                friction: f64::from(friction),
+                arm_a: f64::from(ball_a.radius),
+                arm_b: f64::from(arm_b),
+                tangent_mass: 1.0 / (3.0 * inverse_mass),
+                tangent_impulse: 0.0,
             });
         };
         for &(i, j) in scene.pairs {
@@ -271,6 +325,8 @@ impl RestingContacts {
             }
             if k < previous.len() && previous[k].0 == c.key {
                 c.impulse = previous[k].1;
+                // A coefficient changed since (set_ball) must not start outside its cone.
+                c.tangent_impulse = previous[k].2.clamp(-c.friction * c.impulse, c.friction * c.impulse);
                 true
             } else {
                 c.approach <= resting_speed
@@ -325,7 +381,49 @@ impl RestingContacts {
             if c.b != STATIC {
                 self.velocities[b] += c.normal * (c.impulse * self.inverse_masses[b]);
             }
+            if c.tangent_impulse != 0.0 {
+                let mut rims = Rims { spins: &mut self.spins, spin_per_impulse: &self.spin_per_impulse };
+                push_tangent(c, c.tangent_impulse, &mut self.velocities, &self.inverse_masses, &mut rims);
+            }
         }
+    }
+}
+
+/// The angular velocities of the balls during a solve with friction, and how much a unit
+/// rim impulse changes each.
+struct Rims<'a> {
+    spins: &'a mut [f64],
+    spin_per_impulse: &'a [f64],
+}
+
+/// One Gauss–Seidel update of contact `c`'s tangent row: the impulse change that stops the
+/// rims sliding past each other, with the accumulated tangential impulse kept within
+/// `±friction · impulse` (Coulomb's cone around the current normal impulse).
+#[inline]
+fn relax_friction(c: &mut RestingContact, velocities: &mut [DVec2], inverse_masses: &[f64], rims: &mut Rims<'_>) {
+    let (a, b) = (c.a as usize, c.b as usize);
+    let (vb, spin_b) = if c.b == STATIC { (DVec2::ZERO, 0.0) } else { (velocities[b], rims.spins[b]) };
+    // The rim point of a disc moves at `v + ω × r`; `ω × (r·n) = ω r · perp(n)`.
+    let sliding = (vb - velocities[a]).dot(c.normal.perp()) - spin_b * c.arm_b - rims.spins[a] * c.arm_a;
+    let limit = c.friction * c.impulse;
+    let accumulated = (c.tangent_impulse - sliding * c.tangent_mass).clamp(-limit, limit);
+    let change = accumulated - c.tangent_impulse;
+    c.tangent_impulse = accumulated;
+    push_tangent(c, change, velocities, inverse_masses, rims);
+}
+
+/// Applies a tangential impulse `j` at contact `c`: `+j·perp(n)` on the partner and the
+/// opposite on the ball, each turning its disc by `−j · 2/(m r)` (both rims are pushed so as
+/// to turn their discs the same way).
+#[inline]
+fn push_tangent(c: &RestingContact, j: f64, velocities: &mut [DVec2], inverse_masses: &[f64], rims: &mut Rims<'_>) {
+    let (a, b) = (c.a as usize, c.b as usize);
+    let tangent = c.normal.perp();
+    velocities[a] -= tangent * (j * inverse_masses[a]);
+    rims.spins[a] -= j * rims.spin_per_impulse[a];
+    if c.b != STATIC {
+        velocities[b] += tangent * (j * inverse_masses[b]);
+        rims.spins[b] -= j * rims.spin_per_impulse[b];
     }
 }
 

@@ -122,3 +122,28 @@ pub fn poured_pile(n: usize, width: f32, e: f32, seed: u64) -> Scene {
     let top = 4.0 + (n / per_row + 1) as f32 * 2.3;
     Scene { bounds: Aabb { min: Vec2::ZERO, max: Vec2::new(width, top) }, balls, dt: 1.0 / 60.0 }
 }
+
+/// A steep pile left to slump, a test of a granular material's friction: a triangle of `rows`
+/// rows of balls (the bottom row `rows` balls wide, 1.3 m apart; each row above 1.126 m higher
+/// and one ball shorter, so its flanks stand at 60°), radii 0.4–0.6 m (mixed, so that they
+/// cannot lock into a crystal), restitution 0.1 and friction coefficient `friction`, at rest on
+/// the middle of a floor `floor` metres wide; `dt = 1/60`. Run it with gravity: the pile
+/// slumps until its flanks are no steeper than the friction holds (a frictionless one spreads
+/// into a layer).
+pub fn slumping_pile(rows: usize, floor: f32, friction: f32, seed: u64) -> Scene {
+    const PITCH: f32 = 1.3;
+    let rise = PITCH * 0.866_025_4;
+    let mut rng = SplitMix64(seed);
+    let mut balls = Vec::with_capacity(rows * (rows + 1) / 2);
+    for row in 0..rows {
+        let across = rows - row;
+        let left = 0.5 * floor - 0.5 * PITCH * (across - 1) as f32;
+        for k in 0..across {
+            let radius = rng.range(0.4, 0.6);
+            let position = Vec2::new(left + k as f32 * PITCH, 0.65 + row as f32 * rise);
+            balls.push(Ball { restitution: 0.1, ..Ball::new(position, Vec2::ZERO, radius) }.with_friction(friction));
+        }
+    }
+    let top = 3.0 + rows as f32 * rise;
+    Scene { bounds: Aabb { min: Vec2::ZERO, max: Vec2::new(floor, top) }, balls, dt: 1.0 / 60.0 }
+}

@@ -10,7 +10,7 @@ use super::broad_phase::{overlap, pairs_with_grown, BroadPhase, BroadPhaseDebug,
 use super::contact::{BoxWall, Collider, Contact, ContactLog};
 use super::narrow_phase::closest_point_on_segment;
 use super::query::{self, RayHit};
-use super::response::{ball_ball_impulse, separate, wall_impulse};
+use super::response::{ball_ball_impulse, ball_ball_normal_impulse, impact_friction, separate, wall_impulse, RimSide};
 use super::resting::{self, RestingContacts};
 use super::segment_grid::SegmentGrid;
 use super::time_of_impact;
@@ -282,6 +282,9 @@ impl World {
                 value: ball.restitution,
             });
         }
+        Error::check_non_negative("ball friction", ball.friction)?;
+        Error::check_finite("ball angular velocity", ball.angular_velocity)?;
+        Error::check_finite("ball angle", ball.angle)?;
         self.check_inside_bounds(ball.position, ball)
     }
 
@@ -326,7 +329,8 @@ impl World {
         Ok(self.balls[self.index_of(id)?])
     }
 
-    /// Replaces a ball's whole state (position, velocity, radius, mass, restitution), with
+    /// Replaces a ball's whole state (position, velocity, radius, mass, restitution, friction,
+    /// angular velocity), with
     /// [`World::add_ball`]'s rules; on error nothing changes. A ball moved onto another is
     /// pushed out by the next step's position correction.
     pub fn set_ball(&mut self, id: BallId, ball: Ball) -> Result<(), Error> {
@@ -638,14 +642,14 @@ impl World {
         self.contact_log.contacts()
     }
 
-    /// Total kinetic energy `Σ ½ m |v|²` in `f64` (velocities including their residuals).
+    /// Total kinetic energy `Σ ½ m |v|² + ½ I ω²` in `f64` (velocities including their
+    /// residuals; `I = ½ m r²`, a solid disc's moment of inertia).
     pub fn kinetic_energy(&self) -> f64 {
-        self.balls
-            .iter()
-            .zip(&self.residual)
-            .filter(|(b, _)| !b.is_kinematic())
-            .map(|(b, r)| 0.5 * f64::from(b.mass) * (b.velocity.as_dvec2() + r.as_dvec2()).length_squared())
-            .sum()
+        let energy = |(b, r): (&Ball, &Vec2)| {
+            let (m, radius, spin) = (f64::from(b.mass), f64::from(b.radius), f64::from(b.angular_velocity));
+            0.5 * m * (b.velocity.as_dvec2() + r.as_dvec2()).length_squared() + 0.25 * m * radius * radius * spin * spin
+        };
+        self.balls.iter().zip(&self.residual).filter(|(b, _)| !b.is_kinematic()).map(energy).sum()
     }
 
     /// Total momentum `Σ m v` in `f64` (velocities including their residuals).
@@ -743,9 +747,12 @@ impl World {
         let count = self.resting.solve(&scene, dt, self.resting_speed, self.solver_iterations);
         self.stats.resting_contacts = count;
         let resting = std::mem::take(&mut self.resting);
-        for (i, v) in resting.solved_velocities() {
+        for (i, v, spin) in resting.solved_velocities() {
             if !self.balls[i].is_kinematic() {
                 self.set_velocity64(i, v);
+                if let Some(spin) = spin {
+                    self.balls[i].angular_velocity = spin as f32;
+                }
             }
         }
         for (i, partner, impulse, normal) in resting.impulses() {
@@ -1007,6 +1014,46 @@ impl World {
         self.residual[i] = if self.compensated { (v - hi.as_dvec2()).as_vec2() } else { Vec2::ZERO };
     }
 
+    /// Packed ball `i` as one side of a contact with friction, moving at `velocity`.
+    #[inline]
+    fn rim(&self, i: usize, velocity: DVec2) -> RimSide {
+        let ball = &self.balls[i];
+        RimSide {
+            velocity,
+            spin: f64::from(ball.angular_velocity),
+            inverse_mass: 1.0 / f64::from(ball.mass),
+            radius: f64::from(ball.radius),
+        }
+    }
+
+    /// Coulomb friction of an impact between packed balls `i` and `j` that has just given
+    /// them the normal impulse `normal_impulse` (N·s) along `normal` (unit, from `i` to `j`)
+    /// and the velocities `va`, `vb`: the rims' sliding is stopped, or slowed by at most
+    /// `μ · normal_impulse` ([`pair_friction`]), changing `va`, `vb` and both spins.
+    fn rub_balls(&mut self, i: usize, j: usize, normal: DVec2, normal_impulse: f64, va: &mut DVec2, vb: &mut DVec2) {
+        let limit = f64::from(pair_friction(&self.balls[i], &self.balls[j])) * normal_impulse;
+        let (mut a, mut b) = (self.rim(i, *va), self.rim(j, *vb));
+        impact_friction(&mut a, &mut b, normal, limit);
+        for (k, side, v) in [(i, a, va), (j, b, vb)] {
+            if !self.balls[k].is_kinematic() {
+                *v = side.velocity;
+                self.balls[k].angular_velocity = side.spin as f32;
+            }
+        }
+    }
+
+    /// Coulomb friction of packed ball `i`'s impact on something static (a segment) whose
+    /// normal impulse changed its velocity by `normal_change` (m/s, ≥ 0) along `-outward`
+    /// (`outward`: unit, from the ball towards the obstacle); `v` is its velocity after it.
+    fn rub_static(&mut self, i: usize, outward: DVec2, normal_change: f64, v: &mut DVec2) {
+        let ball = &self.balls[i];
+        let limit = f64::from(ball.friction) * normal_change * f64::from(ball.mass);
+        let mut a = self.rim(i, *v);
+        impact_friction(&mut a, &mut { RimSide::STATIC }, outward, limit);
+        *v = a.velocity;
+        self.balls[i].angular_velocity = a.spin as f32;
+    }
+
     /// Impulse between balls `i` and `j` touching at time `t`; re-anchors their paths.
     fn collide(&mut self, i: u32, j: u32, t: f32) -> bool {
         let (iu, ju) = (i as usize, j as usize);
@@ -1019,9 +1066,14 @@ impl World {
         let (inv_a, inv_b) = (1.0 / f64::from(a.mass), 1.0 / f64::from(b.mass));
         let (before_a, before_b) = (self.velocity64(iu), self.velocity64(ju));
         let e = self.restitution(a.restitution.max(b.restitution), (before_b - before_a).dot(normal));
-        let Some((va, vb)) = ball_ball_impulse(before_a, before_b, inv_a, inv_b, normal, e) else {
+        let Some((mut va, mut vb)) = ball_ball_impulse(before_a, before_b, inv_a, inv_b, normal, e) else {
             return false;
         };
+        if pair_friction(a, b) > 0.0 {
+            let normal_impulse = ball_ball_normal_impulse(before_a, before_b, inv_a, inv_b, normal, e).unwrap_or(0.0);
+            self.rub_balls(iu, ju, normal, normal_impulse, &mut va, &mut vb);
+        }
+        let (a, b) = (&self.balls[iu], &self.balls[ju]);
         let impulse = impulse_on_first(a, va - before_a, b, vb - before_b);
         self.contact_log.record(iu, Collider::Ball(BallId(j)), t, impulse, normal.as_vec2());
         // A kinematic ball's path is not re-anchored: its velocity did not change, and
@@ -1051,7 +1103,10 @@ impl World {
         }
         let before = self.velocity64(iu);
         let e = self.restitution(self.balls[iu].restitution, before.dot(normal));
-        let Some(v) = wall_impulse(before, normal, e) else { return false };
+        let Some(mut v) = wall_impulse(before, normal, e) else { return false };
+        if self.balls[iu].friction > 0.0 {
+            self.rub_static(iu, -normal, (v - before).dot(normal), &mut v);
+        }
         let impulse = (v - before) * f64::from(self.balls[iu].mass);
         // `normal` points from the segment to the ball; a contact's, from the ball outwards.
         self.contact_log.record(iu, Collider::Segment(s as usize), t, impulse, -normal.as_vec2());
@@ -1091,6 +1146,7 @@ impl World {
             self.balls.iter_mut().zip(&mut self.residual).zip(&mut self.swept).enumerate()
         {
             ball.position += ball.velocity * dt;
+            ball.angle = turned(ball.angle, ball.angular_velocity * dt);
             if let Some(bounds) = self.bounds {
                 if PLAIN {
                     reflect_off_walls(ball, residual, bounds);
@@ -1234,7 +1290,12 @@ impl World {
             let (before_a, before_b) = (self.velocity64(iu), self.velocity64(ju));
             let e = self.restitution(a.restitution.max(b.restitution), (before_b - before_a).dot(normal64));
             let mut impulse = DVec2::ZERO;
-            if let Some((va, vb)) = ball_ball_impulse(before_a, before_b, inv_a, inv_b, normal64, e) {
+            if let Some((mut va, mut vb)) = ball_ball_impulse(before_a, before_b, inv_a, inv_b, normal64, e) {
+                if pair_friction(&a, &b) > 0.0 {
+                    let normal_impulse =
+                        ball_ball_normal_impulse(before_a, before_b, inv_a, inv_b, normal64, e).unwrap_or(0.0);
+                    self.rub_balls(iu, ju, normal64, normal_impulse, &mut va, &mut vb);
+                }
                 impulse = impulse_on_first(&a, va - before_a, &b, vb - before_b);
                 for (k, v) in [(iu, va), (ju, vb)] {
                     if !self.balls[k].is_kinematic() {
@@ -1379,7 +1440,10 @@ impl World {
             let before = self.velocity64(i);
             let e = self.restitution(ball.restitution, before.dot(normal64));
             let mut impulse = DVec2::ZERO;
-            if let Some(v) = wall_impulse(before, normal64, e) {
+            if let Some(mut v) = wall_impulse(before, normal64, e) {
+                if ball.friction > 0.0 {
+                    self.rub_static(i, -normal64, (v - before).dot(normal64), &mut v);
+                }
                 impulse = (v - before) * f64::from(ball.mass);
                 self.set_velocity64(i, v);
             }
@@ -1393,6 +1457,63 @@ impl World {
         self.near_segments = near;
         corrected
     }
+}
+
+/// Coulomb friction of a bounce off the box wall on `axis` on the side `outward` (−1: the
+/// wall at `min`, +1: at `max`), whose normal impulse changed the ball's normal velocity by
+/// `normal_change` (m/s) `overshoot` seconds before the end of the step: the tangential
+/// velocity and the spin change ([`impact_friction`]), and the position along the wall moves
+/// by the change times the overshoot, as if it had happened at the wall.
+#[cold]
+fn rub_wall(ball: &mut Ball, residual: &mut Vec2, axis: usize, outward: f64, normal_change: f32, overshoot: f32) {
+    let along = 1 - axis;
+    let velocity = ball.velocity.as_dvec2() + residual.as_dvec2();
+    let mut normal = DVec2::ZERO;
+    normal[axis] = outward;
+    let mut side = RimSide {
+        velocity,
+        spin: f64::from(ball.angular_velocity),
+        inverse_mass: 1.0 / f64::from(ball.mass),
+        radius: f64::from(ball.radius),
+    };
+    let limit = f64::from(ball.friction) * f64::from(normal_change) * f64::from(ball.mass);
+    impact_friction(&mut side, &mut { RimSide::STATIC }, normal, limit);
+    let tangential = side.velocity[along];
+    let before = ball.velocity[along];
+    ball.velocity[along] = tangential as f32;
+    // A ball without a residual (velocity compensation off) keeps none.
+    if *residual != Vec2::ZERO {
+        residual[along] = (tangential - f64::from(ball.velocity[along])) as f32;
+    }
+    ball.angular_velocity = side.spin as f32;
+    if overshoot.is_finite() {
+        ball.position[along] += (ball.velocity[along] - before) * overshoot;
+    }
+}
+
+/// `angle + by`, kept within `[−π, π]`.
+#[inline(always)]
+fn turned(angle: f32, by: f32) -> f32 {
+    let turned = angle + by;
+    if turned.abs() <= std::f32::consts::PI {
+        turned
+    } else {
+        wrap_angle(turned)
+    }
+}
+
+/// An angle outside `[−π, π]` brought back into it.
+#[cold]
+fn wrap_angle(angle: f32) -> f32 {
+    let tau = std::f32::consts::TAU;
+    (angle + std::f32::consts::PI).rem_euclid(tau) - std::f32::consts::PI
+}
+
+/// The friction coefficient of a ball pair: `√(μ_a · μ_b)`, Box2D's mixing rule (0 unless both
+/// balls have friction).
+#[inline]
+fn pair_friction(a: &Ball, b: &Ball) -> f32 {
+    (a.friction * b.friction).sqrt()
 }
 
 /// The impulse on ball `a` (N·s) of a contact that changed the velocities of `a` and `b` by
@@ -1423,15 +1544,20 @@ fn log_wall_bounces(
 ) {
     let v_before = before.velocity.as_dvec2() + residual_before.as_dvec2();
     let v_after = after.velocity.as_dvec2() + residual.as_dvec2();
-    for axis in 0..2 {
-        if after.velocity[axis] == before.velocity[axis] {
-            continue;
-        }
+    // The axes whose walls the path crossed (`reflect_off_walls`' test). With friction a
+    // bounce changes the velocity along the wall too, which is that wall's impulse as well,
+    // unless the ball met both walls of a corner: then each wall is given its own axis.
+    let r = before.radius;
+    let crossed = |axis: usize| !(bounds.min[axis] + r..=bounds.max[axis] - r).contains(&before.position[axis]);
+    let corner = crossed(0) && crossed(1);
+    for axis in (0..2).filter(|&axis| crossed(axis)) {
         let positive = before.velocity[axis] > 0.0;
         let wall = if positive { bounds.max[axis] - before.radius } else { bounds.min[axis] + before.radius };
         let overshoot_time = (before.position[axis] - wall).abs() / before.velocity[axis].abs();
-        let mut impulse = DVec2::ZERO;
-        impulse[axis] = (v_after[axis] - v_before[axis]) * f64::from(before.mass);
+        let mut impulse = (v_after - v_before) * f64::from(before.mass);
+        if corner {
+            impulse[1 - axis] = 0.0;
+        }
         let mut normal = Vec2::ZERO;
         normal[axis] = if positive { 1.0 } else { -1.0 };
         let partner = Collider::Wall(BoxWall::on(axis, positive));
@@ -1469,14 +1595,22 @@ fn bounce_on_axis(ball: &mut Ball, residual: &mut Vec2, axis: usize, lo: f32, hi
         if p < lo {
             ball.position[axis] = lo + (lo - p) * e;
             if ball.velocity[axis] < 0.0 {
+                let speed_in = -ball.velocity[axis];
                 ball.velocity[axis] = -ball.velocity[axis] * e;
                 residual[axis] = -residual[axis] * e;
+                if ball.friction > 0.0 {
+                    rub_wall(ball, residual, axis, -1.0, speed_in * (1.0 + e), (lo - p) / speed_in);
+                }
             }
         } else if p > hi {
             ball.position[axis] = hi - (p - hi) * e;
             if ball.velocity[axis] > 0.0 {
+                let speed_in = ball.velocity[axis];
                 ball.velocity[axis] = -ball.velocity[axis] * e;
                 residual[axis] = -residual[axis] * e;
+                if ball.friction > 0.0 {
+                    rub_wall(ball, residual, axis, 1.0, speed_in * (1.0 + e), (p - hi) / speed_in);
+                }
             }
         } else {
             return;
