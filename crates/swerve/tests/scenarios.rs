@@ -91,6 +91,8 @@ solver_iterations = 0
 [[balls.ball]]
 position = [0.0, 0.0]
 radius = 0.0
+friction = -0.2
+angular_velocity = "fast"
 "#;
 
 fn has(problems: &[Problem], line: usize, key: &str, message_part: &str) -> bool {
@@ -114,6 +116,8 @@ fn a_malformed_file_reports_every_problem_with_line_and_key() {
         (27, "balls.solver_iterations", "at least 1"),
         // After an unknown broad phase the rest of [balls] is still read.
         (31, "balls.ball[0].radius", "greater than 0"),
+        (32, "balls.ball[0].friction", "at least 0"),
+        (33, "balls.ball[0].angular_velocity", "expected a number"),
     ];
     for (line, key, part) in expected {
         assert!(has(&problems, line, key, part), "missing line {line} {key} ({part}) in {listing:#?}");
@@ -121,7 +125,7 @@ fn a_malformed_file_reports_every_problem_with_line_and_key() {
     assert_eq!(problems.len(), expected.len(), "{listing:#?}");
     // The error of the loading functions names the file, the first problem and the count.
     let err = Scenario::from_toml_str(MALFORMED, "broken.toml").unwrap_err().to_string();
-    assert_eq!(err, "broken.toml:2: time_step: must be greater than 0, got -0.25 (and 10 more problems)");
+    assert_eq!(err, "broken.toml:2: time_step: must be greater than 0, got -0.25 (and 12 more problems)");
 }
 
 #[test]
@@ -783,4 +787,29 @@ fn names_that_would_leave_the_output_folder_are_problems() {
     for good in [r#""crossing-2""#, r#""my scene v1.2""#, r#""ünïcode_名前""#, r#""a.""#] {
         assert!(Scenario::parse(&file(good), Format::Toml).is_ok(), "{good}");
     }
+}
+
+/// `friction` and `angular_velocity` reach the world's balls (listed and random), survive the
+/// JSON round trip, and make a ball roll down a slope.
+#[test]
+fn friction_and_spin_keys_reach_the_world() {
+    let text = "name = \"rough\"\ntime_step = 0.01\nsteps = 150\n\
+        [[obstacles]]\nvertices = [[0.0, 0.0], [40.0, -14.56], [40.0, -20.0], [0.0, -20.0]]\n\
+        [balls]\ngravity = [0.0, -9.81]\n\
+        [[balls.ball]]\nposition = [1.0, 1.2]\nradius = 0.5\nfriction = 0.6\nangular_velocity = 0.5\n\
+        [[balls.random]]\ncount = 3\nmin = [-30.0, 20.0]\nmax = [-20.0, 30.0]\nradius = [0.3, 0.4]\nspeed = [0.0, 0.1]\nfriction = 0.25\nseed = 4\n";
+    let scenario = Scenario::parse(text, Format::Toml).unwrap();
+    let json = scenario.to_json();
+    assert!(json.contains("\"friction\": 0.6") && json.contains("\"angular_velocity\": 0.5"), "{json}");
+    assert_eq!(Scenario::parse(&json, Format::Json).unwrap(), scenario);
+    let mut runner = Runner::new(&scenario).unwrap();
+    let balls = runner.world().unwrap().balls().to_vec();
+    assert_eq!((balls[0].friction, balls[0].angular_velocity), (0.6, 0.5));
+    assert!(balls[1..].iter().all(|b| b.friction == 0.25 && b.angular_velocity == 0.0));
+    while !runner.is_finished() {
+        runner.step();
+    }
+    let ball = runner.world().unwrap().balls()[0];
+    // Down a 20° slope (tan 20° = 0.364), rolling clockwise.
+    assert!(ball.velocity.x > 1.5 && ball.angular_velocity < -3.0, "{ball:?}");
 }

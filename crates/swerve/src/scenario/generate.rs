@@ -266,6 +266,10 @@ pub struct InitialBall {
     pub mass: f32,
     /// Coefficient of restitution.
     pub restitution: f32,
+    /// Coulomb friction coefficient.
+    pub friction: f32,
+    /// Angular velocity (rad/s).
+    pub angular_velocity: f32,
 }
 
 impl Scenario {
@@ -282,6 +286,8 @@ impl Scenario {
                 radius: b.radius,
                 mass: if b.kinematic { f32::INFINITY } else { b.mass },
                 restitution: b.restitution,
+                friction: b.friction,
+                angular_velocity: b.angular_velocity,
             })
             .collect();
         let obstacles = self.obstacle_polygons();
@@ -320,6 +326,8 @@ impl Scenario {
                     // Density 1 kg/m²: mass grows with area, as for discs of one material.
                     mass: std::f32::consts::PI * radius * radius,
                     restitution: r.restitution,
+                    friction: r.friction,
+                    angular_velocity: 0.0,
                 });
             }
         }

@@ -393,6 +393,12 @@ pub struct BallSpec {
     /// Coefficient of restitution in [0, 1]; default 1 (elastic, seed 003).
     #[serde(default = "one")]
     pub restitution: f32,
+    /// Coulomb friction coefficient (≥ 0); default 0 (frictionless, no spin).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub friction: f32,
+    /// Angular velocity (rad/s, counter-clockwise); default 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub angular_velocity: f32,
     /// A kinematic ball (infinite mass, `mass` is ignored): it keeps its velocity, pushes the
     /// others and passes through walls ([`crate::physics::Ball::kinematic`]); default false.
     #[serde(default, skip_serializing_if = "is_false")]
@@ -417,6 +423,9 @@ pub struct RandomBalls {
     /// Coefficient of restitution; default 1.
     #[serde(default = "one")]
     pub restitution: f32,
+    /// Coulomb friction coefficient (≥ 0); default 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub friction: f32,
     /// Seed.
     pub seed: u64,
 }

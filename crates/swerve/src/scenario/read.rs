@@ -658,16 +658,30 @@ impl Reader {
             self.region(bt, false).map(|(min, max)| BoundsSpec { min, max })
         });
         let ball = self.tables(b, "ball", |r, t| {
-            r.check_keys(t, &["position", "velocity", "radius", "mass", "restitution", "kinematic"]);
+            r.check_keys(
+                t,
+                &["position", "velocity", "radius", "mass", "restitution", "friction", "angular_velocity", "kinematic"],
+            );
             let position = r.req_point(t, "position");
             let velocity = r.opt_point(t, "velocity").unwrap_or([0.0, 0.0]);
             let radius = r.req_number(t, "radius", Range::Positive);
             let mass = r.opt_number(t, "mass", Range::Positive).unwrap_or(1.0);
             let restitution = r.opt_number(t, "restitution", Range::Unit).unwrap_or(1.0);
+            let friction = r.opt_number(t, "friction", Range::NonNegative).unwrap_or(0.0);
+            let angular_velocity = r.opt_number(t, "angular_velocity", Range::Any).unwrap_or(0.0);
             let kinematic = r.opt_bool(t, "kinematic").unwrap_or(false);
             let radius = radius.and_then(|radius| r.square_finite(t, "radius", radius));
             r.count_balls(t, "", 1);
-            let ball = BallSpec { position: position?, velocity, radius: radius?, mass, restitution, kinematic };
+            let ball = BallSpec {
+                position: position?,
+                velocity,
+                radius: radius?,
+                mass,
+                restitution,
+                friction,
+                angular_velocity,
+                kinematic,
+            };
             // The physics world refuses a ball that does not fit inside its walls (the run
             // would fail without a line); a kinematic ball passes through walls, so it may.
             if let (Some(bounds), false) = (bounds, kinematic) {
@@ -688,7 +702,7 @@ impl Reader {
             Some(ball)
         });
         let random = self.tables(b, "random", |r, t| {
-            r.check_keys(t, &["count", "min", "max", "radius", "speed", "restitution", "seed"]);
+            r.check_keys(t, &["count", "min", "max", "radius", "speed", "restitution", "friction", "seed"]);
             let count = r.req_count(t, "count", 1);
             let count = r.at_most(t, "count", count, MAX_BALLS, BALL_LIMIT);
             if let Some(n) = count {
@@ -708,6 +722,7 @@ impl Reader {
             let radius = r.req_point(t, "radius");
             let speed = r.req_point(t, "speed");
             let restitution = r.opt_number(t, "restitution", Range::Unit).unwrap_or(1.0);
+            let friction = r.opt_number(t, "friction", Range::NonNegative).unwrap_or(0.0);
             if t.node.get("seed").is_none() {
                 r.missing(t, "seed");
             }
@@ -728,7 +743,16 @@ impl Reader {
                 }
             }
             let (min, max) = region?;
-            Some(RandomBalls { count: count?, min, max, radius: radius?, speed: speed?, restitution, seed: seed? })
+            Some(RandomBalls {
+                count: count?,
+                min,
+                max,
+                radius: radius?,
+                speed: speed?,
+                restitution,
+                friction,
+                seed: seed?,
+            })
         });
         Some(BallsSpec { broad_phase, bounds, ball, random, agents_avoid, linear_damping, gravity, solver_iterations })
     }
@@ -744,6 +768,7 @@ fn line_in(root: &Node, array: &str, index: usize, key: &str) -> Option<usize> {
 /// Allowed ranges of numbers.
 #[derive(Clone, Copy)]
 enum Range {
+    Any,
     Positive,
     NonNegative,
     Unit,

@@ -138,6 +138,9 @@ impl Runner {
                         radius: b.radius,
                         mass: b.mass,
                         restitution: b.restitution,
+                        friction: b.friction,
+                        angular_velocity: b.angular_velocity,
+                        angle: 0.0,
                     })?;
                 }
                 Some(world)
