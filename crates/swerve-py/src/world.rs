@@ -118,7 +118,15 @@ impl PyWorld {
     /// `mass=math.inf` makes a kinematic ball: it moves only as its velocity says (change it
     /// with `set_ball`), pushes the balls it meets, passes through walls, segments and other
     /// kinematic balls, and is left out of `momentum()` and `kinetic_energy()`.
-    #[pyo3(signature = (position, velocity = None, *, radius = 0.5, mass = None, restitution = 1.0))]
+    ///
+    /// `friction` is the Coulomb coefficient (default 0: frictionless, never spins; a pair of
+    /// balls uses `sqrt(μa·μb)`, a wall or segment the ball's own); `angular_velocity` is in
+    /// rad/s, counter-clockwise.
+    #[pyo3(signature = (
+        position, velocity = None, *, radius = 0.5, mass = None, restitution = 1.0, friction = 0.0,
+        angular_velocity = 0.0
+    ))]
+    #[allow(clippy::too_many_arguments)] // Python keyword arguments
     fn add_ball(
         &mut self,
         position: &Bound<'_, PyAny>,
@@ -126,6 +134,8 @@ impl PyWorld {
         radius: f32,
         mass: Option<f32>,
         restitution: f32,
+        friction: f32,
+        angular_velocity: f32,
     ) -> PyResult<u32> {
         let position = vec2(position, "position")?;
         let velocity = velocity.map(|v| vec2(v, "velocity")).transpose()?.unwrap_or(Vec2::ZERO);
@@ -134,13 +144,18 @@ impl PyWorld {
             ball.mass = mass;
         }
         ball.restitution = restitution;
+        ball.friction = friction;
+        ball.angular_velocity = angular_velocity;
         Ok(self.world.add_ball(ball).py()?.0)
     }
 
     /// Adds `N` balls: `positions` and `velocities` are `(N, 2)`; `radii`, `masses` (default:
-    /// area) and `restitutions` one number for all or `N`. Returns the ids (uint32). Nothing
-    /// is added if any ball is invalid.
-    #[pyo3(signature = (positions, velocities = None, *, radii = None, masses = None, restitutions = None))]
+    /// area), `restitutions` and `frictions` (default 0) one number for all or `N`. Returns the
+    /// ids (uint32). Nothing is added if any ball is invalid.
+    #[pyo3(signature = (
+        positions, velocities = None, *, radii = None, masses = None, restitutions = None, frictions = None
+    ))]
+    #[allow(clippy::too_many_arguments)] // Python keyword arguments
     fn add_balls<'py>(
         &mut self,
         py: Python<'py>,
@@ -149,6 +164,7 @@ impl PyWorld {
         radii: Option<&Bound<'py, PyAny>>,
         masses: Option<&Bound<'py, PyAny>>,
         restitutions: Option<&Bound<'py, PyAny>>,
+        frictions: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<u32>>> {
         let positions = points(positions, "positions")?;
         let n = positions.len();
@@ -168,6 +184,10 @@ impl PyWorld {
             Some(e) => per_agent(e, n, "restitutions")?,
             None => vec![1.0; n],
         };
+        let frictions = match frictions {
+            Some(mu) => per_agent(mu, n, "frictions")?,
+            None => vec![0.0; n],
+        };
         let balls: Vec<Ball> = (0..n)
             .map(|i| {
                 let mut ball = Ball::new(positions[i], velocities[i], radii[i]);
@@ -175,6 +195,7 @@ impl PyWorld {
                     ball.mass = masses[i];
                 }
                 ball.restitution = restitutions[i];
+                ball.friction = frictions[i];
                 ball
             })
             .collect();
@@ -237,7 +258,7 @@ impl PyWorld {
     }
 
     /// One ball's state as a dict: `position` and `velocity` (tuples), `radius`, `mass`,
-    /// `restitution`.
+    /// `restitution`, `friction`, `angular_velocity`, `angle`.
     fn ball<'py>(&self, py: Python<'py>, ball: u32) -> PyResult<Bound<'py, PyDict>> {
         let b = self.world.ball(BallId(ball)).py()?;
         let d = PyDict::new(py);
@@ -246,13 +267,20 @@ impl PyWorld {
         d.set_item("radius", b.radius)?;
         d.set_item("mass", b.mass)?;
         d.set_item("restitution", b.restitution)?;
+        d.set_item("friction", b.friction)?;
+        d.set_item("angular_velocity", b.angular_velocity)?;
+        d.set_item("angle", b.angle)?;
         Ok(d)
     }
 
     /// Changes the given fields of one ball (the others keep their values), with the rules of
     /// `add_ball`; nothing changes on error. A ball moved onto another is pushed out by the
     /// next step.
-    #[pyo3(signature = (ball, *, position = None, velocity = None, radius = None, mass = None, restitution = None))]
+    #[pyo3(signature = (
+        ball, *, position = None, velocity = None, radius = None, mass = None, restitution = None, friction = None,
+        angular_velocity = None
+    ))]
+    #[allow(clippy::too_many_arguments)] // Python keyword arguments
     fn set_ball(
         &mut self,
         ball: u32,
@@ -261,6 +289,8 @@ impl PyWorld {
         radius: Option<f32>,
         mass: Option<f32>,
         restitution: Option<f32>,
+        friction: Option<f32>,
+        angular_velocity: Option<f32>,
     ) -> PyResult<()> {
         let id = BallId(ball);
         let mut b = self.world.ball(id).py()?;
@@ -273,6 +303,8 @@ impl PyWorld {
         b.radius = radius.unwrap_or(b.radius);
         b.mass = mass.unwrap_or(b.mass);
         b.restitution = restitution.unwrap_or(b.restitution);
+        b.friction = friction.unwrap_or(b.friction);
+        b.angular_velocity = angular_velocity.unwrap_or(b.angular_velocity);
         self.world.set_ball(id, b).py()
     }
 
@@ -332,7 +364,18 @@ impl PyWorld {
         PyArray1::from_iter(py, self.world.balls().iter().map(|b| b.mass))
     }
 
-    /// Total kinetic energy (J), summed in f64.
+    /// Ball angular velocities (rad/s, counter-clockwise) as a new `(N,)` float32 array.
+    fn angular_velocities<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        PyArray1::from_iter(py, self.world.balls().iter().map(|b| b.angular_velocity))
+    }
+
+    /// Ball orientations (radians in `[−π, π]`, counter-clockwise) as a new `(N,)` float32
+    /// array: each turns by its angular velocity times `dt` a step.
+    fn angles<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        PyArray1::from_iter(py, self.world.balls().iter().map(|b| b.angle))
+    }
+
+    /// Total kinetic energy (J), translational and rotational, summed in f64.
     fn kinetic_energy(&self) -> f64 {
         self.world.kinetic_energy()
     }

@@ -222,6 +222,51 @@ def test_gravity_and_solver_iterations_are_validated():
     assert world.gravity == (1.0, -2.0) and world.solver_iterations == 40
 
 
+def test_a_rough_ball_rolls_down_a_slope_as_a_solid_disc():
+    # Rolling without slipping on a 20° slope: a = 2/3 g sin θ (the textbook solid disc);
+    # frictionless, it slides at g sin θ and never spins.
+    theta = math.radians(20.0)
+    down = np.array([math.cos(theta), -math.sin(theta)])
+    normal = np.array([math.sin(theta), math.cos(theta)])
+    speeds = {}
+    for mu in (0.5, 0.0):
+        world = swerve.World(None, broad_phase="sort-and-sweep", gravity=(0.0, -9.81))
+        world.add_segment(-60 * down, 60 * down)
+        ball = world.add_ball(0.4 * normal, radius=0.4, friction=mu)
+        world.step(1 / 240, 360)
+        state = world.ball(ball)
+        assert state["friction"] == pytest.approx(mu)
+        v = float(np.dot(state["velocity"], down))
+        speeds[mu] = v
+        spin = world.angular_velocities()[0]
+        assert spin == state["angular_velocity"]
+        assert -math.pi <= world.angles()[0] <= math.pi
+        if mu > 0:
+            assert v + spin * 0.4 == pytest.approx(0.0, abs=0.01 * v), "rolls without slipping"
+        else:
+            assert spin == 0.0
+    assert speeds[0.5] == pytest.approx(2 / 3 * 9.81 * math.sin(theta) * 1.5, rel=0.02)
+    assert speeds[0.0] == pytest.approx(9.81 * math.sin(theta) * 1.5, rel=0.02)
+
+
+def test_friction_and_spin_are_validated():
+    world = swerve.World(None)
+    for bad in (-0.5, math.nan, math.inf):
+        with pytest.raises(ValueError):
+            world.add_ball((0.0, 0.0), friction=bad)
+        with pytest.raises(ValueError):
+            world.add_balls([(0.0, 0.0), (3.0, 0.0)], frictions=[0.2, bad])
+    with pytest.raises(ValueError):
+        world.add_ball((0.0, 0.0), angular_velocity=math.inf)
+    assert len(world) == 0
+    ball = world.add_ball((0.0, 0.0), friction=0.3, angular_velocity=2.0)
+    with pytest.raises(ValueError):
+        world.set_ball(ball, friction=-1.0)
+    assert world.ball(ball)["friction"] == pytest.approx(0.3)
+    world.set_ball(ball, angular_velocity=-4.0)
+    assert world.angular_velocities().tolist() == [-4.0]
+
+
 def test_editing_balls_and_impulses():
     world = swerve.World(None)
     a = world.add_ball((0.0, 0.0), (1.0, 0.0), radius=0.5, mass=2.0)
