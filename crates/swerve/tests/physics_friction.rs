@@ -1,12 +1,12 @@
 //! Friction and spin: Coulomb friction against the textbook motions of a solid disc (sliding
 //! into rolling, rolling and sliding down a slope, an oblique bounce), conservation of momentum
-//! and angular momentum between rough balls, energy never made, and frictionless balls
-//! untouched by spin.
+//! and angular momentum between rough balls, energy never made, frictionless balls untouched
+//! by spin, and rolling resistance braking a rolling ball at its textbook rate.
 
 use glam::{DVec2, Vec2};
 use swerve::geom::Aabb;
 use swerve::physics::response::{impact_friction, sliding_speed, RimSide};
-use swerve::physics::scene::poured_pile;
+use swerve::physics::scene::{poured_pile, slumping_pile};
 use swerve::physics::{Ball, BroadPhaseKind, World};
 
 const G: f32 = 9.81;
@@ -353,6 +353,7 @@ fn bad_friction_and_spin_are_refused() {
     let id = w.add_ball(ok).unwrap();
     for (bad, message) in [
         (ok.with_friction(-0.1), "ball friction must be at least 0"),
+        (ok.with_rolling_resistance(-1.0), "ball rolling resistance must be at least 0"),
         (ok.with_friction(f32::NAN), "ball friction"),
         (ok.with_friction(f32::INFINITY), "ball friction must be finite"),
         (Ball { angular_velocity: f32::INFINITY, ..ok }, "ball angular velocity must be finite"),
@@ -408,4 +409,62 @@ fn the_angle_follows_the_spin() {
     let rolled = f64::from(w.ball(id).unwrap().position.x - start.position.x);
     assert!(rolled > 3.0, "rolled only {rolled} m");
     assert!((turned + rolled / f64::from(r)).abs() < 1e-3 * rolled, "turned {turned} rad over {rolled} m");
+}
+
+/// Rolling resistance `c` brakes a ball rolling on a floor at `⅔ c g` (the torque `c N r`
+/// slows the spin, and friction keeps the rim gripping), until it stops, and then holds it.
+#[test]
+fn rolling_resistance_brakes_a_rolling_ball_at_two_thirds_c_g() {
+    let (v0, r, c) = (3.0f32, 0.5f32, 0.05f32);
+    let mut w = World::new(Some(Aabb { min: Vec2::ZERO, max: Vec2::new(200.0, 10.0) }), BroadPhaseKind::UniformGrid);
+    w.set_gravity(Vec2::new(0.0, -G)).unwrap();
+    let rolling = Ball { angular_velocity: -v0 / r, ..Ball::new(Vec2::new(2.0, r), Vec2::new(v0, 0.0), r) };
+    let id = w.add_ball(rolling.with_friction(0.5).with_rolling_resistance(c)).unwrap();
+    let t = 2.0;
+    for _ in 0..(t / DT) as usize {
+        w.step(DT);
+    }
+    let ball = w.ball(id).unwrap();
+    let expected = v0 - 2.0 / 3.0 * c * G * t;
+    assert!(
+        (ball.velocity.x - expected).abs() < 0.01,
+        "rolls at {} m/s after {t} s, expected {expected}",
+        ball.velocity.x
+    );
+    assert!((ball.velocity.x + ball.angular_velocity * r).abs() < 1e-3, "the rim grips: {ball:?}");
+    for _ in 0..(20.0 / DT) as usize {
+        w.step(DT);
+    }
+    let ball = w.ball(id).unwrap();
+    assert!(ball.velocity.length() < 1e-3 && ball.angular_velocity.abs() < 2e-3, "stopped for good: {ball:?}");
+    let stop = v0 * v0 / (2.0 * 2.0 / 3.0 * c * G);
+    assert!(
+        (ball.position.x - 2.0 - stop).abs() < 0.02 * stop,
+        "stopped after {} m, expected {stop}",
+        ball.position.x - 2.0
+    );
+}
+
+/// Rolling resistance holds a steeper heap: the same 60° pile of rough balls slumps less, and
+/// comes to rest.
+#[test]
+fn rolling_resistance_holds_a_steeper_heap() {
+    let heap = |c: f32| {
+        let mut scene = slumping_pile(16, 60.0, 0.5, 11);
+        for b in &mut scene.balls {
+            *b = b.with_rolling_resistance(c);
+        }
+        let mut w = scene.world(BroadPhaseKind::UniformGrid).unwrap();
+        w.set_gravity(Vec2::new(0.0, -G)).unwrap();
+        for _ in 0..1200 {
+            w.step(scene.dt);
+        }
+        let top = w.balls().iter().map(|b| b.position.y + b.radius).fold(0.0f32, f32::max);
+        let fastest = w.balls().iter().map(|b| b.velocity.length()).fold(0.0f32, f32::max);
+        (top, fastest)
+    };
+    let (free, _) = heap(0.0);
+    let (braked, fastest) = heap(0.2);
+    assert!(braked > free + 1.0, "heap top {braked} m with rolling resistance, {free} m without");
+    assert!(fastest < 0.01, "the braked heap still moves ({fastest} m/s)");
 }

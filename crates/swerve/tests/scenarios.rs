@@ -789,15 +789,15 @@ fn names_that_would_leave_the_output_folder_are_problems() {
     }
 }
 
-/// `friction` and `angular_velocity` reach the world's balls (listed and random), survive the
-/// JSON round trip, and make a ball roll down a slope.
+/// `friction`, `rolling_resistance` and `angular_velocity` reach the world's balls (listed and
+/// random), survive the JSON round trip, and make a ball roll down a slope.
 #[test]
 fn friction_and_spin_keys_reach_the_world() {
     let text = "name = \"rough\"\ntime_step = 0.01\nsteps = 150\n\
         [[obstacles]]\nvertices = [[0.0, 0.0], [40.0, -14.56], [40.0, -20.0], [0.0, -20.0]]\n\
         [balls]\ngravity = [0.0, -9.81]\n\
         [[balls.ball]]\nposition = [1.0, 1.2]\nradius = 0.5\nfriction = 0.6\nangular_velocity = 0.5\n\
-        [[balls.random]]\ncount = 3\nmin = [-30.0, 20.0]\nmax = [-20.0, 30.0]\nradius = [0.3, 0.4]\nspeed = [0.0, 0.1]\nfriction = 0.25\nseed = 4\n";
+        [[balls.random]]\ncount = 3\nmin = [-30.0, 20.0]\nmax = [-20.0, 30.0]\nradius = [0.3, 0.4]\nspeed = [0.0, 0.1]\nfriction = 0.25\nrolling_resistance = 0.125\nseed = 4\n";
     let scenario = Scenario::parse(text, Format::Toml).unwrap();
     let json = scenario.to_json();
     assert!(json.contains("\"friction\": 0.6") && json.contains("\"angular_velocity\": 0.5"), "{json}");
@@ -805,7 +805,10 @@ fn friction_and_spin_keys_reach_the_world() {
     let mut runner = Runner::new(&scenario).unwrap();
     let balls = runner.world().unwrap().balls().to_vec();
     assert_eq!((balls[0].friction, balls[0].angular_velocity), (0.6, 0.5));
-    assert!(balls[1..].iter().all(|b| b.friction == 0.25 && b.angular_velocity == 0.0));
+    assert!(balls[1..]
+        .iter()
+        .all(|b| b.friction == 0.25 && b.rolling_resistance == 0.125 && b.angular_velocity == 0.0));
+    assert_eq!(balls[0].rolling_resistance, 0.0);
     while !runner.is_finished() {
         runner.step();
     }

@@ -25,6 +25,12 @@ pub struct Ball {
     /// frictionless ball slides on any other; against a box wall or a segment the ball's own
     /// coefficient applies.
     pub friction: f32,
+    /// Rolling resistance coefficient, ≥ 0 (default 0): resting contacts (with gravity) brake
+    /// the ball's rolling with a torque of up to this times the contact's normal force times
+    /// the ball's radius, as a soft ball or a tyre loses energy rolling; a ball rolling on a
+    /// floor then slows at `⅔ c g`. It acts through friction (the rim must grip). A pair of
+    /// balls uses the larger of the two; a wall or a segment the ball's own.
+    pub rolling_resistance: f32,
     /// Angular velocity (radians per second, counter-clockwise positive). Contacts with
     /// friction change it, through the moment of inertia of a solid disc, `½ m r²`.
     pub angular_velocity: f32,
@@ -37,8 +43,7 @@ pub struct Ball {
 impl Ball {
     /// A perfectly elastic ball of unit areal density (`mass = π r²`).
     pub fn new(position: Vec2, velocity: Vec2, radius: f32) -> Ball {
-        let mass = std::f32::consts::PI * radius * radius;
-        Ball { position, velocity, radius, mass, restitution: 1.0, friction: 0.0, angular_velocity: 0.0, angle: 0.0 }
+        Ball::with_mass(position, velocity, radius, std::f32::consts::PI * radius * radius)
     }
 
     /// The same ball with Coulomb friction coefficient `friction` (see [`Ball::friction`]).
@@ -55,8 +60,28 @@ impl Ball {
     /// their velocity relative to it reflected with the pair's restitution (the larger of the
     /// two, as for any pair; this constructor's is 1).
     pub fn kinematic(position: Vec2, velocity: Vec2, radius: f32) -> Ball {
-        let mass = f32::INFINITY;
-        Ball { position, velocity, radius, mass, restitution: 1.0, friction: 0.0, angular_velocity: 0.0, angle: 0.0 }
+        Ball::with_mass(position, velocity, radius, f32::INFINITY)
+    }
+
+    /// An elastic, frictionless ball that does not spin, of mass `mass`.
+    fn with_mass(position: Vec2, velocity: Vec2, radius: f32, mass: f32) -> Ball {
+        Ball {
+            position,
+            velocity,
+            radius,
+            mass,
+            restitution: 1.0,
+            friction: 0.0,
+            rolling_resistance: 0.0,
+            angular_velocity: 0.0,
+            angle: 0.0,
+        }
+    }
+
+    /// The same ball with rolling resistance coefficient `rolling_resistance` (see
+    /// [`Ball::rolling_resistance`]).
+    pub fn with_rolling_resistance(self, rolling_resistance: f32) -> Ball {
+        Ball { rolling_resistance, ..self }
     }
 
     /// Whether the ball is kinematic (infinite mass).

@@ -28,7 +28,11 @@
 //! tangent: an accumulated tangential impulse that stops the two rims sliding past each other,
 //! kept within `±μ` times the contact's normal impulse (Coulomb's cone, clamped as Box2D does),
 //! and warm-started like the normal one. It turns the discs as well (a solid disc's moment of
-//! inertia, `½ m r²`), so a ball on a slope rolls.
+//! inertia, `½ m r²`), so a ball on a slope rolls. With rolling resistance
+//! ([`crate::physics::Ball::rolling_resistance`]) a third row brakes the two discs' relative
+//! spin with an angular impulse of up to the coefficient times the contact's reduced radius
+//! `r_a r_b / (r_a + r_b)` (a wall's: the ball's radius) times its normal impulse, as Box2D 3
+//! does.
 //!
 //! What the solve cannot hold (a tall stack needs more sweeps than it gets) the world's
 //! position passes push back, but only down to a slop ([`crate::physics::World::RESTING_SLOP`]),
@@ -84,6 +88,13 @@ struct RestingContact {
     /// The accumulated impulse along the tangent `perp(normal)` on the partner (N·s), within
     /// `±friction · impulse`.
     tangent_impulse: f64,
+    /// Rolling resistance: the largest angular impulse per unit of normal impulse (the pair's
+    /// coefficient times its reduced radius, m; 0: no rolling row), each side's inverse moment
+    /// of inertia, and the accumulated angular impulse on the partner (N·m·s).
+    rolling_arm: f64,
+    inverse_inertia_a: f64,
+    inverse_inertia_b: f64,
+    rolling_impulse: f64,
 }
 
 /// The world's resting-contact solver and its buffers (kept between steps: nothing is
@@ -91,9 +102,9 @@ struct RestingContact {
 #[derive(Default)]
 pub(crate) struct RestingContacts {
     contacts: Vec<RestingContact>,
-    /// Last step's contacts as (key, accumulated normal impulse, accumulated tangential
-    /// impulse), ordered by key.
-    previous: Vec<(u64, f64, f64)>,
+    /// Last step's contacts as (key, accumulated normal, tangential and rolling impulses),
+    /// ordered by key.
+    previous: Vec<(u64, [f64; 3])>,
     /// Each ball's velocity during the solve (`f64`, with its residual), and inverse mass.
     velocities: Vec<DVec2>,
     inverse_masses: Vec<f64>,
@@ -151,8 +162,12 @@ impl RestingContacts {
         let mut rims = rims;
         for _ in 0..iterations {
             for c in contacts.iter_mut() {
-                // Friction first, within the cone of the normal impulse so far (Box2D's order:
-                // the normal row then has the last word on penetration).
+                // Rolling resistance and friction first, within the limits of the normal
+                // impulse so far (Box2D's order: the normal row then has the last word on
+                // penetration).
+                if c.rolling_arm > 0.0 {
+                    relax_rolling(c, &mut rims);
+                }
                 if c.friction > 0.0 {
                     relax_friction(c, velocities, inverse_masses, &mut rims);
                 }
@@ -160,7 +175,7 @@ impl RestingContacts {
             }
         }
         self.previous.clear();
-        self.previous.extend(contacts.iter().map(|c| (c.key, c.impulse, c.tangent_impulse)));
+        self.previous.extend(contacts.iter().map(|c| (c.key, [c.impulse, c.tangent_impulse, c.rolling_impulse])));
         // Restitution for the held contacts that met an impact (a ball struck from above
         // strikes the floor it rests on), once after the solve and not warm-started, as in
         // Box2D 3: warm-starting a bounce would throw the pair apart again next step.
@@ -206,7 +221,7 @@ impl RestingContacts {
         self.inverse_masses.extend(scene.balls.iter().map(|b| 1.0 / f64::from(b.mass)));
         self.spins.clear();
         self.spin_per_impulse.clear();
-        if scene.balls.iter().any(|b| b.friction > 0.0) {
+        if scene.balls.iter().any(|b| b.friction > 0.0 || b.rolling_resistance > 0.0) {
             self.spins.extend(scene.balls.iter().map(|b| f64::from(b.angular_velocity)));
             let per_impulse =
                 |b: &Ball| if b.is_kinematic() { 0.0 } else { 2.0 / (f64::from(b.mass) * f64::from(b.radius)) };
@@ -229,6 +244,16 @@ impl RestingContacts {
                 STATIC => (ball_a.friction, 0.0),
                 b => ((ball_a.friction * balls[b as usize].friction).sqrt(), balls[b as usize].radius),
             };
+            let (ra, rb) = (f64::from(ball_a.radius), f64::from(arm_b));
+            let rolling_arm = match b {
+                STATIC => f64::from(ball_a.rolling_resistance) * ra,
+                b => {
+                    f64::from(ball_a.rolling_resistance.max(balls[b as usize].rolling_resistance)) * ra * rb / (ra + rb)
+                }
+            };
+            // A solid disc's `1 / I = 2 / (m r²)`, 0 for a kinematic ball or a static partner.
+            let inverse_inertia =
+                |k: u32, r: f64| if k == STATIC { 0.0 } else { 2.0 * inverse_masses[k as usize] / (r * r) };
             self.contacts.push(RestingContact {
                 key: (u64::from(scene.ids[a].0) << 32) | u64::from(code),
                 a: a as u32,
@@ -241,10 +266,14 @@ impl RestingContacts {
                 mass: 1.0 / inverse_mass,
                 impulse: 0.0,
                 friction: f64::from(friction),
-                arm_a: f64::from(ball_a.radius),
-                arm_b: f64::from(arm_b),
+                arm_a: ra,
+                arm_b: rb,
                 tangent_mass: 1.0 / (3.0 * inverse_mass),
                 tangent_impulse: 0.0,
+                rolling_arm,
+                inverse_inertia_a: inverse_inertia(a as u32, ra),
+                inverse_inertia_b: inverse_inertia(b, rb),
+                rolling_impulse: 0.0,
             });
         };
         for &(i, j) in scene.pairs {
@@ -324,9 +353,11 @@ impl RestingContacts {
                 k += 1;
             }
             if k < previous.len() && previous[k].0 == c.key {
-                c.impulse = previous[k].1;
-                // A coefficient changed since (set_ball) must not start outside its cone.
-                c.tangent_impulse = previous[k].2.clamp(-c.friction * c.impulse, c.friction * c.impulse);
+                let [normal, tangent, rolling] = previous[k].1;
+                c.impulse = normal;
+                // A coefficient changed since (set_ball) must not start outside its limit.
+                c.tangent_impulse = tangent.clamp(-c.friction * normal, c.friction * normal);
+                c.rolling_impulse = rolling.clamp(-c.rolling_arm * normal, c.rolling_arm * normal);
                 true
             } else {
                 c.approach <= resting_speed
@@ -385,6 +416,10 @@ impl RestingContacts {
                 let mut rims = Rims { spins: &mut self.spins, spin_per_impulse: &self.spin_per_impulse };
                 push_tangent(c, c.tangent_impulse, &mut self.velocities, &self.inverse_masses, &mut rims);
             }
+            if c.rolling_impulse != 0.0 {
+                let mut rims = Rims { spins: &mut self.spins, spin_per_impulse: &self.spin_per_impulse };
+                push_rolling(c, c.rolling_impulse, &mut rims);
+            }
         }
     }
 }
@@ -410,6 +445,31 @@ fn relax_friction(c: &mut RestingContact, velocities: &mut [DVec2], inverse_mass
     let change = accumulated - c.tangent_impulse;
     c.tangent_impulse = accumulated;
     push_tangent(c, change, velocities, inverse_masses, rims);
+}
+
+/// One Gauss–Seidel update of contact `c`'s rolling row: the angular impulse change that
+/// stops the partner turning relative to the ball, with the accumulated angular impulse kept
+/// within `±rolling_arm · impulse`.
+#[inline]
+fn relax_rolling(c: &mut RestingContact, rims: &mut Rims<'_>) {
+    let spin_b = if c.b == STATIC { 0.0 } else { rims.spins[c.b as usize] };
+    let relative_spin = spin_b - rims.spins[c.a as usize];
+    let limit = c.rolling_arm * c.impulse;
+    let accumulated =
+        (c.rolling_impulse - relative_spin / (c.inverse_inertia_a + c.inverse_inertia_b)).clamp(-limit, limit);
+    let change = accumulated - c.rolling_impulse;
+    c.rolling_impulse = accumulated;
+    push_rolling(c, change, rims);
+}
+
+/// Applies an angular impulse `j` (N·m·s) at contact `c`: `+j` on the partner, `−j` on the
+/// ball.
+#[inline]
+fn push_rolling(c: &RestingContact, j: f64, rims: &mut Rims<'_>) {
+    rims.spins[c.a as usize] -= j * c.inverse_inertia_a;
+    if c.b != STATIC {
+        rims.spins[c.b as usize] += j * c.inverse_inertia_b;
+    }
 }
 
 /// Applies a tangential impulse `j` at contact `c`: `+j·perp(n)` on the partner and the

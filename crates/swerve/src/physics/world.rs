@@ -283,6 +283,7 @@ impl World {
             });
         }
         Error::check_non_negative("ball friction", ball.friction)?;
+        Error::check_non_negative("ball rolling resistance", ball.rolling_resistance)?;
         Error::check_finite("ball angular velocity", ball.angular_velocity)?;
         Error::check_finite("ball angle", ball.angle)?;
         self.check_inside_bounds(ball.position, ball)

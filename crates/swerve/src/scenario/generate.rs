@@ -268,6 +268,8 @@ pub struct InitialBall {
     pub restitution: f32,
     /// Coulomb friction coefficient.
     pub friction: f32,
+    /// Rolling resistance coefficient.
+    pub rolling_resistance: f32,
     /// Angular velocity (rad/s).
     pub angular_velocity: f32,
 }
@@ -287,6 +289,7 @@ impl Scenario {
                 mass: if b.kinematic { f32::INFINITY } else { b.mass },
                 restitution: b.restitution,
                 friction: b.friction,
+                rolling_resistance: b.rolling_resistance,
                 angular_velocity: b.angular_velocity,
             })
             .collect();
@@ -327,6 +330,7 @@ impl Scenario {
                     mass: std::f32::consts::PI * radius * radius,
                     restitution: r.restitution,
                     friction: r.friction,
+                    rolling_resistance: r.rolling_resistance,
                     angular_velocity: 0.0,
                 });
             }

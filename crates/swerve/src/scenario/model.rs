@@ -396,6 +396,9 @@ pub struct BallSpec {
     /// Coulomb friction coefficient (≥ 0); default 0 (frictionless, no spin).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub friction: f32,
+    /// Rolling resistance coefficient (≥ 0); default 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rolling_resistance: f32,
     /// Angular velocity (rad/s, counter-clockwise); default 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub angular_velocity: f32,
@@ -426,6 +429,9 @@ pub struct RandomBalls {
     /// Coulomb friction coefficient (≥ 0); default 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub friction: f32,
+    /// Rolling resistance coefficient (≥ 0); default 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rolling_resistance: f32,
     /// Seed.
     pub seed: u64,
 }

@@ -660,7 +660,17 @@ impl Reader {
         let ball = self.tables(b, "ball", |r, t| {
             r.check_keys(
                 t,
-                &["position", "velocity", "radius", "mass", "restitution", "friction", "angular_velocity", "kinematic"],
+                &[
+                    "position",
+                    "velocity",
+                    "radius",
+                    "mass",
+                    "restitution",
+                    "friction",
+                    "rolling_resistance",
+                    "angular_velocity",
+                    "kinematic",
+                ],
             );
             let position = r.req_point(t, "position");
             let velocity = r.opt_point(t, "velocity").unwrap_or([0.0, 0.0]);
@@ -668,6 +678,7 @@ impl Reader {
             let mass = r.opt_number(t, "mass", Range::Positive).unwrap_or(1.0);
             let restitution = r.opt_number(t, "restitution", Range::Unit).unwrap_or(1.0);
             let friction = r.opt_number(t, "friction", Range::NonNegative).unwrap_or(0.0);
+            let rolling_resistance = r.opt_number(t, "rolling_resistance", Range::NonNegative).unwrap_or(0.0);
             let angular_velocity = r.opt_number(t, "angular_velocity", Range::Any).unwrap_or(0.0);
             let kinematic = r.opt_bool(t, "kinematic").unwrap_or(false);
             let radius = radius.and_then(|radius| r.square_finite(t, "radius", radius));
@@ -679,6 +690,7 @@ impl Reader {
                 mass,
                 restitution,
                 friction,
+                rolling_resistance,
                 angular_velocity,
                 kinematic,
             };
@@ -702,7 +714,10 @@ impl Reader {
             Some(ball)
         });
         let random = self.tables(b, "random", |r, t| {
-            r.check_keys(t, &["count", "min", "max", "radius", "speed", "restitution", "friction", "seed"]);
+            r.check_keys(
+                t,
+                &["count", "min", "max", "radius", "speed", "restitution", "friction", "rolling_resistance", "seed"],
+            );
             let count = r.req_count(t, "count", 1);
             let count = r.at_most(t, "count", count, MAX_BALLS, BALL_LIMIT);
             if let Some(n) = count {
@@ -723,6 +738,7 @@ impl Reader {
             let speed = r.req_point(t, "speed");
             let restitution = r.opt_number(t, "restitution", Range::Unit).unwrap_or(1.0);
             let friction = r.opt_number(t, "friction", Range::NonNegative).unwrap_or(0.0);
+            let rolling_resistance = r.opt_number(t, "rolling_resistance", Range::NonNegative).unwrap_or(0.0);
             if t.node.get("seed").is_none() {
                 r.missing(t, "seed");
             }
@@ -751,6 +767,7 @@ impl Reader {
                 speed: speed?,
                 restitution,
                 friction,
+                rolling_resistance,
                 seed: seed?,
             })
         });

@@ -139,6 +139,7 @@ impl Runner {
                         mass: b.mass,
                         restitution: b.restitution,
                         friction: b.friction,
+                        rolling_resistance: b.rolling_resistance,
                         angular_velocity: b.angular_velocity,
                         angle: 0.0,
                     })?;
