@@ -120,11 +120,12 @@ impl PyWorld {
     /// kinematic balls, and is left out of `momentum()` and `kinetic_energy()`.
     ///
     /// `friction` is the Coulomb coefficient (default 0: frictionless, never spins; a pair of
-    /// balls uses `sqrt(μa·μb)`, a wall or segment the ball's own); `angular_velocity` is in
-    /// rad/s, counter-clockwise.
+    /// balls uses `sqrt(μa·μb)`, a wall or segment the ball's own); `rolling_resistance` (default
+    /// 0) brakes rolling on resting contacts (with gravity: on a floor at `2/3 c g`);
+    /// `angular_velocity` is in rad/s, counter-clockwise.
     #[pyo3(signature = (
         position, velocity = None, *, radius = 0.5, mass = None, restitution = 1.0, friction = 0.0,
-        angular_velocity = 0.0
+        rolling_resistance = 0.0, angular_velocity = 0.0
     ))]
     #[allow(clippy::too_many_arguments)] // Python keyword arguments
     fn add_ball(
@@ -135,6 +136,7 @@ impl PyWorld {
         mass: Option<f32>,
         restitution: f32,
         friction: f32,
+        rolling_resistance: f32,
         angular_velocity: f32,
     ) -> PyResult<u32> {
         let position = vec2(position, "position")?;
@@ -145,15 +147,17 @@ impl PyWorld {
         }
         ball.restitution = restitution;
         ball.friction = friction;
+        ball.rolling_resistance = rolling_resistance;
         ball.angular_velocity = angular_velocity;
         Ok(self.world.add_ball(ball).py()?.0)
     }
 
     /// Adds `N` balls: `positions` and `velocities` are `(N, 2)`; `radii`, `masses` (default:
-    /// area), `restitutions` and `frictions` (default 0) one number for all or `N`. Returns the
-    /// ids (uint32). Nothing is added if any ball is invalid.
+    /// area), `restitutions`, `frictions` and `rolling_resistances` (default 0) one number for
+    /// all or `N`. Returns the ids (uint32). Nothing is added if any ball is invalid.
     #[pyo3(signature = (
-        positions, velocities = None, *, radii = None, masses = None, restitutions = None, frictions = None
+        positions, velocities = None, *, radii = None, masses = None, restitutions = None, frictions = None,
+        rolling_resistances = None
     ))]
     #[allow(clippy::too_many_arguments)] // Python keyword arguments
     fn add_balls<'py>(
@@ -165,6 +169,7 @@ impl PyWorld {
         masses: Option<&Bound<'py, PyAny>>,
         restitutions: Option<&Bound<'py, PyAny>>,
         frictions: Option<&Bound<'py, PyAny>>,
+        rolling_resistances: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<u32>>> {
         let positions = points(positions, "positions")?;
         let n = positions.len();
@@ -188,6 +193,10 @@ impl PyWorld {
             Some(mu) => per_agent(mu, n, "frictions")?,
             None => vec![0.0; n],
         };
+        let rolling_resistances = match rolling_resistances {
+            Some(c) => per_agent(c, n, "rolling_resistances")?,
+            None => vec![0.0; n],
+        };
         let balls: Vec<Ball> = (0..n)
             .map(|i| {
                 let mut ball = Ball::new(positions[i], velocities[i], radii[i]);
@@ -196,6 +205,7 @@ impl PyWorld {
                 }
                 ball.restitution = restitutions[i];
                 ball.friction = frictions[i];
+                ball.rolling_resistance = rolling_resistances[i];
                 ball
             })
             .collect();
@@ -258,7 +268,7 @@ impl PyWorld {
     }
 
     /// One ball's state as a dict: `position` and `velocity` (tuples), `radius`, `mass`,
-    /// `restitution`, `friction`, `angular_velocity`, `angle`.
+    /// `restitution`, `friction`, `rolling_resistance`, `angular_velocity`, `angle`.
     fn ball<'py>(&self, py: Python<'py>, ball: u32) -> PyResult<Bound<'py, PyDict>> {
         let b = self.world.ball(BallId(ball)).py()?;
         let d = PyDict::new(py);
@@ -268,6 +278,7 @@ impl PyWorld {
         d.set_item("mass", b.mass)?;
         d.set_item("restitution", b.restitution)?;
         d.set_item("friction", b.friction)?;
+        d.set_item("rolling_resistance", b.rolling_resistance)?;
         d.set_item("angular_velocity", b.angular_velocity)?;
         d.set_item("angle", b.angle)?;
         Ok(d)
@@ -278,7 +289,7 @@ impl PyWorld {
     /// next step.
     #[pyo3(signature = (
         ball, *, position = None, velocity = None, radius = None, mass = None, restitution = None, friction = None,
-        angular_velocity = None
+        rolling_resistance = None, angular_velocity = None
     ))]
     #[allow(clippy::too_many_arguments)] // Python keyword arguments
     fn set_ball(
@@ -290,6 +301,7 @@ impl PyWorld {
         mass: Option<f32>,
         restitution: Option<f32>,
         friction: Option<f32>,
+        rolling_resistance: Option<f32>,
         angular_velocity: Option<f32>,
     ) -> PyResult<()> {
         let id = BallId(ball);
@@ -304,6 +316,7 @@ impl PyWorld {
         b.mass = mass.unwrap_or(b.mass);
         b.restitution = restitution.unwrap_or(b.restitution);
         b.friction = friction.unwrap_or(b.friction);
+        b.rolling_resistance = rolling_resistance.unwrap_or(b.rolling_resistance);
         b.angular_velocity = angular_velocity.unwrap_or(b.angular_velocity);
         self.world.set_ball(id, b).py()
     }

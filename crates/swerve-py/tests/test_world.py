@@ -249,6 +249,20 @@ def test_a_rough_ball_rolls_down_a_slope_as_a_solid_disc():
     assert speeds[0.0] == pytest.approx(9.81 * math.sin(theta) * 1.5, rel=0.02)
 
 
+def test_rolling_resistance_brakes_a_rolling_ball():
+    # A ball rolling on the floor slows at 2/3 c g and stops after v0^2 / (4/3 c g).
+    world = swerve.World(((0.0, 0.0), (100.0, 10.0)), gravity=(0.0, -9.81))
+    ball = world.add_ball((2.0, 0.5), (3.0, 0.0), radius=0.5, friction=0.5, rolling_resistance=0.05,
+                          angular_velocity=-6.0)
+    assert world.ball(ball)["rolling_resistance"] == pytest.approx(0.05)
+    world.step(1 / 240, 480)
+    assert world.velocities()[0, 0] == pytest.approx(3.0 - 2 / 3 * 0.05 * 9.81 * 2.0, abs=0.01)
+    world.step(1 / 240, 240 * 20)
+    assert np.hypot(*world.velocities()[0]) < 1e-3
+    stop = 9.0 / (4 / 3 * 0.05 * 9.81)
+    assert world.positions()[0, 0] - 2.0 == pytest.approx(stop, rel=0.02)
+
+
 def test_friction_and_spin_are_validated():
     world = swerve.World(None)
     for bad in (-0.5, math.nan, math.inf):
@@ -258,6 +272,10 @@ def test_friction_and_spin_are_validated():
             world.add_balls([(0.0, 0.0), (3.0, 0.0)], frictions=[0.2, bad])
     with pytest.raises(ValueError):
         world.add_ball((0.0, 0.0), angular_velocity=math.inf)
+    with pytest.raises(ValueError):
+        world.add_ball((0.0, 0.0), rolling_resistance=-0.1)
+    with pytest.raises(ValueError):
+        world.add_balls([(0.0, 0.0)], rolling_resistances=[math.nan])
     assert len(world) == 0
     ball = world.add_ball((0.0, 0.0), friction=0.3, angular_velocity=2.0)
     with pytest.raises(ValueError):

@@ -146,6 +146,7 @@ class World:
         mass: Optional[float] = None,
         restitution: float = 1.0,
         friction: float = 0.0,
+        rolling_resistance: float = 0.0,
         angular_velocity: float = 0.0,
     ) -> int: ...
     def add_balls(
@@ -157,6 +158,7 @@ class World:
         masses: Optional[Floats] = None,
         restitutions: Optional[Floats] = None,
         frictions: Optional[Floats] = None,
+        rolling_resistances: Optional[Floats] = None,
     ) -> npt.NDArray[np.uint32]: ...
     def add_segment(self, a: Point, b: Point) -> None: ...
     def add_polygon(self, vertices: npt.ArrayLike) -> None: ...
@@ -177,6 +179,7 @@ class World:
         mass: Optional[float] = None,
         restitution: Optional[float] = None,
         friction: Optional[float] = None,
+        rolling_resistance: Optional[float] = None,
         angular_velocity: Optional[float] = None,
     ) -> None: ...
     def apply_impulse(self, ball: int, impulse: Point) -> None: ...
