@@ -3,10 +3,11 @@
 //!
 //! Configured to do the same work as swerve's world: dynamic balls (density 1, so the same
 //! masses), each ball's restitution with `Max` combine (the walls' is 0, so a ball keeps its
-//! own against them), no friction, no gravity unless [`RapierPit::set_gravity`], no sleeping
-//! (swerve simulates every ball every step), four fixed walls, rapier's default solver
-//! iterations, single thread (rapier2d without its `parallel` feature). Rapier also does things swerve does
-//! not (a constraint solver, rotation, islands), which is part of what the ratio shows.
+//! own against them), no friction unless [`RapierPit::set_friction`], no gravity unless
+//! [`RapierPit::set_gravity`], no sleeping (swerve simulates every ball every step), four fixed
+//! walls, rapier's default solver iterations, single thread (rapier2d without its `parallel`
+//! feature). Rapier also does things swerve does not (a general constraint solver, islands),
+//! which is part of what the ratio shows.
 
 use rapier2d::prelude::*;
 use swerve::physics::scene::Scene;
@@ -87,10 +88,29 @@ impl RapierPit {
         self.gravity = vector![x, y];
     }
 
+    /// Gives every ball the Coulomb friction coefficient `friction`, combined by `Max` (the
+    /// walls' is 0): a ball pair then has `friction` (as swerve's `√(μ·μ)`) and a ball on a
+    /// wall its own, as in swerve. Rapier's balls rotate, as swerve's do with friction.
+    #[allow(dead_code)] // used by the gravity report, not the criterion bench
+    pub fn set_friction(&mut self, friction: f32) {
+        for (_, collider) in self.colliders.iter_mut() {
+            if collider.parent().is_some() {
+                collider.set_friction(friction);
+            }
+            collider.set_friction_combine_rule(CoefficientCombineRule::Max);
+        }
+    }
+
     /// The balls' positions, in the scene's order.
     #[allow(dead_code)] // used by the gravity report, not the criterion bench
     pub fn positions(&self) -> Vec<swerve::Vec2> {
         self.bodies.iter().map(|(_, b)| swerve::Vec2::new(b.translation().x, b.translation().y)).collect()
+    }
+
+    /// The balls' speeds (m/s), in the scene's order.
+    #[allow(dead_code)] // used by the gravity report, not the criterion bench
+    pub fn speeds(&self) -> Vec<f32> {
+        self.bodies.iter().map(|(_, b)| b.linvel().norm()).collect()
     }
 
     /// One step.
@@ -112,9 +132,15 @@ impl RapierPit {
         );
     }
 
-    /// Kinetic energy of the balls (a sanity check that rapier simulates the same pit).
+    /// Kinetic energy of the balls, translational and rotational (a sanity check that rapier
+    /// simulates the same pit).
     #[allow(dead_code)] // used by the report example, not the criterion bench
     pub fn kinetic_energy(&self) -> f64 {
-        self.bodies.iter().map(|(_, b)| 0.5 * f64::from(b.mass()) * f64::from(b.linvel().norm_squared())).sum()
+        let energy = |b: &RigidBody| {
+            let spin = f64::from(b.angvel());
+            let inertia = f64::from(b.mass_properties().local_mprops.principal_inertia());
+            0.5 * f64::from(b.mass()) * f64::from(b.linvel().norm_squared()) + 0.5 * inertia * spin * spin
+        };
+        self.bodies.iter().map(|(_, b)| energy(b)).sum()
     }
 }

@@ -3,9 +3,13 @@
 //! a stack the solver holds for a number of sweeps. Prints the tables of BENCHMARKS.md's
 //! "Gravity" section.
 //!
-//! `cargo run --release -p swerve-bench --example gravity_report` (about nine minutes, most
-//! of it rapier2d on the largest pour); `-- --quick` for the two smaller pours and the
-//! shorter stacks only; `-- --stacks` for the stacks only.
+//! Last, friction: a steep pile of rough balls slumping, for several friction
+//! coefficients, in swerve and rapier2d.
+//!
+//! `cargo run --release -p swerve-bench --example gravity_report` (about ten minutes, most
+//! of it rapier2d on the largest pour); `-- --quick` for the two smaller pours, the shorter
+//! stacks and the friction table; `-- --stacks` for the stacks only; `-- --friction` for the
+//! friction table only.
 
 #[path = "../benches/rapier_pit.rs"]
 mod rapier_pit;
@@ -13,7 +17,7 @@ mod rapier_pit;
 use std::time::Instant;
 
 use swerve::geom::Aabb;
-use swerve::physics::scene::{poured_pile, Scene};
+use swerve::physics::scene::{poured_pile, slumping_pile, Scene};
 use swerve::physics::{Ball, BroadPhaseKind, World};
 use swerve::Vec2;
 
@@ -36,6 +40,7 @@ trait Engine {
     fn step(&mut self);
     fn positions(&self) -> Vec<Vec2>;
     fn kinetic_energy(&self) -> f64;
+    fn speeds(&self) -> Vec<f32>;
 }
 
 impl Engine for World {
@@ -48,6 +53,9 @@ impl Engine for World {
     fn kinetic_energy(&self) -> f64 {
         World::kinetic_energy(self)
     }
+    fn speeds(&self) -> Vec<f32> {
+        self.balls().iter().map(|b| b.velocity.length()).collect()
+    }
 }
 
 impl Engine for rapier_pit::RapierPit {
@@ -59,6 +67,9 @@ impl Engine for rapier_pit::RapierPit {
     }
     fn kinetic_energy(&self) -> f64 {
         rapier_pit::RapierPit::kinetic_energy(self)
+    }
+    fn speeds(&self) -> Vec<f32> {
+        rapier_pit::RapierPit::speeds(self)
     }
 }
 
@@ -151,9 +162,101 @@ fn pyramid_drift(rows: usize, iterations: usize, substeps: usize) -> f32 {
     w.balls().iter().zip(&places).map(|(b, p)| b.position.distance(*p)).fold(0.0, f32::max)
 }
 
+/// What a collapsed column left: the heap's height, the angle of its flanks (measured
+/// between a quarter and three quarters of its height, from the surface profile in 1 m bins,
+/// both flanks averaged), how many balls still move faster than 5 cm/s, and how many rolled
+/// or slid off the heap (further from the middle than the heap's foot, where the surface
+/// first drops under a ball's diameter).
+struct Heap {
+    height: f32,
+    angle_degrees: f32,
+    moving: usize,
+    strays: usize,
+}
+
+fn heap_of(balls: &[(Vec2, f32, f32)], floor: f32) -> Heap {
+    let bins = floor as usize;
+    let mut surface = vec![0.0f32; bins];
+    for &(p, r, _) in balls {
+        let lo = ((p.x - r).max(0.0) as usize).min(bins - 1);
+        let hi = ((p.x + r).max(0.0) as usize).min(bins - 1);
+        for bin in &mut surface[lo..=hi] {
+            *bin = bin.max(p.y + r);
+        }
+    }
+    let middle = bins / 2;
+    let height = surface.iter().copied().fold(0.0, f32::max);
+    // From the middle outwards on one side: the first bin under a fraction of the height.
+    let reach = |fraction: f32, step: isize| {
+        let mut at = middle as isize;
+        while at >= 0 && (at as usize) < bins && surface[at as usize] >= fraction * height {
+            at += step;
+        }
+        (at - middle as isize).unsigned_abs() as f32
+    };
+    let flank = |step| 0.5 * height / (reach(0.25, step) - reach(0.75, step)).max(1.0);
+    let angle_degrees = (0.5 * (flank(-1) + flank(1))).atan().to_degrees();
+    let foot = reach(1.0 / height.max(1.0), -1).max(reach(1.0 / height.max(1.0), 1));
+    let strays = balls.iter().filter(|(p, _, _)| (p.x - 0.5 * floor).abs() > foot + 1.0).count();
+    let moving = balls.iter().filter(|&&(_, _, speed)| speed > 0.05).count();
+    Heap { height, angle_degrees, moving, strays }
+}
+
+/// The friction table: a 60° pile of 34 rows (595 balls) slumping on a wide floor for 40 s,
+/// for each friction coefficient, in swerve and rapier2d (same balls, same coefficients: a
+/// pair uses the coefficient, a ball on the floor its own).
+fn friction_table() {
+    const ROWS: usize = 34;
+    const FLOOR: f32 = 160.0;
+    const FRICTION_STEPS: usize = 2400;
+    println!("\nFriction: a pile of {} balls (34 rows, radii 0.4–0.6 m, restitution 0.1, flanks at 60°) slumping on a {FLOOR} m floor, 40 s ({FRICTION_STEPS} steps of 1/60 s); swerve: uniform grid, 10 sweeps; rapier2d 0.22: defaults, balls rotate, no sleeping:\n", ROWS * (ROWS + 1) / 2);
+    println!("| friction | rolling resistance | engine | ms/step | heap height | flank angle | balls moving > 5 cm/s at 40 s | balls off the heap |");
+    println!("|---:|---:|---|---:|---:|---:|---:|---:|");
+    // Rapier2d has no rolling resistance: those rows are swerve's alone.
+    for (friction, rolling) in [(0.0f32, 0.0f32), (0.2, 0.0), (0.5, 0.0), (1.0, 0.0), (0.5, 0.1), (0.5, 0.3)] {
+        let mut scene = slumping_pile(ROWS, FLOOR, friction, POUR_SEED);
+        for b in &mut scene.balls {
+            *b = b.with_rolling_resistance(rolling);
+        }
+        let mut world = scene.world(BroadPhaseKind::UniformGrid).unwrap();
+        world.set_gravity(Vec2::new(0.0, -G)).unwrap();
+        let mut rapier = rapier_pit::RapierPit::new(&scene);
+        rapier.set_gravity(0.0, -G);
+        rapier.set_friction(friction);
+        let mut engines: Vec<(&str, &mut dyn Engine)> = vec![("swerve", &mut world)];
+        if rolling == 0.0 {
+            engines.push(("rapier2d", &mut rapier));
+        }
+        for (name, engine) in engines {
+            let mut times = Vec::with_capacity(FRICTION_STEPS);
+            for _ in 0..FRICTION_STEPS {
+                let start = Instant::now();
+                engine.step();
+                times.push(start.elapsed().as_secs_f64() * 1e3);
+            }
+            let (positions, speeds) = (engine.positions(), engine.speeds());
+            let balls: Vec<(Vec2, f32, f32)> =
+                positions.iter().zip(&scene.balls).zip(&speeds).map(|((&p, b), &v)| (p, b.radius, v)).collect();
+            let heap = heap_of(&balls, FLOOR);
+            println!(
+                "| {friction} | {rolling} | {name} | {:.3} | {:.1} m | {:.1}° | {} | {} |",
+                median(times),
+                heap.height,
+                heap.angle_degrees,
+                heap.moving,
+                heap.strays
+            );
+        }
+    }
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     let stacks_only = std::env::args().any(|a| a == "--stacks");
+    if std::env::args().any(|a| a == "--friction") {
+        friction_table();
+        return;
+    }
     let pours: &[(usize, f32)] = match (stacks_only, quick) {
         (true, _) => &[],
         (false, true) => &[(300, 40.0), (3000, 200.0)],
@@ -204,5 +307,8 @@ fn main() {
             print!(" {shown} ({seconds:.2} s) |");
         }
         println!();
+    }
+    if !stacks_only {
+        friction_table();
     }
 }
