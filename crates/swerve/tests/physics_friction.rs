@@ -312,37 +312,21 @@ fn frictionless_spin_changes_nothing() {
     }
 }
 
-/// A rough pour piles up: unit balls with friction 0.5 poured into a wide box come to rest in
-/// a heap whose top stands higher than the flat layer frictionless balls settle into.
+/// Friction holds a heap: a 60° pile of balls slumps into a heap whose top stands higher the
+/// rougher the balls, where frictionless balls spread into a layer.
 #[test]
-fn a_rough_pour_heaps_where_a_smooth_one_spreads() {
-    let height = |mu: f32| {
-        let mut w = World::new(Some(Aabb { min: Vec2::ZERO, max: Vec2::new(60.0, 60.0) }), BroadPhaseKind::UniformGrid);
+fn a_rough_pile_heaps_where_a_smooth_one_spreads() {
+    let top = |mu: f32| {
+        let scene = slumping_pile(26, 100.0, mu, 11);
+        let mut w = scene.world(BroadPhaseKind::UniformGrid).unwrap();
         w.set_gravity(Vec2::new(0.0, -G)).unwrap();
-        let mut steps = 0;
-        // A stream from one spout at the middle: one ball every 6 steps.
-        for k in 0..150 {
-            let jitter = ((k * 37) % 11) as f32 * 0.01 - 0.05;
-            let ball =
-                Ball { restitution: 0.1, ..Ball::new(Vec2::new(30.0 + jitter, 40.0), Vec2::new(0.0, -5.0), 0.5) };
-            w.add_ball(ball.with_friction(mu)).unwrap();
-            for _ in 0..6 {
-                w.step(1.0 / 60.0);
-                steps += 1;
-            }
+        for _ in 0..1200 {
+            w.step(scene.dt);
         }
-        for _ in 0..600 {
-            w.step(1.0 / 60.0);
-        }
-        assert!(steps > 0);
-        let top = w.balls().iter().map(|b| b.position.y).fold(0.0f32, f32::max);
-        let fastest = w.balls().iter().map(|b| b.velocity.length()).fold(0.0f32, f32::max);
-        (top, fastest)
+        w.balls().iter().map(|b| b.position.y + b.radius).fold(0.0f32, f32::max)
     };
-    let (rough, rough_fastest) = height(0.5);
-    let (smooth, _) = height(0.0);
-    assert!(rough_fastest < 0.05, "the rough heap is still moving ({rough_fastest} m/s)");
-    assert!(rough > smooth + 1.0, "rough heap top {rough} m, smooth layer top {smooth} m");
+    let (smooth, rough, rougher) = (top(0.0), top(0.5), top(1.0));
+    assert!(rough > smooth + 1.0 && rougher > smooth + 1.5, "heap tops: μ 0 {smooth} m, 0.5 {rough} m, 1 {rougher} m");
 }
 
 /// Bad friction or spin is refused, and changes nothing.
