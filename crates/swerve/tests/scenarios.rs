@@ -25,6 +25,7 @@ fn every_builtin_parses_validates_and_round_trips_through_json() {
         ("ball-pit", 12, 3, 200),
         ("seed-003", 0, 0, 400),
         ("galton", 0, 204, 300),
+        ("sandpile", 0, 2, 400),
     ];
     assert_eq!(BUILTINS.len(), expected.len());
     for (name, agents, obstacles, balls) in expected {
@@ -538,6 +539,40 @@ fn the_galton_board_ends_at_rest_in_a_bell() {
     let edges: usize = bins[..3].iter().chain(&bins[14..]).sum();
     assert!(middle > 2 * edges, "bins {bins:?}: the middle five hold {middle}, the six at the edges {edges}");
     assert!(world.last_step_stats().resting_contacts > 300, "the balls do not rest on anything");
+}
+
+/// The built-in sandpile, run to its end: the rough balls have run out of the hopper into a
+/// heap at rest on the floor, standing far higher and narrower than the layer the same balls
+/// spread into without friction and rolling resistance.
+#[test]
+fn the_sandpile_ends_in_a_heap_that_smooth_balls_would_not_make() {
+    let settle = |rough: bool| {
+        let mut scenario = Scenario::builtin("sandpile").unwrap();
+        if !rough {
+            let random = &mut scenario.balls.as_mut().unwrap().random[0];
+            (random.friction, random.rolling_resistance) = (0.0, 0.0);
+        }
+        let mut runner = Runner::new(&scenario).unwrap();
+        while !runner.is_finished() {
+            runner.step();
+        }
+        let world = runner.world().unwrap();
+        let top = world.balls().iter().map(|b| b.position.y + b.radius).fold(0.0f32, f32::max);
+        // Half the balls lie within this distance of the middle.
+        let mut spread: Vec<f32> = world.balls().iter().map(|b| (b.position.x - 30.0).abs()).collect();
+        spread.sort_by(f32::total_cmp);
+        (world.balls().to_vec(), top, spread[spread.len() / 2])
+    };
+    let (balls, top, half_width) = settle(true);
+    for ball in &balls {
+        assert!(ball.velocity.length() < 5e-3 && ball.angular_velocity.abs() < 2e-2, "still moving: {ball:?}");
+        assert!(ball.position.y < 20.0, "a ball stayed in the hopper: {ball:?}");
+    }
+    let (_, smooth_top, smooth_half_width) = settle(false);
+    assert!(
+        top > smooth_top + 2.0 && half_width < 0.75 * smooth_half_width,
+        "heap {top} m high, half within {half_width} m; smooth: {smooth_top} m, {smooth_half_width} m"
+    );
 }
 
 #[test]

@@ -21,6 +21,7 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin { name: "ball-pit", text: include_str!("../../../../scenarios/ball-pit.toml") },
     Builtin { name: "seed-003", text: include_str!("../../../../scenarios/seed-003.toml") },
     Builtin { name: "galton", text: include_str!("../../../../scenarios/galton.toml") },
+    Builtin { name: "sandpile", text: include_str!("../../../../scenarios/sandpile.toml") },
 ];
 
 /// The TOML text of the built-in called `name`.
