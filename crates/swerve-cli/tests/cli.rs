@@ -218,7 +218,18 @@ fn list_names_every_builtin() {
         text(&r.stdout).lines().map(|l| l.split_whitespace().next().unwrap().to_string()).collect();
     assert_eq!(
         names,
-        ["circle", "blocks", "roadmap", "bottleneck", "crossing", "head-on", "ball-pit", "seed-003", "galton", "sandpile"]
+        [
+            "circle",
+            "blocks",
+            "roadmap",
+            "bottleneck",
+            "crossing",
+            "head-on",
+            "ball-pit",
+            "seed-003",
+            "galton",
+            "sandpile"
+        ]
     );
 }
 

@@ -369,6 +369,17 @@ fn the_angle_follows_the_spin() {
         let off = (f64::from(angle) - wrapped).abs();
         assert!(off.min(std::f64::consts::TAU - off) < 1e-4, "angle {angle}, expected {wrapped}");
     }
+    // Spin given later (set_ball) turns a ball too, and removing the spinning one stops nothing
+    // else: the world keeps count of the balls that can turn.
+    let still = w.add_ball(Ball::new(Vec2::new(10.0, 0.0), Vec2::ZERO, 0.5)).unwrap();
+    w.step(dt);
+    assert_eq!(w.ball(still).unwrap().angle, 0.0);
+    w.set_ball(still, Ball { angular_velocity: -1.0, ..w.ball(still).unwrap() }).unwrap();
+    w.remove_ball(free).unwrap();
+    for _ in 0..30 {
+        w.step(dt);
+    }
+    assert!((w.ball(still).unwrap().angle + 0.5).abs() < 1e-5, "{:?}", w.ball(still).unwrap());
     // A ball rolling on the floor: its angle falls by the distance rolled over the radius.
     let mut w = World::new(Some(Aabb { min: Vec2::ZERO, max: Vec2::new(100.0, 10.0) }), BroadPhaseKind::UniformGrid);
     w.set_gravity(Vec2::new(0.0, -G)).unwrap();

@@ -132,6 +132,9 @@ pub struct World {
     /// How many of the balls are kinematic (with none, and no contact recording, the move
     /// runs its plain loop).
     kinematic_count: usize,
+    /// How many of the balls can turn: those with friction (a contact can spin them) or an
+    /// angular velocity. With none, the step leaves every angle alone.
+    turning_count: usize,
     stats: StepStats,
     swept: Vec<Aabb>,
     pairs: Vec<Pair>,
@@ -219,6 +222,7 @@ impl World {
             resting_speed: 0.0,
             resting: RestingContacts::default(),
             kinematic_count: 0,
+            turning_count: 0,
             stats: StepStats::default(),
             swept: Vec::new(),
             pairs: Vec::new(),
@@ -250,6 +254,7 @@ impl World {
         }
         let id = BallId(self.slots.len() as u32);
         self.kinematic_count += usize::from(ball.is_kinematic());
+        self.turning_count += usize::from(can_turn(&ball));
         self.slots.push(self.balls.len() as u32);
         self.ids.push(id);
         self.balls.push(ball);
@@ -342,6 +347,7 @@ impl World {
         }
         self.kinematic_count =
             self.kinematic_count + usize::from(ball.is_kinematic()) - usize::from(self.balls[i].is_kinematic());
+        self.turning_count = self.turning_count + usize::from(can_turn(&ball)) - usize::from(can_turn(&self.balls[i]));
         self.balls[i] = ball;
         Ok(())
     }
@@ -445,6 +451,7 @@ impl World {
             } else {
                 self.slots[id.0 as usize] = REMOVED;
                 self.kinematic_count -= usize::from(self.balls[i].is_kinematic());
+                self.turning_count -= usize::from(can_turn(&self.balls[i]));
             }
         }
         if kept == self.balls.len() {
@@ -1130,6 +1137,11 @@ impl World {
         } else {
             self.move_balls::<false>(dt)
         };
+        if self.turning_count > 0 {
+            for ball in &mut self.balls {
+                ball.angle = turned(ball.angle, ball.angular_velocity * dt);
+            }
+        }
         self.stats.escaped_swept_boxes = escaped;
         if escaped > 0 {
             self.find_pairs();
@@ -1147,7 +1159,6 @@ impl World {
             self.balls.iter_mut().zip(&mut self.residual).zip(&mut self.swept).enumerate()
         {
             ball.position += ball.velocity * dt;
-            ball.angle = turned(ball.angle, ball.angular_velocity * dt);
             if let Some(bounds) = self.bounds {
                 if PLAIN {
                     reflect_off_walls(ball, residual, bounds);
@@ -1490,6 +1501,12 @@ fn rub_wall(ball: &mut Ball, residual: &mut Vec2, axis: usize, outward: f64, nor
     if overshoot.is_finite() {
         ball.position[along] += (ball.velocity[along] - before) * overshoot;
     }
+}
+
+/// Whether `ball` can turn: it has friction (a contact can spin it; without, a pair's mixed
+/// coefficient and a wall's are 0) or already spins.
+fn can_turn(ball: &Ball) -> bool {
+    ball.friction > 0.0 || ball.angular_velocity != 0.0
 }
 
 /// `angle + by`, kept within `[−π, π]`.
