@@ -212,6 +212,32 @@ test('ball scene: live broad-phase switch, its structure, and the library\'s pai
   }
 });
 
+test('rough balls show their spin: the sandpile\'s frames carry angles and each turned ball gets a spoke', { timeout: 90000 }, async () => {
+  const pile = await startServer(['sandpile', '--steps-per-second', '60']);
+  const pilePage = await browser.context.newPage();
+  try {
+    pilePage.on('pageerror', (e) => console.error('page error:', e));
+    await pilePage.goto(pile.url);
+    await pilePage.waitForFunction(() => window.swerve && window.swerve.state.balls === 400 && window.swerve.state.turnedBalls > 100, null, { timeout: 30000 });
+    // Pixels of the spoke colour (#744210) on the scene canvas: the spokes are drawn.
+    const spokePixels = () => pilePage.evaluate(() => {
+      const canvas = document.getElementById('scene');
+      const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      let count = 0;
+      for (let k = 0; k < data.length; k += 4) {
+        if (Math.abs(data[k] - 0x74) < 12 && Math.abs(data[k + 1] - 0x42) < 12 && Math.abs(data[k + 2] - 0x10) < 12) count += 1;
+      }
+      return count;
+    });
+    const spokes = await spokePixels();
+    assert.ok(spokes > 100, `only ${spokes} spoke pixels for ${(await pilePage.evaluate(() => window.swerve.state)).turnedBalls} turned balls`);
+    await pilePage.screenshot({ path: path.join(SCREENSHOTS, 'viewer-sandpile.png') });
+  } finally {
+    await pilePage.close();
+    stopServer(pile);
+  }
+});
+
 function serverUrl() {
   return server.url;
 }

@@ -11,7 +11,7 @@
 //! | 8 | u32 | step number since the last reset |
 //! | 12 | f32 | simulated time since the last reset (s) |
 //! | 16 | f32 | wall-clock time of the last step (ms) |
-//! | 20 | u32 | flags: bit 0 playing |
+//! | 20 | u32 | flags: bit 0 playing, bit 1 ball angles follow the boxes |
 //! | 24 | u32 | agent count `n` |
 //! | 28 | u32 | overlapping agent pairs |
 //! | 32 | u32 | agents at their goal |
@@ -26,6 +26,7 @@
 //! | … | f32 × 2m | ball positions (x, y), in [`swerve::physics::World::balls`] order |
 //! | … | u32 × 2l | neighbour links as pairs of agent indices (agent, neighbour) |
 //! | … | (f32 × 4, u32) × b | broad-phase boxes: min x, min y, max x, max y, then kind (bits 0–7: 0 grid cell, 1 quadtree node, 2 sweep interval, 3 tree node) and level (bits 8–31) |
+//! | … | f32 × m | ball angles (rad, [`swerve::physics::Ball::angle`]), only with flag bit 1: sent once some ball has turned (friction or spin), so that a frictionless scene's frames stay as they were |
 //!
 //! Overlaps are counted among agents and among balls (never agent against ball) and summed.
 
@@ -41,6 +42,9 @@ pub const HEADER_BYTES: usize = 64;
 
 /// Flag bit: the simulation is playing.
 pub const FLAG_PLAYING: u32 = 1;
+
+/// Frame flag: the ball angles follow the boxes.
+pub const FLAG_BALL_ANGLES: u32 = 2;
 
 /// Everything about one frame that is not read from the scene itself.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -118,7 +122,8 @@ impl FrameEncoder {
         let mut out =
             Vec::with_capacity(HEADER_BYTES + 8 * positions.len() + 8 * balls.len() + 4 * links.len() + 20 * box_count);
         let put = |out: &mut Vec<u8>, word: u32| out.extend_from_slice(&word.to_le_bytes());
-        let flags = if info.playing { FLAG_PLAYING } else { 0 };
+        let angles = balls.iter().any(|b| b.angle != 0.0);
+        let flags = if info.playing { FLAG_PLAYING } else { 0 } | if angles { FLAG_BALL_ANGLES } else { 0 };
         for word in [MAGIC, info.version, info.step] {
             put(&mut out, word);
         }
@@ -154,6 +159,11 @@ impl FrameEncoder {
                     }
                     put(&mut out, tag);
                 }
+            }
+        }
+        if angles {
+            for b in balls {
+                put(&mut out, b.angle.to_bits());
             }
         }
         out
@@ -198,6 +208,8 @@ pub struct FrameHeader {
     pub boxes: u32,
     /// Index of the broad phase in `BroadPhaseKind::ALL`, `u32::MAX` without balls.
     pub broad_phase: u32,
+    /// Whether the ball angles follow the boxes (see [`decode_ball_angles`]).
+    pub ball_angles: bool,
 }
 
 /// Reads a frame's header and positions (agents, then balls); `None` if `bytes` is not a whole
@@ -223,11 +235,10 @@ pub fn decode(bytes: &[u8]) -> Option<(FrameHeader, Vec<swerve::Vec2>)> {
         contacts: word(13)?,
         boxes: word(14)?,
         broad_phase: word(15)?,
+        ball_angles: word(5)? & FLAG_BALL_ANGLES != 0,
     };
     let n = header.agents as usize;
-    let expected =
-        HEADER_BYTES + 8 * (n + header.balls as usize) + 8 * header.links as usize + 20 * header.boxes as usize;
-    if bytes.len() != expected {
+    if bytes.len() != frame_length(&header) {
         return None;
     }
     let positions = (0..n + header.balls as usize)
@@ -237,6 +248,25 @@ pub fn decode(bytes: &[u8]) -> Option<(FrameHeader, Vec<swerve::Vec2>)> {
         })
         .collect::<Option<Vec<_>>>()?;
     Some((header, positions))
+}
+
+/// The length in bytes of the frame `header` heads.
+fn frame_length(header: &FrameHeader) -> usize {
+    let (n, m) = (header.agents as usize, header.balls as usize);
+    let angles = if header.ball_angles { 4 * m } else { 0 };
+    HEADER_BYTES + 8 * (n + m) + 8 * header.links as usize + 20 * header.boxes as usize + angles
+}
+
+/// Reads a frame's ball angles: empty when the frame carries none (no ball has turned), `None`
+/// if `bytes` is not a whole frame.
+pub fn decode_ball_angles(bytes: &[u8]) -> Option<Vec<f32>> {
+    let (header, _) = decode(bytes)?;
+    if !header.ball_angles {
+        return Some(Vec::new());
+    }
+    let from = frame_length(&header) - 4 * header.balls as usize;
+    let angles = bytes[from..].chunks_exact(4).map(|w| f32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+    Some(angles.collect())
 }
 
 #[cfg(test)]
@@ -290,5 +320,28 @@ mod tests {
         assert_eq!(BroadPhaseKind::ALL[header.broad_phase as usize], BroadPhaseKind::UniformGrid);
         let without = FrameEncoder::new().encode(&scene, FrameInfo::default());
         assert_eq!(decode(&without).unwrap().0.boxes, 0);
+        // Frictionless balls never turn: no angles in the frame.
+        assert!(!header.ball_angles);
+        assert_eq!(decode_ball_angles(&bytes).unwrap(), Vec::<f32>::new());
+    }
+
+    #[test]
+    fn turning_balls_send_their_angles() {
+        let scenario = swerve::scenario::Scenario::builtin("sandpile").unwrap();
+        let mut scene = crate::scenario_scene::ScenarioScene::new(scenario).unwrap();
+        for _ in 0..120 {
+            scene.step();
+        }
+        let info = FrameInfo { structure: true, links: true, ..FrameInfo::default() };
+        let bytes = FrameEncoder::new().encode(&scene, info);
+        let (header, positions) = decode(&bytes).unwrap();
+        assert!(header.ball_angles && header.boxes > 0);
+        let balls = scene.world().unwrap().balls();
+        assert_eq!(positions.len(), balls.len());
+        let angles = decode_ball_angles(&bytes).unwrap();
+        assert_eq!(angles.len(), balls.len());
+        assert!(angles.iter().zip(balls).all(|(a, b)| a.to_bits() == b.angle.to_bits()));
+        assert!(angles.iter().filter(|a| **a != 0.0).count() > 100, "the pouring balls turn");
+        assert!(decode(&bytes[..bytes.len() - 4]).is_none(), "a frame cut short is not a frame");
     }
 }

@@ -110,6 +110,9 @@
     const ballsAt = 4 * HEADER_WORDS + 8 * n;
     const linksAt = ballsAt + 8 * m;
     const boxesAt = linksAt + 8 * links;
+    // Flag bit 1: the balls' angles follow the boxes (once some ball has turned).
+    const anglesAt = boxesAt + 20 * boxes;
+    const hasAngles = (words[5] & 2) !== 0 && buffer.byteLength >= anglesAt + 4 * m;
     frame = {
       version: words[1],
       step: words[2],
@@ -130,6 +133,7 @@
       boxCount: boxes,
       boxFloats: new Float32Array(buffer, boxesAt, 5 * boxes),
       boxWords: new Uint32Array(buffer, boxesAt, 5 * boxes),
+      angles: hasAngles ? new Float32Array(buffer, anglesAt, m) : null,
     };
     counters.framesReceived += 1;
     pushTrail();
@@ -318,6 +322,22 @@
       }
     }
     ctx.fill();
+    // A turning ball gets a spoke from its centre to its rim at its angle, so that rolling and
+    // spin show (balls drawn at least 3 px wide).
+    const angles = frame.angles;
+    if (angles) {
+      ctx.strokeStyle = '#744210';
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      for (let i = 0; i < frame.m; i++) {
+        const sx = (b[2 * i] - cx) * s + w2, sy = h2 - (b[2 * i + 1] - cy) * s;
+        const r = radii[i] * s;
+        if (r < 3 || sx < -r || sy < -r || sx > w + r || sy > h + r) continue;
+        ctx.moveTo(sx, sy);
+        ctx.lineTo(sx + r * Math.cos(angles[i]), sy - r * Math.sin(angles[i]));
+      }
+      ctx.stroke();
+    }
     if (!$('structure').checked || frame.boxCount === 0) return;
     ctx.lineWidth = 1;
     const f = frame.boxFloats, u = frame.boxWords;
@@ -652,6 +672,8 @@
         contacts: frame ? frame.contacts : null,
         broadPhase: frame ? frame.broadPhase : null,
         boxes: frame ? frame.boxCount : 0,
+        // Balls whose angle is not 0 (0 when the frame carries no angles).
+        turnedBalls: frame && frame.angles ? frame.angles.reduce((k, a) => k + (a !== 0 ? 1 : 0), 0) : 0,
         ...counters,
       };
     },
