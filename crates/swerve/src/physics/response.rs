@@ -108,8 +108,7 @@ pub fn apply_tangent_impulse(a: &mut RimSide, b: &mut RimSide, normal: DVec2, j:
 /// Coulomb friction of an impact between `a` and `b` (after its normal impulse): the
 /// tangential impulse that stops the rims sliding past each other, capped at `limit` (the
 /// friction coefficient times the normal impulse); returns it (on `b`, along `perp(normal)`)
-/// and applies it. One impulse, as Box2D and rapier give an impact: a rim that would need more
-/// than `limit` to stop keeps sliding, slower.
+/// and applies it. A rim that would need more than `limit` to stop keeps sliding, slower.
 #[inline]
 pub fn impact_friction(a: &mut RimSide, b: &mut RimSide, normal: DVec2, limit: f64) -> f64 {
     let k = tangent_inverse_mass(a, b);

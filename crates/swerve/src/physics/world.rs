@@ -240,8 +240,8 @@ impl World {
     }
 
     /// Adds a ball. Errors on non-finite numbers (but a kinematic ball's infinite mass), radius
-    /// or mass ≤ 0, restitution outside `[0, 1]`, or a ball that does not lie inside the bounds
-    /// (a kinematic ball may).
+    /// or mass ≤ 0, restitution outside `[0, 1]`, friction or rolling resistance below 0, or a
+    /// ball that does not lie inside the bounds (a kinematic ball may).
     pub fn add_ball(&mut self, ball: Ball) -> Result<BallId, Error> {
         self.check_ball(&ball)?;
         // Ids are never reused, and the step's events flag segment indices with the top bit.
@@ -336,9 +336,9 @@ impl World {
     }
 
     /// Replaces a ball's whole state (position, velocity, radius, mass, restitution, friction,
-    /// angular velocity), with
-    /// [`World::add_ball`]'s rules; on error nothing changes. A ball moved onto another is
-    /// pushed out by the next step's position correction.
+    /// rolling resistance, angular velocity, angle) with [`World::add_ball`]'s rules; on error
+    /// nothing changes. A ball moved onto another is pushed out by the next step's position
+    /// correction.
     pub fn set_ball(&mut self, id: BallId, ball: Ball) -> Result<(), Error> {
         let i = self.index_of(id)?;
         self.check_ball(&ball)?;
@@ -1022,25 +1022,13 @@ impl World {
         self.residual[i] = if self.compensated { (v - hi.as_dvec2()).as_vec2() } else { Vec2::ZERO };
     }
 
-    /// Packed ball `i` as one side of a contact with friction, moving at `velocity`.
-    #[inline]
-    fn rim(&self, i: usize, velocity: DVec2) -> RimSide {
-        let ball = &self.balls[i];
-        RimSide {
-            velocity,
-            spin: f64::from(ball.angular_velocity),
-            inverse_mass: 1.0 / f64::from(ball.mass),
-            radius: f64::from(ball.radius),
-        }
-    }
-
     /// Coulomb friction of an impact between packed balls `i` and `j` that has just given
     /// them the normal impulse `normal_impulse` (N·s) along `normal` (unit, from `i` to `j`)
     /// and the velocities `va`, `vb`: the rims' sliding is stopped, or slowed by at most
     /// `μ · normal_impulse` ([`pair_friction`]), changing `va`, `vb` and both spins.
     fn rub_balls(&mut self, i: usize, j: usize, normal: DVec2, normal_impulse: f64, va: &mut DVec2, vb: &mut DVec2) {
         let limit = f64::from(pair_friction(&self.balls[i], &self.balls[j])) * normal_impulse;
-        let (mut a, mut b) = (self.rim(i, *va), self.rim(j, *vb));
+        let (mut a, mut b) = (rim(&self.balls[i], *va), rim(&self.balls[j], *vb));
         impact_friction(&mut a, &mut b, normal, limit);
         for (k, side, v) in [(i, a, va), (j, b, vb)] {
             if !self.balls[k].is_kinematic() {
@@ -1056,7 +1044,7 @@ impl World {
     fn rub_static(&mut self, i: usize, outward: DVec2, normal_change: f64, v: &mut DVec2) {
         let ball = &self.balls[i];
         let limit = f64::from(ball.friction) * normal_change * f64::from(ball.mass);
-        let mut a = self.rim(i, *v);
+        let mut a = rim(ball, *v);
         impact_friction(&mut a, &mut { RimSide::STATIC }, outward, limit);
         *v = a.velocity;
         self.balls[i].angular_velocity = a.spin as f32;
@@ -1479,15 +1467,9 @@ impl World {
 #[cold]
 fn rub_wall(ball: &mut Ball, residual: &mut Vec2, axis: usize, outward: f64, normal_change: f32, overshoot: f32) {
     let along = 1 - axis;
-    let velocity = ball.velocity.as_dvec2() + residual.as_dvec2();
     let mut normal = DVec2::ZERO;
     normal[axis] = outward;
-    let mut side = RimSide {
-        velocity,
-        spin: f64::from(ball.angular_velocity),
-        inverse_mass: 1.0 / f64::from(ball.mass),
-        radius: f64::from(ball.radius),
-    };
+    let mut side = rim(ball, ball.velocity.as_dvec2() + residual.as_dvec2());
     let limit = f64::from(ball.friction) * f64::from(normal_change) * f64::from(ball.mass);
     impact_friction(&mut side, &mut { RimSide::STATIC }, normal, limit);
     let tangential = side.velocity[along];
@@ -1500,6 +1482,17 @@ fn rub_wall(ball: &mut Ball, residual: &mut Vec2, axis: usize, outward: f64, nor
     ball.angular_velocity = side.spin as f32;
     if overshoot.is_finite() {
         ball.position[along] += (ball.velocity[along] - before) * overshoot;
+    }
+}
+
+/// `ball`, moving at `velocity` (with its residual), as one side of a contact with friction.
+#[inline]
+fn rim(ball: &Ball, velocity: DVec2) -> RimSide {
+    RimSide {
+        velocity,
+        spin: f64::from(ball.angular_velocity),
+        inverse_mass: 1.0 / f64::from(ball.mass),
+        radius: f64::from(ball.radius),
     }
 }
 
@@ -1562,11 +1555,15 @@ fn log_wall_bounces(
 ) {
     let v_before = before.velocity.as_dvec2() + residual_before.as_dvec2();
     let v_after = after.velocity.as_dvec2() + residual.as_dvec2();
-    // The axes whose walls the path crossed (`reflect_off_walls`' test). With friction a
-    // bounce changes the velocity along the wall too, which is that wall's impulse as well,
-    // unless the ball met both walls of a corner: then each wall is given its own axis.
+    // The axes whose walls the ball bounced off: it crossed one moving into it
+    // (`bounce_on_axis`' test). With friction a bounce changes the velocity along the wall too,
+    // which is that wall's impulse as well, unless the ball met both walls of a corner: then
+    // each wall is given its own axis.
     let r = before.radius;
-    let crossed = |axis: usize| !(bounds.min[axis] + r..=bounds.max[axis] - r).contains(&before.position[axis]);
+    let crossed = |axis: usize| {
+        let (p, v) = (before.position[axis], before.velocity[axis]);
+        (p < bounds.min[axis] + r && v < 0.0) || (p > bounds.max[axis] - r && v > 0.0)
+    };
     let corner = crossed(0) && crossed(1);
     for axis in (0..2).filter(|&axis| crossed(axis)) {
         let positive = before.velocity[axis] > 0.0;
