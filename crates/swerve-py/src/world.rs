@@ -442,6 +442,18 @@ impl PyWorld {
         self.world.set_solver_iterations(iterations).py()
     }
 
+    /// Substeps per step (1 to 64, default 1): each `step(dt)` runs that many steps of
+    /// `dt / substeps`, which hold tall stacks better than more solver sweeps.
+    #[getter(substeps)]
+    fn get_substeps(&self) -> usize {
+        self.world.substeps()
+    }
+
+    #[setter(substeps)]
+    fn set_substeps(&mut self, substeps: usize) -> PyResult<()> {
+        self.world.set_substeps(substeps).py()
+    }
+
     /// Linear damping (1/s, default 0): every velocity is scaled by `1 / (1 + c·dt)` at the
     /// start of each step (rolling resistance on a top-down table).
     #[getter(linear_damping)]

@@ -203,6 +203,22 @@ def test_a_pile_under_gravity_comes_to_rest_on_the_floor():
     assert p[:, 1].min() >= 1.0 - 1e-4
 
 
+def test_substeps_are_shorter_steps():
+    def pile(substeps):
+        world = swerve.World(((0.0, 0.0), (20.0, 60.0)), broad_phase="uniform-grid", gravity=(0.0, -9.81))
+        k = np.arange(90)
+        world.add_balls(np.c_[k % 9 * 2.1 + 1.2, k // 9 * 2.3 + 2.0], radii=1.0, restitutions=0.3)
+        world.substeps = substeps
+        return world
+    whole, manual = pile(4), pile(1)
+    whole.step(1 / 60, 240)
+    manual.step(1 / 240, 960)
+    assert np.array_equal(whole.positions(), manual.positions())
+    # At rest every substep holds the same contacts; the step's statistics add them up.
+    resting = manual.last_step_stats()["resting_contacts"]
+    assert resting >= 90 and whole.last_step_stats()["resting_contacts"] == 4 * resting
+
+
 def test_gravity_and_solver_iterations_are_validated():
     world = swerve.World(None)
     assert world.gravity == (0.0, 0.0) and world.solver_iterations == 10
@@ -220,6 +236,12 @@ def test_gravity_and_solver_iterations_are_validated():
     world.gravity = (1.0, -2.0)
     world.solver_iterations = 40
     assert world.gravity == (1.0, -2.0) and world.solver_iterations == 40
+    assert world.substeps == 1
+    for bad in [0, 65]:
+        with pytest.raises(ValueError):
+            world.substeps = bad
+    world.substeps = 4
+    assert world.substeps == 4
 
 
 def test_a_rough_ball_rolls_down_a_slope_as_a_solid_disc():

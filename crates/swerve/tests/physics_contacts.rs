@@ -55,7 +55,7 @@ fn impulses_by_ball(w: &World, contacts: &[Contact]) -> Vec<(Vec2, f32)> {
 
 #[test]
 fn contacts_account_for_every_velocity_change() {
-    let (balls, segments, walls, early) = account_for_velocity_changes(Vec2::ZERO, 0.0);
+    let (balls, segments, walls, early) = account_for_velocity_changes(Vec2::ZERO, 0.0, 1);
     assert!(balls > 500 && segments > 10 && walls > 50 && early > 50, "{balls} {segments} {walls} {early}");
 }
 
@@ -64,7 +64,7 @@ fn contacts_account_for_every_velocity_change() {
 /// before the move, logged at time 0) included.
 #[test]
 fn with_gravity_contacts_account_for_every_change_but_the_weight() {
-    let (balls, segments, walls, early) = account_for_velocity_changes(Vec2::new(0.0, -9.81), 0.0);
+    let (balls, segments, walls, early) = account_for_velocity_changes(Vec2::new(0.0, -9.81), 0.0, 1);
     assert!(balls > 500 && segments > 10 && walls > 50 && early > 500, "{balls} {segments} {walls} {early}");
 }
 
@@ -72,19 +72,29 @@ fn with_gravity_contacts_account_for_every_change_but_the_weight() {
 /// impacts, wall bounces and resting contacts, with and without gravity.
 #[test]
 fn with_friction_contacts_account_for_every_change() {
-    let (balls, segments, walls, early) = account_for_velocity_changes(Vec2::ZERO, 0.6);
+    let (balls, segments, walls, early) = account_for_velocity_changes(Vec2::ZERO, 0.6, 1);
     assert!(balls > 500 && segments > 10 && walls > 50 && early > 50, "{balls} {segments} {walls} {early}");
-    let (balls, segments, walls, early) = account_for_velocity_changes(Vec2::new(0.0, -9.81), 0.6);
+    let (balls, segments, walls, early) = account_for_velocity_changes(Vec2::new(0.0, -9.81), 0.6, 1);
     assert!(balls > 500 && segments > 10 && walls > 50 && early > 500, "{balls} {segments} {walls} {early}");
 }
 
-/// Runs the arena with `gravity` and every ball's friction coefficient `friction` for 300
-/// steps, checking each step's contacts against the momentum changes; returns the contacts
-/// with balls, segments and walls, and how many were logged before the step's end.
-fn account_for_velocity_changes(gravity: Vec2, friction: f32) -> (usize, usize, usize, usize) {
+/// With substeps the step's contacts cover all of them: still one per pair, and still every
+/// velocity change.
+#[test]
+fn with_substeps_contacts_account_for_every_change() {
+    let (balls, segments, walls, early) = account_for_velocity_changes(Vec2::new(0.0, -9.81), 0.6, 3);
+    assert!(balls > 500 && segments > 10 && walls > 50 && early > 500, "{balls} {segments} {walls} {early}");
+}
+
+/// Runs the arena with `gravity`, every ball's friction coefficient `friction` and `substeps`
+/// substeps for 300 steps, checking each step's contacts against the momentum changes;
+/// returns the contacts with balls, segments and walls, and how many were logged before the
+/// step's end.
+fn account_for_velocity_changes(gravity: Vec2, friction: f32, substeps: usize) -> (usize, usize, usize, usize) {
     let dt = 1.0 / 60.0;
     let mut w = arena(BroadPhaseKind::UniformGrid);
     w.set_gravity(gravity).unwrap();
+    w.set_substeps(substeps).unwrap();
     for id in w.ball_ids().to_vec() {
         let ball = w.ball(id).unwrap();
         w.set_ball(id, ball.with_friction(friction)).unwrap();

@@ -313,3 +313,71 @@ fn bad_settings_are_refused_and_change_nothing() {
     }
     assert_eq!(w.solver_iterations(), World::DEFAULT_SOLVER_ITERATIONS);
 }
+
+/// `set_substeps(n)` is `n` steps of `dt / n`, bit for bit (without damping, which a step
+/// applies once); its contacts fold the substeps' into one per pair, at times within the step,
+/// and its statistics add up.
+#[test]
+fn substeps_are_shorter_steps() {
+    let build = || {
+        let mut w = poured(300, 40.0, 0.3, BroadPhaseKind::UniformGrid);
+        w.add_segment(Vec2::new(5.0, 12.0), Vec2::new(15.0, 9.0)).unwrap();
+        w.set_record_contacts(true);
+        w
+    };
+    let (mut whole, mut manual) = (build(), build());
+    whole.set_substeps(4).unwrap();
+    assert_eq!(whole.substeps(), 4);
+    let mut late = 0;
+    for _ in 0..300 {
+        whole.step(DT);
+        let mut resting = 0;
+        for _ in 0..4 {
+            manual.step(DT / 4.0);
+            resting += manual.last_step_stats().resting_contacts;
+        }
+        assert_eq!(whole.last_step_stats().resting_contacts, resting);
+        let contacts = whole.contacts();
+        assert!(contacts.iter().all(|c| (0.0..=DT).contains(&c.time)));
+        late += contacts.iter().filter(|c| c.time >= 0.75 * DT).count();
+        assert!(contacts.windows(2).all(|p| (p[0].ball, p[0].partner) < (p[1].ball, p[1].partner)), "one per pair");
+    }
+    assert_eq!(bits(&whole), bits(&manual));
+    assert!(late > 0, "no pair first met in the last substep");
+    for bad in [0, World::MAX_SUBSTEPS + 1] {
+        assert!(whole.set_substeps(bad).is_err());
+    }
+    assert_eq!(whole.substeps(), 4);
+}
+
+/// A 30-row pyramid pinned at its base collapses with the default 10 sweeps a step, and holds
+/// with four substeps (BENCHMARKS.md, "Gravity").
+#[test]
+fn substeps_hold_a_taller_stack() {
+    let drift = |substeps: usize| {
+        let rows = 30;
+        let half = rows as f32 + 4.0;
+        let bounds = Aabb { min: Vec2::new(-half, 0.0), max: Vec2::new(half, 2.0 * half) };
+        let mut w = World::new(Some(bounds), BroadPhaseKind::UniformGrid);
+        w.set_gravity(Vec2::new(0.0, -G)).unwrap();
+        w.set_substeps(substeps).unwrap();
+        let mut places = Vec::new();
+        for row in 0..rows {
+            for k in 0..rows - row {
+                let p = Vec2::new(2.0 * k as f32 - (rows - row - 1) as f32, 1.0 + row as f32 * 3f32.sqrt());
+                places.push(p);
+                w.add_ball(Ball { restitution: 0.0, ..Ball::new(p, Vec2::ZERO, 1.0) }).unwrap();
+            }
+        }
+        for x in [-(rows as f32) - 1.0, rows as f32 + 1.0] {
+            w.add_ball(Ball::kinematic(Vec2::new(x, 1.0), Vec2::ZERO, 1.0)).unwrap();
+        }
+        for _ in 0..600 {
+            w.step(DT);
+        }
+        w.balls().iter().zip(&places).map(|(b, p)| b.position.distance(*p)).fold(0.0, f32::max)
+    };
+    let (single, four) = (drift(1), drift(4));
+    assert!(single > 1.0, "30 rows held in single steps (drift {single} m): the test would prove little");
+    assert!(four < 0.05, "30 rows with four substeps drifted {four} m");
+}

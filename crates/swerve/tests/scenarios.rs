@@ -88,6 +88,7 @@ vertices = [[0.0, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]]
 broad_phase = "octree"
 linear_damping = -1.0
 solver_iterations = 0
+substeps = 65
 
 [[balls.ball]]
 position = [0.0, 0.0]
@@ -115,10 +116,11 @@ fn a_malformed_file_reports_every_problem_with_line_and_key() {
         (25, "balls.broad_phase", "unknown broad phase"),
         (26, "balls.linear_damping", "at least 0"),
         (27, "balls.solver_iterations", "at least 1"),
+        (28, "balls.substeps", "at most 64"),
         // After an unknown broad phase the rest of [balls] is still read.
-        (31, "balls.ball[0].radius", "greater than 0"),
-        (32, "balls.ball[0].friction", "at least 0"),
-        (33, "balls.ball[0].angular_velocity", "expected a number"),
+        (32, "balls.ball[0].radius", "greater than 0"),
+        (33, "balls.ball[0].friction", "at least 0"),
+        (34, "balls.ball[0].angular_velocity", "expected a number"),
     ];
     for (line, key, part) in expected {
         assert!(has(&problems, line, key, part), "missing line {line} {key} ({part}) in {listing:#?}");
@@ -126,7 +128,7 @@ fn a_malformed_file_reports_every_problem_with_line_and_key() {
     assert_eq!(problems.len(), expected.len(), "{listing:#?}");
     // The error of the loading functions names the file, the first problem and the count.
     let err = Scenario::from_toml_str(MALFORMED, "broken.toml").unwrap_err().to_string();
-    assert_eq!(err, "broken.toml:2: time_step: must be greater than 0, got -0.25 (and 12 more problems)");
+    assert_eq!(err, "broken.toml:2: time_step: must be greater than 0, got -0.25 (and 13 more problems)");
 }
 
 #[test]
@@ -825,12 +827,13 @@ fn names_that_would_leave_the_output_folder_are_problems() {
 }
 
 /// `friction`, `rolling_resistance` and `angular_velocity` reach the world's balls (listed and
-/// random), survive the JSON round trip, and make a ball roll down a slope.
+/// random), `substeps` the world; they survive the JSON round trip, and make a ball roll down
+/// a slope.
 #[test]
 fn friction_and_spin_keys_reach_the_world() {
     let text = "name = \"rough\"\ntime_step = 0.01\nsteps = 150\n\
         [[obstacles]]\nvertices = [[0.0, 0.0], [40.0, -14.56], [40.0, -20.0], [0.0, -20.0]]\n\
-        [balls]\ngravity = [0.0, -9.81]\n\
+        [balls]\ngravity = [0.0, -9.81]\nsubsteps = 2\n\
         [[balls.ball]]\nposition = [1.0, 1.2]\nradius = 0.5\nfriction = 0.6\nangular_velocity = 0.5\n\
         [[balls.random]]\ncount = 3\nmin = [-30.0, 20.0]\nmax = [-20.0, 30.0]\nradius = [0.3, 0.4]\nspeed = [0.0, 0.1]\nfriction = 0.25\nrolling_resistance = 0.125\nseed = 4\n";
     let scenario = Scenario::parse(text, Format::Toml).unwrap();
@@ -838,6 +841,7 @@ fn friction_and_spin_keys_reach_the_world() {
     assert!(json.contains("\"friction\": 0.6") && json.contains("\"angular_velocity\": 0.5"), "{json}");
     assert_eq!(Scenario::parse(&json, Format::Json).unwrap(), scenario);
     let mut runner = Runner::new(&scenario).unwrap();
+    assert_eq!(runner.world().unwrap().substeps(), 2);
     let balls = runner.world().unwrap().balls().to_vec();
     assert_eq!((balls[0].friction, balls[0].angular_velocity), (0.6, 0.5));
     assert!(balls[1..]

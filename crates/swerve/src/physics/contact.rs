@@ -56,7 +56,9 @@ pub struct Contact {
     pub partner: Collider,
     /// Seconds into the step of the first resolution: 0 for resting contacts (with gravity,
     /// solved before anything moves), the time of impact for collisions found by continuous
-    /// detection and for wall bounces, the step's length for overlaps resolved after the move.
+    /// detection and for wall bounces, the step's length for overlaps resolved after the move
+    /// (with substeps, [`crate::physics::World::set_substeps`]: the same within the substep,
+    /// counted from the step's start).
     pub time: f32,
     /// The total impulse on [`Contact::ball`] (N·s): its momentum changed by this much through
     /// this contact, and a partner ball's by the opposite. Zero when the pair was only pushed
@@ -81,6 +83,8 @@ struct Resolution {
 #[derive(Default)]
 pub(crate) struct ContactLog {
     on: bool,
+    /// Seconds from the step's start to the current substep's, added to every logged time.
+    time_offset: f32,
     resolutions: Vec<Resolution>,
     contacts: Vec<Contact>,
 }
@@ -101,6 +105,11 @@ impl ContactLog {
         &self.contacts
     }
 
+    /// Sets the start of the current substep, in seconds into the step.
+    pub(crate) fn set_time_offset(&mut self, offset: f32) {
+        self.time_offset = offset;
+    }
+
     pub(crate) fn begin_step(&mut self) {
         self.resolutions.clear();
         self.contacts.clear();
@@ -112,6 +121,7 @@ impl ContactLog {
     #[inline]
     pub(crate) fn record(&mut self, ball: usize, partner: Collider, time: f32, impulse: DVec2, normal: Vec2) {
         if self.on {
+            let time = self.time_offset + time;
             self.resolutions.push(Resolution { ball: ball as u32, partner, time, impulse, normal });
         }
     }

@@ -366,6 +366,10 @@ pub struct BallsSpec {
     /// [`crate::physics::World::set_solver_iterations`].
     #[serde(default = "default_solver_iterations", skip_serializing_if = "is_default_solver_iterations")]
     pub solver_iterations: usize,
+    /// Substeps per step (1 to [`crate::physics::World::MAX_SUBSTEPS`]; default 1): see
+    /// [`crate::physics::World::set_substeps`].
+    #[serde(default = "one_substep", skip_serializing_if = "is_one_substep")]
+    pub substeps: usize,
 }
 
 /// An axis-aligned box.
@@ -458,6 +462,14 @@ fn is_zero(value: &f32) -> bool {
 
 fn is_origin(value: &Point) -> bool {
     *value == [0.0, 0.0]
+}
+
+fn one_substep() -> usize {
+    1
+}
+
+fn is_one_substep(value: &usize) -> bool {
+    *value == 1
 }
 
 fn default_solver_iterations() -> usize {

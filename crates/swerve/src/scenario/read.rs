@@ -629,6 +629,7 @@ impl Reader {
                 "linear_damping",
                 "gravity",
                 "solver_iterations",
+                "substeps",
             ],
         );
         let agents_avoid = self.opt_bool(b, "agents_avoid").unwrap_or(true);
@@ -638,6 +639,9 @@ impl Reader {
         let solver_iterations = self
             .at_most(b, "solver_iterations", solver_iterations, 1_000, "the solver's limit")
             .unwrap_or(crate::physics::World::DEFAULT_SOLVER_ITERATIONS);
+        let substeps = self.opt_integer(b, "substeps", 1).map(|i| i as usize);
+        let max_substeps = crate::physics::World::MAX_SUBSTEPS;
+        let substeps = self.at_most(b, "substeps", substeps, max_substeps, "the world's limit").unwrap_or(1);
         let broad_phase = match self.opt_string(b, "broad_phase") {
             Some(name) if BROAD_PHASE_NAMES.contains(&name.as_str()) => name,
             Some(name) => {
@@ -771,7 +775,17 @@ impl Reader {
                 seed: seed?,
             })
         });
-        Some(BallsSpec { broad_phase, bounds, ball, random, agents_avoid, linear_damping, gravity, solver_iterations })
+        Some(BallsSpec {
+            broad_phase,
+            bounds,
+            ball,
+            random,
+            agents_avoid,
+            linear_damping,
+            gravity,
+            solver_iterations,
+            substeps,
+        })
     }
 }
 

@@ -128,6 +128,7 @@ impl Runner {
                 world.set_linear_damping(spec.linear_damping)?;
                 world.set_gravity(Vec2::from(spec.gravity))?;
                 world.set_solver_iterations(spec.solver_iterations)?;
+                world.set_substeps(spec.substeps)?;
                 for polygon in &obstacles {
                     world.add_polygon(polygon)?;
                 }
