@@ -16,9 +16,8 @@ mod rapier_pit;
 
 use std::time::Instant;
 
-use swerve::geom::Aabb;
-use swerve::physics::scene::{poured_pile, slumping_pile, Scene};
-use swerve::physics::{Ball, BroadPhaseKind, World};
+use swerve::physics::scene::{pinned_pyramid, poured_pile, slumping_pile, Scene};
+use swerve::physics::{BroadPhaseKind, World};
 use swerve::Vec2;
 
 const POUR_SEED: u64 = 0x0006_7A11;
@@ -140,26 +139,16 @@ fn pour_row(n: usize, width: f32, name: &str, pour: &Pour, ratio: Option<(f64, f
 /// sweeps and `substeps` steps of `dt / substeps` a frame: the largest distance any ball
 /// moved.
 fn pyramid_drift(rows: usize, iterations: usize, substeps: usize) -> f32 {
-    let half = rows as f32 + 4.0;
-    let bounds = Aabb { min: Vec2::new(-half, 0.0), max: Vec2::new(half, 2.0 * half) };
-    let mut w = World::new(Some(bounds), BroadPhaseKind::UniformGrid);
+    let scene = pinned_pyramid(rows);
+    let mut w = scene.world(BroadPhaseKind::UniformGrid).unwrap();
     w.set_gravity(Vec2::new(0.0, -G)).unwrap();
     w.set_solver_iterations(iterations).unwrap();
-    let mut places = Vec::new();
-    for row in 0..rows {
-        for k in 0..rows - row {
-            let p = Vec2::new(2.0 * k as f32 - (rows - row - 1) as f32, 1.0 + row as f32 * 3f32.sqrt());
-            places.push(p);
-            w.add_ball(Ball { restitution: 0.0, ..Ball::new(p, Vec2::ZERO, 1.0) }).unwrap();
-        }
+    w.set_substeps(substeps).unwrap();
+    for _ in 0..600 {
+        w.step(scene.dt);
     }
-    for x in [-(rows as f32) - 1.0, rows as f32 + 1.0] {
-        w.add_ball(Ball::kinematic(Vec2::new(x, 1.0), Vec2::ZERO, 1.0)).unwrap();
-    }
-    for _ in 0..600 * substeps {
-        w.step(1.0 / 60.0 / substeps as f32);
-    }
-    w.balls().iter().zip(&places).map(|(b, p)| b.position.distance(*p)).fold(0.0, f32::max)
+    let moved = w.balls().iter().zip(&scene.balls).map(|(b, start)| b.position.distance(start.position));
+    moved.fold(0.0, f32::max)
 }
 
 /// What a collapsed column left: the heap's height, the angle of its flanks (measured

@@ -36,16 +36,19 @@ async function agentClip() {
   return { x: Math.max(0, box.x - pad), y: Math.max(0, box.y - pad), width: box.width + 2 * pad, height: box.height + 2 * pad };
 }
 
-// Pixels of the agent colour (#3182ce) on the scene canvas.
-const agentPixels = () => page.evaluate(() => {
+// Pixels of colour `rgb` (within `tolerance` per channel) on `on`'s scene canvas.
+const pixelsOf = (on, rgb, tolerance) => on.evaluate(([[r, g, b], tol]) => {
   const canvas = document.getElementById('scene');
   const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
   let count = 0;
   for (let k = 0; k < data.length; k += 4) {
-    if (Math.abs(data[k] - 49) < 8 && Math.abs(data[k + 1] - 130) < 8 && Math.abs(data[k + 2] - 206) < 8) count += 1;
+    if (Math.abs(data[k] - r) < tol && Math.abs(data[k + 1] - g) < tol && Math.abs(data[k + 2] - b) < tol) count += 1;
   }
   return count;
-});
+}, [rgb, tolerance]);
+
+// Pixels of the agent colour (#3182ce) on the scene canvas.
+const agentPixels = () => pixelsOf(page, [49, 130, 206], 8);
 
 test('the canvas shows the agents and they move', { timeout: 60000 }, async () => {
   const first = await state();
@@ -220,16 +223,7 @@ test('rough balls show their spin: the sandpile\'s frames carry angles and each 
     await pilePage.goto(pile.url);
     await pilePage.waitForFunction(() => window.swerve && window.swerve.state.balls === 400 && window.swerve.state.turnedBalls > 100, null, { timeout: 30000 });
     // Pixels of the spoke colour (#744210) on the scene canvas: the spokes are drawn.
-    const spokePixels = () => pilePage.evaluate(() => {
-      const canvas = document.getElementById('scene');
-      const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-      let count = 0;
-      for (let k = 0; k < data.length; k += 4) {
-        if (Math.abs(data[k] - 0x74) < 12 && Math.abs(data[k + 1] - 0x42) < 12 && Math.abs(data[k + 2] - 0x10) < 12) count += 1;
-      }
-      return count;
-    });
-    const spokes = await spokePixels();
+    const spokes = await pixelsOf(pilePage, [0x74, 0x42, 0x10], 12);
     assert.ok(spokes > 100, `only ${spokes} spoke pixels for ${(await pilePage.evaluate(() => window.swerve.state)).turnedBalls} turned balls`);
     await pilePage.screenshot({ path: path.join(SCREENSHOTS, 'viewer-sandpile.png') });
   } finally {

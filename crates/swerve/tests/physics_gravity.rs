@@ -4,7 +4,7 @@
 
 use glam::{DVec2, Vec2};
 use swerve::geom::Aabb;
-use swerve::physics::scene::{ball_pit, poured_pile};
+use swerve::physics::scene::{ball_pit, pinned_pyramid, poured_pile};
 use swerve::physics::{Ball, BoxWall, BroadPhaseKind, Collider, World};
 
 const POUR_SEED: u64 = 0x0006_7A11;
@@ -193,28 +193,23 @@ fn stacks_hold() {
         assert!(b.velocity.length() < 1e-3, "ball {k} still moves at {}", b.velocity);
     }
 
-    let rows = 15;
-    let mut pyramid =
-        World::new(Some(Aabb { min: Vec2::new(-40.0, 0.0), max: Vec2::new(40.0, 60.0) }), BroadPhaseKind::UniformGrid);
-    pyramid.set_gravity(Vec2::new(0.0, -G)).unwrap();
-    let mut places = Vec::new();
-    for row in 0..rows {
-        for k in 0..rows - row {
-            let p = Vec2::new(2.0 * k as f32 - (rows - row - 1) as f32, 1.0 + row as f32 * 3f32.sqrt());
-            places.push(p);
-            pyramid.add_ball(Ball::new(p, Vec2::ZERO, 1.0)).unwrap();
-        }
-    }
-    // Frictionless discs: the bottom row is kept from sliding apart by two fixed (kinematic) ones.
-    for x in [-(rows as f32) - 1.0, rows as f32 + 1.0] {
-        pyramid.add_ball(Ball::kinematic(Vec2::new(x, 1.0), Vec2::ZERO, 1.0)).unwrap();
-    }
-    for _ in 0..600 {
-        pyramid.step(DT);
-    }
-    let drift = pyramid.balls().iter().zip(&places).map(|(b, p)| b.position.distance(*p)).fold(0.0, f32::max);
+    let (drift, pyramid) = pyramid_drift(15, 1);
     assert!(drift < 0.05, "a ball of the pyramid moved {drift} m");
     assert!(pyramid.kinetic_energy() < 1e-6, "the pyramid still moves");
+}
+
+/// The largest distance a ball of a `rows`-row [`pinned_pyramid`] moved in 10 s of steps in
+/// `substeps` substeps, and the world at the end.
+fn pyramid_drift(rows: usize, substeps: usize) -> (f32, World) {
+    let scene = pinned_pyramid(rows);
+    let mut w = scene.world(BroadPhaseKind::UniformGrid).unwrap();
+    w.set_gravity(Vec2::new(0.0, -G)).unwrap();
+    w.set_substeps(substeps).unwrap();
+    for _ in 0..600 {
+        w.step(scene.dt);
+    }
+    let moved = w.balls().iter().zip(&scene.balls).map(|(b, start)| b.position.distance(start.position));
+    (moved.fold(0.0, f32::max), w)
 }
 
 /// A fully elastic ball dropped from 10 m bounces back to within 2 % of that height; a
@@ -354,30 +349,7 @@ fn substeps_are_shorter_steps() {
 /// with four substeps (BENCHMARKS.md, "Gravity").
 #[test]
 fn substeps_hold_a_taller_stack() {
-    let drift = |substeps: usize| {
-        let rows = 30;
-        let half = rows as f32 + 4.0;
-        let bounds = Aabb { min: Vec2::new(-half, 0.0), max: Vec2::new(half, 2.0 * half) };
-        let mut w = World::new(Some(bounds), BroadPhaseKind::UniformGrid);
-        w.set_gravity(Vec2::new(0.0, -G)).unwrap();
-        w.set_substeps(substeps).unwrap();
-        let mut places = Vec::new();
-        for row in 0..rows {
-            for k in 0..rows - row {
-                let p = Vec2::new(2.0 * k as f32 - (rows - row - 1) as f32, 1.0 + row as f32 * 3f32.sqrt());
-                places.push(p);
-                w.add_ball(Ball { restitution: 0.0, ..Ball::new(p, Vec2::ZERO, 1.0) }).unwrap();
-            }
-        }
-        for x in [-(rows as f32) - 1.0, rows as f32 + 1.0] {
-            w.add_ball(Ball::kinematic(Vec2::new(x, 1.0), Vec2::ZERO, 1.0)).unwrap();
-        }
-        for _ in 0..600 {
-            w.step(DT);
-        }
-        w.balls().iter().zip(&places).map(|(b, p)| b.position.distance(*p)).fold(0.0, f32::max)
-    };
-    let (single, four) = (drift(1), drift(4));
+    let (single, four) = (pyramid_drift(30, 1).0, pyramid_drift(30, 4).0);
     assert!(single > 1.0, "30 rows held in single steps (drift {single} m): the test would prove little");
     assert!(four < 0.05, "30 rows with four substeps drifted {four} m");
 }

@@ -147,3 +147,24 @@ pub fn slumping_pile(rows: usize, floor: f32, friction: f32, seed: u64) -> Scene
     let top = 3.0 + rows as f32 * rise;
     Scene { bounds: Aabb { min: Vec2::ZERO, max: Vec2::new(floor, top) }, balls, dt: 1.0 / 60.0 }
 }
+
+/// A pyramid for gravity: `rows` rows of unit balls (restitution 0), the bottom row `rows`
+/// balls wide on the floor of a box, each row above one ball shorter and nested in the one
+/// below; two kinematic balls at the bottom row's ends keep it from sliding apart (frictionless
+/// discs would). The first `rows · (rows + 1) / 2` balls are the pyramid's, row by row from
+/// the bottom; `dt = 1/60`. Run it with gravity: how far its balls drift is how well the
+/// resting-contact solver holds a stack.
+pub fn pinned_pyramid(rows: usize) -> Scene {
+    let half = rows as f32 + 4.0;
+    let mut balls = Vec::with_capacity(rows * (rows + 1) / 2 + 2);
+    for row in 0..rows {
+        for k in 0..rows - row {
+            let p = Vec2::new(2.0 * k as f32 - (rows - row - 1) as f32, 1.0 + row as f32 * 3f32.sqrt());
+            balls.push(Ball { restitution: 0.0, ..Ball::new(p, Vec2::ZERO, 1.0) });
+        }
+    }
+    for x in [-(rows as f32) - 1.0, rows as f32 + 1.0] {
+        balls.push(Ball::kinematic(Vec2::new(x, 1.0), Vec2::ZERO, 1.0));
+    }
+    Scene { bounds: Aabb { min: Vec2::new(-half, 0.0), max: Vec2::new(half, 2.0 * half) }, balls, dt: 1.0 / 60.0 }
+}

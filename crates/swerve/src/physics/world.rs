@@ -598,14 +598,7 @@ impl World {
     /// with 100 sweeps; BENCHMARKS.md, "Gravity"). Errors, changing nothing, unless between 1
     /// and 1,000.
     pub fn set_solver_iterations(&mut self, iterations: usize) -> Result<(), Error> {
-        if !(1..=1_000).contains(&iterations) {
-            return Err(Error::OutOfRange {
-                what: "solver iterations",
-                requirement: "between 1 and 1000",
-                value: iterations as f32, // only shown in the message
-            });
-        }
-        self.solver_iterations = iterations;
+        self.solver_iterations = one_to("solver iterations", "between 1 and 1000", iterations, 1_000)?;
         Ok(())
     }
 
@@ -616,14 +609,7 @@ impl World {
     /// cover its substeps. Errors, changing nothing, unless between 1 and
     /// [`World::MAX_SUBSTEPS`].
     pub fn set_substeps(&mut self, substeps: usize) -> Result<(), Error> {
-        if !(1..=Self::MAX_SUBSTEPS).contains(&substeps) {
-            return Err(Error::OutOfRange {
-                what: "substeps",
-                requirement: "between 1 and 64",
-                value: substeps as f32, // only shown in the message
-            });
-        }
-        self.substeps = substeps;
+        self.substeps = one_to("substeps", "between 1 and 64", substeps, Self::MAX_SUBSTEPS)?;
         Ok(())
     }
 
@@ -1546,6 +1532,17 @@ fn rub_wall(ball: &mut Ball, residual: &mut Vec2, axis: usize, outward: f64, nor
     ball.angular_velocity = side.spin as f32;
     if overshoot.is_finite() {
         ball.position[along] += (ball.velocity[along] - before) * overshoot;
+    }
+}
+
+/// `count` if it lies in `1..=max`; otherwise the error naming `what`, with `requirement`
+/// saying so in words.
+fn one_to(what: &'static str, requirement: &'static str, count: usize, max: usize) -> Result<usize, Error> {
+    if (1..=max).contains(&count) {
+        Ok(count)
+    } else {
+        // The value is only shown in the message.
+        Err(Error::OutOfRange { what, requirement, value: count as f32 })
     }
 }
 
