@@ -119,11 +119,9 @@ pub(crate) struct RestingContacts {
     /// Each ball's velocity during the solve (`f64`, with its residual), and inverse mass.
     velocities: Vec<DVec2>,
     inverse_masses: Vec<f64>,
-    /// With friction: each ball's angular velocity during the solve, and how much a unit
-    /// tangential impulse at its rim changes it (`2 / (m r)`; 0 for a kinematic ball). Empty
-    /// when no contact has friction.
+    /// With friction or rolling resistance anywhere: each ball's angular velocity during the
+    /// solve (empty otherwise).
     spins: Vec<f64>,
-    spin_per_impulse: Vec<f64>,
     /// Which balls a contact touched (their velocities are written back), and their list.
     is_touched: Vec<bool>,
     touched: Vec<u32>,
@@ -178,17 +176,17 @@ impl RestingContacts {
             }
             self.previous.extend(contacts.iter().map(|c| (c.key, [c.impulse, 0.0, 0.0])));
         } else {
-            let mut rims = Rims { spins: &mut self.spins, spin_per_impulse: &self.spin_per_impulse };
+            let spins = &mut self.spins;
             for _ in 0..iterations {
                 for (c, rub) in contacts.iter_mut().zip(self.rubs.iter_mut()) {
                     // Rolling resistance and friction first, within the limits of the normal
                     // impulse so far (Box2D's order: the normal row then has the last word on
                     // penetration).
                     if rub.rolling_arm > 0.0 {
-                        relax_rolling(c, rub, &mut rims);
+                        relax_rolling(c, rub, spins);
                     }
                     if rub.friction > 0.0 {
-                        relax_friction(c, rub, velocities, inverse_masses, &mut rims);
+                        relax_friction(c, rub, velocities, inverse_masses, spins);
                     }
                     relax(c, c.target, velocities, inverse_masses);
                 }
@@ -242,12 +240,8 @@ impl RestingContacts {
         self.inverse_masses.clear();
         self.inverse_masses.extend(scene.balls.iter().map(|b| 1.0 / f64::from(b.mass)));
         self.spins.clear();
-        self.spin_per_impulse.clear();
         if scene.balls.iter().any(|b| b.friction > 0.0 || b.rolling_resistance > 0.0) {
             self.spins.extend(scene.balls.iter().map(|b| f64::from(b.angular_velocity)));
-            let per_impulse =
-                |b: &Ball| if b.is_kinematic() { 0.0 } else { 2.0 / (f64::from(b.mass) * f64::from(b.radius)) };
-            self.spin_per_impulse.extend(scene.balls.iter().map(per_impulse));
         }
         self.contacts.clear();
         let dt = f64::from(dt);
@@ -412,10 +406,9 @@ impl RestingContacts {
                 self.velocities[b] += c.normal * (c.impulse * self.inverse_masses[b]);
             }
         }
-        let mut rims = Rims { spins: &mut self.spins, spin_per_impulse: &self.spin_per_impulse };
         for (c, rub) in self.contacts.iter().zip(&self.rubs) {
-            push_tangent(c, rub.tangent_impulse, &mut self.velocities, &self.inverse_masses, &mut rims);
-            push_rolling(c, rub, rub.rolling_impulse, &mut rims);
+            push_tangent(c, rub, rub.tangent_impulse, &mut self.velocities, &self.inverse_masses, &mut self.spins);
+            push_rolling(c, rub, rub.rolling_impulse, &mut self.spins);
         }
     }
 }
@@ -455,15 +448,8 @@ impl Rub {
     }
 }
 
-/// The angular velocities of the balls during a solve with friction, and how much a unit
-/// rim impulse changes each.
-struct Rims<'a> {
-    spins: &'a mut [f64],
-    spin_per_impulse: &'a [f64],
-}
-
-/// One Gauss–Seidel update of contact `c`'s tangent row (`rub`): the impulse change that stops the
-/// rims sliding past each other, with the accumulated tangential impulse kept within
+/// One Gauss–Seidel update of contact `c`'s tangent row (`rub`): the impulse change that stops
+/// the rims sliding past each other, with the accumulated tangential impulse kept within
 /// `±friction · impulse` (Coulomb's cone around the current normal impulse).
 #[inline]
 fn relax_friction(
@@ -471,56 +457,63 @@ fn relax_friction(
     rub: &mut Rub,
     velocities: &mut [DVec2],
     inverse_masses: &[f64],
-    rims: &mut Rims<'_>,
+    spins: &mut [f64],
 ) {
     let (a, b) = (c.a as usize, c.b as usize);
-    let (vb, spin_b) = if c.b == STATIC { (DVec2::ZERO, 0.0) } else { (velocities[b], rims.spins[b]) };
+    let (vb, spin_b) = if c.b == STATIC { (DVec2::ZERO, 0.0) } else { (velocities[b], spins[b]) };
     // The rim point of a disc moves at `v + ω × r`; `ω × (r·n) = ω r · perp(n)`.
-    let sliding = (vb - velocities[a]).dot(c.normal.perp()) - spin_b * rub.arm_b - rims.spins[a] * rub.arm_a;
+    let sliding = (vb - velocities[a]).dot(c.normal.perp()) - spin_b * rub.arm_b - spins[a] * rub.arm_a;
     let limit = rub.friction * c.impulse;
     let accumulated = (rub.tangent_impulse - sliding * rub.tangent_mass).clamp(-limit, limit);
     let change = accumulated - rub.tangent_impulse;
     rub.tangent_impulse = accumulated;
-    push_tangent(c, change, velocities, inverse_masses, rims);
+    push_tangent(c, rub, change, velocities, inverse_masses, spins);
 }
 
-/// One Gauss–Seidel update of contact `c`'s rolling row (`rub`): the angular impulse change that
-/// stops the partner turning relative to the ball, with the accumulated angular impulse kept
-/// within `±rolling_arm · impulse`.
+/// One Gauss–Seidel update of contact `c`'s rolling row (`rub`): the angular impulse change
+/// that stops the partner turning relative to the ball, with the accumulated angular impulse
+/// kept within `±rolling_arm · impulse`.
 #[inline]
-fn relax_rolling(c: &RestingContact, rub: &mut Rub, rims: &mut Rims<'_>) {
-    let spin_b = if c.b == STATIC { 0.0 } else { rims.spins[c.b as usize] };
-    let relative_spin = spin_b - rims.spins[c.a as usize];
+fn relax_rolling(c: &RestingContact, rub: &mut Rub, spins: &mut [f64]) {
+    let spin_b = if c.b == STATIC { 0.0 } else { spins[c.b as usize] };
+    let relative_spin = spin_b - spins[c.a as usize];
     let limit = rub.rolling_arm * c.impulse;
     let accumulated =
         (rub.rolling_impulse - relative_spin / (rub.inverse_inertia_a + rub.inverse_inertia_b)).clamp(-limit, limit);
     let change = accumulated - rub.rolling_impulse;
     rub.rolling_impulse = accumulated;
-    push_rolling(c, rub, change, rims);
+    push_rolling(c, rub, change, spins);
 }
 
 /// Applies an angular impulse `j` (N·m·s) at contact `c`: `+j` on the partner, `−j` on the
 /// ball.
 #[inline]
-fn push_rolling(c: &RestingContact, rub: &Rub, j: f64, rims: &mut Rims<'_>) {
-    rims.spins[c.a as usize] -= j * rub.inverse_inertia_a;
+fn push_rolling(c: &RestingContact, rub: &Rub, j: f64, spins: &mut [f64]) {
+    spins[c.a as usize] -= j * rub.inverse_inertia_a;
     if c.b != STATIC {
-        rims.spins[c.b as usize] += j * rub.inverse_inertia_b;
+        spins[c.b as usize] += j * rub.inverse_inertia_b;
     }
 }
 
 /// Applies a tangential impulse `j` at contact `c`: `+j·perp(n)` on the partner and the
-/// opposite on the ball, each turning its disc by `−j · 2/(m r)` (both rims are pushed so as
-/// to turn their discs the same way).
+/// opposite on the ball, each turning its disc by `−j r / I` (both rims are pushed so as to
+/// turn their discs the same way).
 #[inline]
-fn push_tangent(c: &RestingContact, j: f64, velocities: &mut [DVec2], inverse_masses: &[f64], rims: &mut Rims<'_>) {
+fn push_tangent(
+    c: &RestingContact,
+    rub: &Rub,
+    j: f64,
+    velocities: &mut [DVec2],
+    inverse_masses: &[f64],
+    spins: &mut [f64],
+) {
     let (a, b) = (c.a as usize, c.b as usize);
     let tangent = c.normal.perp();
     velocities[a] -= tangent * (j * inverse_masses[a]);
-    rims.spins[a] -= j * rims.spin_per_impulse[a];
+    spins[a] -= j * rub.arm_a * rub.inverse_inertia_a;
     if c.b != STATIC {
         velocities[b] += tangent * (j * inverse_masses[b]);
-        rims.spins[b] -= j * rims.spin_per_impulse[b];
+        spins[b] -= j * rub.arm_b * rub.inverse_inertia_b;
     }
 }
 
