@@ -144,6 +144,9 @@ pub(crate) struct Scene<'a> {
     pub segments: &'a [Segment],
     pub segment_boxes: &'a [Aabb],
     pub segment_grid: &'a SegmentGrid,
+    /// Whether some ball has friction or rolling resistance (the contacts then get their
+    /// friction and rolling rows).
+    pub rough: bool,
 }
 
 impl RestingContacts {
@@ -240,7 +243,7 @@ impl RestingContacts {
         self.inverse_masses.clear();
         self.inverse_masses.extend(scene.balls.iter().map(|b| 1.0 / f64::from(b.mass)));
         self.spins.clear();
-        if scene.balls.iter().any(|b| b.friction > 0.0 || b.rolling_resistance > 0.0) {
+        if scene.rough {
             self.spins.extend(scene.balls.iter().map(|b| f64::from(b.angular_velocity)));
         }
         self.contacts.clear();

@@ -151,6 +151,9 @@ pub struct World {
     /// How many of the balls can turn: those with friction (a contact can spin them) or an
     /// angular velocity. With none, the step leaves every angle alone.
     turning_count: usize,
+    /// How many of the balls are rough: friction or rolling resistance above 0. With none, the
+    /// resting-contact solver has no friction or rolling rows.
+    rough_count: usize,
     stats: StepStats,
     swept: Vec<Aabb>,
     pairs: Vec<Pair>,
@@ -243,6 +246,7 @@ impl World {
             resting: RestingContacts::default(),
             kinematic_count: 0,
             turning_count: 0,
+            rough_count: 0,
             stats: StepStats::default(),
             swept: Vec::new(),
             pairs: Vec::new(),
@@ -275,6 +279,7 @@ impl World {
         let id = BallId(self.slots.len() as u32);
         self.kinematic_count += usize::from(ball.is_kinematic());
         self.turning_count += usize::from(can_turn(&ball));
+        self.rough_count += usize::from(is_rough(&ball));
         self.slots.push(self.balls.len() as u32);
         self.ids.push(id);
         self.balls.push(ball);
@@ -368,6 +373,7 @@ impl World {
         self.kinematic_count =
             self.kinematic_count + usize::from(ball.is_kinematic()) - usize::from(self.balls[i].is_kinematic());
         self.turning_count = self.turning_count + usize::from(can_turn(&ball)) - usize::from(can_turn(&self.balls[i]));
+        self.rough_count = self.rough_count + usize::from(is_rough(&ball)) - usize::from(is_rough(&self.balls[i]));
         self.balls[i] = ball;
         Ok(())
     }
@@ -472,6 +478,7 @@ impl World {
                 self.slots[id.0 as usize] = REMOVED;
                 self.kinematic_count -= usize::from(self.balls[i].is_kinematic());
                 self.turning_count -= usize::from(can_turn(&self.balls[i]));
+                self.rough_count -= usize::from(is_rough(&self.balls[i]));
             }
         }
         if kept == self.balls.len() {
@@ -801,6 +808,7 @@ impl World {
             segments: &self.segments,
             segment_boxes: &self.segment_boxes,
             segment_grid: &self.segment_grid,
+            rough: self.rough_count > 0,
         };
         let count = self.resting.solve(&scene, dt, self.resting_speed, self.solver_iterations);
         self.stats.resting_contacts = count;
@@ -1561,6 +1569,11 @@ fn rim(ball: &Ball, velocity: DVec2) -> RimSide {
 /// coefficient and a wall's are 0) or already spins.
 fn can_turn(ball: &Ball) -> bool {
     ball.friction > 0.0 || ball.angular_velocity != 0.0
+}
+
+/// Whether `ball` gives its resting contacts friction or rolling rows.
+fn is_rough(ball: &Ball) -> bool {
+    ball.friction > 0.0 || ball.rolling_resistance > 0.0
 }
 
 /// `angle + by`, kept within `[−π, π]`.
