@@ -209,14 +209,14 @@ fn friction_table() {
         }
         let mut world = scene.world(BroadPhaseKind::UniformGrid).unwrap();
         world.set_gravity(Vec2::new(0.0, -G)).unwrap();
-        let mut rapier = rapier_pit::RapierPit::new(&scene);
-        rapier.set_gravity(0.0, -G);
-        rapier.set_friction(friction);
-        let mut engines: Vec<(&str, &mut dyn Engine)> = vec![("swerve", &mut world)];
+        let mut engines: Vec<(&str, Box<dyn Engine>)> = vec![("swerve", Box::new(world))];
         if rolling == 0.0 {
-            engines.push(("rapier2d", &mut rapier));
+            let mut rapier = rapier_pit::RapierPit::new(&scene);
+            rapier.set_gravity(0.0, -G);
+            rapier.set_friction(friction);
+            engines.push(("rapier2d", Box::new(rapier)));
         }
-        for (name, engine) in engines {
+        for (name, mut engine) in engines {
             let mut times = Vec::with_capacity(FRICTION_STEPS);
             for _ in 0..FRICTION_STEPS {
                 let start = Instant::now();

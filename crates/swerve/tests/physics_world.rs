@@ -152,7 +152,7 @@ proptest! {
         let (va, vb) = (DVec2::new(vax, vay), DVec2::new(vbx, vby));
         let n = (pb - pa).normalize();
         match ball_ball_impulse(va, vb, 1.0 / ma, 1.0 / mb, n, 1.0) {
-            Some((na, nb)) => {
+            Some((na, nb, _)) => {
                 let (sa, sb) = seed_elastic_velocities(pa, va, ma, pb, vb, mb);
                 prop_assert!((na - sa).length() < 1e-9 * (1.0 + sa.length()), "{na} vs {sa}");
                 prop_assert!((nb - sb).length() < 1e-9 * (1.0 + sb.length()), "{nb} vs {sb}");

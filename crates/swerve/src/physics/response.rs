@@ -16,7 +16,8 @@
 use glam::{DVec2, Vec2};
 
 /// Velocities of two balls after an impulse along `normal` (unit, pointing from `a` to `b`),
-/// or `None` when they do not approach (separating or resting: no impulse).
+/// and the impulse's magnitude (N·s, > 0, which a contact with friction caps its tangential
+/// impulse by), or `None` when they do not approach (separating or resting: no impulse).
 ///
 /// `inv_ma`, `inv_mb` are inverse masses; `e` is the restitution.
 #[inline]
@@ -27,21 +28,14 @@ pub fn ball_ball_impulse(
     inv_mb: f64,
     normal: DVec2,
     e: f64,
-) -> Option<(DVec2, DVec2)> {
-    let j = ball_ball_normal_impulse(va, vb, inv_ma, inv_mb, normal, e)?;
-    Some((va - normal * (j * inv_ma), vb + normal * (j * inv_mb)))
-}
-
-/// The magnitude of the impulse [`ball_ball_impulse`] applies (N·s, > 0), or `None` when it
-/// applies none.
-#[inline]
-pub fn ball_ball_normal_impulse(va: DVec2, vb: DVec2, inv_ma: f64, inv_mb: f64, normal: DVec2, e: f64) -> Option<f64> {
+) -> Option<(DVec2, DVec2, f64)> {
     let approach = (vb - va).dot(normal);
     // Two kinematic balls (both inverse masses 0) pass through each other.
     if approach >= 0.0 || inv_ma + inv_mb == 0.0 {
         return None;
     }
-    Some(-(1.0 + e) * approach / (inv_ma + inv_mb))
+    let j = -(1.0 + e) * approach / (inv_ma + inv_mb);
+    Some((va - normal * (j * inv_ma), vb + normal * (j * inv_mb), j))
 }
 
 /// One side of a contact with friction: a ball's velocity (`f64`, with its residual),

@@ -10,7 +10,7 @@ use super::broad_phase::{overlap, pairs_with_grown, BroadPhase, BroadPhaseDebug,
 use super::contact::{BoxWall, Collider, Contact, ContactLog};
 use super::narrow_phase::closest_point_on_segment;
 use super::query::{self, RayHit};
-use super::response::{ball_ball_impulse, ball_ball_normal_impulse, impact_friction, separate, wall_impulse, RimSide};
+use super::response::{ball_ball_impulse, impact_friction, separate, wall_impulse, RimSide};
 use super::resting::{self, RestingContacts};
 use super::segment_grid::SegmentGrid;
 use super::time_of_impact;
@@ -1120,11 +1120,11 @@ impl World {
         let (inv_a, inv_b) = (1.0 / f64::from(a.mass), 1.0 / f64::from(b.mass));
         let (before_a, before_b) = (self.velocity64(iu), self.velocity64(ju));
         let e = self.restitution(a.restitution.max(b.restitution), (before_b - before_a).dot(normal));
-        let Some((mut va, mut vb)) = ball_ball_impulse(before_a, before_b, inv_a, inv_b, normal, e) else {
+        let Some((mut va, mut vb, normal_impulse)) = ball_ball_impulse(before_a, before_b, inv_a, inv_b, normal, e)
+        else {
             return false;
         };
         if pair_friction(a, b) > 0.0 {
-            let normal_impulse = ball_ball_normal_impulse(before_a, before_b, inv_a, inv_b, normal, e).unwrap_or(0.0);
             self.rub_balls(iu, ju, normal, normal_impulse, &mut va, &mut vb);
         }
         let (a, b) = (&self.balls[iu], &self.balls[ju]);
@@ -1348,10 +1348,9 @@ impl World {
             let (before_a, before_b) = (self.velocity64(iu), self.velocity64(ju));
             let e = self.restitution(a.restitution.max(b.restitution), (before_b - before_a).dot(normal64));
             let mut impulse = DVec2::ZERO;
-            if let Some((mut va, mut vb)) = ball_ball_impulse(before_a, before_b, inv_a, inv_b, normal64, e) {
+            let response = ball_ball_impulse(before_a, before_b, inv_a, inv_b, normal64, e);
+            if let Some((mut va, mut vb, normal_impulse)) = response {
                 if pair_friction(&a, &b) > 0.0 {
-                    let normal_impulse =
-                        ball_ball_normal_impulse(before_a, before_b, inv_a, inv_b, normal64, e).unwrap_or(0.0);
                     self.rub_balls(iu, ju, normal64, normal_impulse, &mut va, &mut vb);
                 }
                 impulse = impulse_on_first(&a, va - before_a, &b, vb - before_b);
