@@ -4,6 +4,7 @@
 //!
 //! * [`orca`] — ORCA / RVO2 crowd avoidance that reproduces RVO2 2.0 bit for bit
 //!   (same `f32` results), with parallel deterministic stepping and stable agent ids.
+//! * [`orca3d`] — the same in three dimensions: RVO2-3D's crowd of spheres, bit for bit.
 //! * [`geom`] — the small amount of planar geometry both halves share.
 //! * [`spatial`] — the spatial indexes: RVO2's agent k-d tree and obstacle BSP tree.
 //! * [`instruction_set`] — the ORCA step's hot loops compiled for the target's baseline and
@@ -23,6 +24,7 @@ pub mod instruction_set;
 pub mod metrics;
 pub mod navigation;
 pub mod orca;
+pub mod orca3d;
 pub mod physics;
 pub mod reference;
 pub mod scenario;

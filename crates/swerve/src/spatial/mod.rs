@@ -15,7 +15,7 @@ mod agent_kdtree;
 mod neighbor_grid;
 mod obstacle_grid;
 mod obstacle_tree;
-mod stack_room;
+pub(crate) mod stack_room;
 
 pub use agent_kdtree::{nearest_brute_force, AgentKdTree, Neighbor, MAX_LEAF_SIZE};
 #[cfg(test)]

@@ -1,0 +1,343 @@
+//! RVO2-3D's agent k-d tree: which agents are an agent's neighbours, and in which order.
+//!
+//! Rebuilt every step from the agents in insertion order (RVO2-3D copies its agent list
+//! afresh before each build, unlike the planar RVO2, which keeps the last permutation). A node
+//! holds at most [`MAX_LEAF_SIZE`] agents or splits at the middle of its widest extent; a query
+//! visits the nearer child first and keeps the `k` nearest in a sorted list whose last
+//! distance shrinks the search. Agents at equal distances are therefore ranked in the tree's
+//! visiting order, which is why the tree must be RVO2-3D's to reproduce its results.
+
+use glam::Vec3;
+
+use super::plane::sqr;
+use crate::spatial::stack_room::{with_room, with_room_now};
+
+/// A node splits when it holds more agents than this (RVO2-3D's `RVO_MAX_LEAF_SIZE`).
+pub const MAX_LEAF_SIZE: usize = 10;
+
+/// Subtrees with more agents than this are built in parallel (rayon): the halves are
+/// disjoint, so the tree is the same for any thread count.
+const PARALLEL_BUILD: usize = 16_384;
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    /// The node's agents are `order[begin..end]`.
+    begin: u32,
+    end: u32,
+    /// Child node indices (unused in a leaf).
+    left: u32,
+    right: u32,
+    /// The bounding box of its agents' positions.
+    min: Vec3,
+    max: Vec3,
+}
+
+/// The agent tree of one step.
+#[derive(Clone, Debug, Default)]
+pub struct AgentTree {
+    /// Agent indices (insertion order) in tree order.
+    order: Vec<u32>,
+    /// Their positions, in tree order (a query reads these, not the agents').
+    points: Vec<Vec3>,
+    /// `2n − 1` nodes; a node's left child follows it, its right child `2 × (left size)`
+    /// after it, so each subtree is a contiguous run.
+    nodes: Vec<Node>,
+    /// Levels from the root to the deepest leaf (1 for a lone leaf).
+    height: usize,
+}
+
+impl AgentTree {
+    /// Rebuilds the tree over `positions` (agents in insertion order). Allocates only when
+    /// the crowd has grown.
+    pub fn build(&mut self, positions: &[Vec3]) {
+        let count = positions.len();
+        self.order.clear();
+        self.order.extend(0..count as u32);
+        self.points.clear();
+        self.points.extend_from_slice(positions);
+        self.nodes.clear();
+        self.height = 0;
+        if count == 0 {
+            return;
+        }
+        self.nodes.resize(2 * count - 1, Node::default());
+        self.height = build_node(&mut self.nodes, 0, &mut self.order, &mut self.points, 0, 0);
+    }
+
+    /// How many entries a query's stack can hold at most: one per level, and the root's.
+    pub fn stack_room(&self) -> usize {
+        self.height + 1
+    }
+
+    /// Fills `neighbors` with the (squared distance, agent index) of agent `agent`'s nearest
+    /// agents within `range_squared` of `position`, at most `max_neighbors`, nearest first,
+    /// exactly as RVO2-3D's `computeAgentNeighbors` (ties in its visiting order). `stack` is
+    /// scratch.
+    pub fn neighbors(
+        &self,
+        agent: u32,
+        position: Vec3,
+        mut range_squared: f32,
+        max_neighbors: usize,
+        neighbors: &mut Vec<(f32, u32)>,
+        stack: &mut Vec<(u32, f32)>,
+    ) {
+        neighbors.clear();
+        if self.nodes.is_empty() || max_neighbors == 0 {
+            return;
+        }
+        // The recursion of RVO2-3D, unrolled: a pushed child carries its box distance and is
+        // visited only if that is still inside the (shrinking) range when it is popped — as
+        // RVO2-3D checks the farther child only after the nearer one's whole subtree.
+        stack.clear();
+        stack.push((0, f32::NEG_INFINITY));
+        while let Some((index, box_distance)) = stack.pop() {
+            if box_distance >= range_squared {
+                continue;
+            }
+            let node = &self.nodes[index as usize];
+            if (node.end - node.begin) as usize <= MAX_LEAF_SIZE {
+                for slot in node.begin as usize..node.end as usize {
+                    let other = self.order[slot];
+                    if other == agent {
+                        continue;
+                    }
+                    let distance = (position - self.points[slot]).length_squared();
+                    if distance < range_squared {
+                        insert(neighbors, max_neighbors, (distance, other));
+                        if neighbors.len() == max_neighbors {
+                            range_squared = neighbors[max_neighbors - 1].0;
+                        }
+                    }
+                }
+                continue;
+            }
+            let left_distance = box_distance_squared(&self.nodes[node.left as usize], position);
+            let right_distance = box_distance_squared(&self.nodes[node.right as usize], position);
+            if left_distance < right_distance {
+                if left_distance < range_squared {
+                    stack.push((node.right, right_distance));
+                    stack.push((node.left, left_distance));
+                }
+            } else if right_distance < range_squared {
+                stack.push((node.left, left_distance));
+                stack.push((node.right, right_distance));
+            }
+        }
+    }
+
+    /// Checks the tree's invariants (for tests): every node's box holds exactly its agents,
+    /// children partition their parent, leaves are small, every agent appears once.
+    pub fn assert_well_formed(&self, positions: &[Vec3]) {
+        assert_eq!(self.order.len(), positions.len());
+        let mut seen = vec![false; positions.len()];
+        for (slot, &agent) in self.order.iter().enumerate() {
+            assert!(!std::mem::replace(&mut seen[agent as usize], true), "agent {agent} twice");
+            assert_eq!(self.points[slot], positions[agent as usize]);
+        }
+        if positions.is_empty() {
+            return;
+        }
+        assert_eq!(self.nodes.len(), 2 * positions.len() - 1);
+        // Walk from the root (a leaf of k agents leaves 2k − 2 of its node slots unused, as in
+        // RVO2-3D); the leaves must cover every slot once.
+        let mut covered = 0;
+        let mut pending = vec![(0u32, 0u32, positions.len() as u32)];
+        while let Some((index, begin, end)) = pending.pop() {
+            let node = &self.nodes[index as usize];
+            assert_eq!((node.begin, node.end), (begin, end), "node {index}");
+            let run = &self.points[begin as usize..end as usize];
+            assert!(!run.is_empty(), "node {index} is empty");
+            let min = run.iter().fold(run[0], |m, p| m.min(*p));
+            let max = run.iter().fold(run[0], |m, p| m.max(*p));
+            assert_eq!((node.min, node.max), (min, max), "node {index}'s box");
+            if run.len() > MAX_LEAF_SIZE {
+                let left_end = self.nodes[node.left as usize].end;
+                assert!(begin < left_end && left_end < end, "node {index} splits off nothing");
+                assert_eq!(node.right, node.left + 2 * (left_end - begin) - 1);
+                pending.push((node.left, begin, left_end));
+                pending.push((node.right, left_end, end));
+            } else {
+                covered += run.len();
+            }
+        }
+        assert_eq!(covered, positions.len());
+    }
+}
+
+/// Inserts into the sorted list, as RVO2-3D's `insertAgentNeighbor`: appended while there is
+/// room, else over the farthest, then moved forward past every farther entry.
+#[inline(always)]
+fn insert(neighbors: &mut Vec<(f32, u32)>, max_neighbors: usize, entry: (f32, u32)) {
+    if neighbors.len() < max_neighbors {
+        neighbors.push(entry);
+    }
+    let mut i = neighbors.len() - 1;
+    while i != 0 && entry.0 < neighbors[i - 1].0 {
+        neighbors[i] = neighbors[i - 1];
+        i -= 1;
+    }
+    neighbors[i] = entry;
+}
+
+/// Squared distance from `p` to the node's box, summed in RVO2-3D's order.
+#[inline(always)]
+fn box_distance_squared(node: &Node, p: Vec3) -> f32 {
+    // `std::max(0.0f, d)`: the zero unless `d` is larger.
+    let outside = |d: f32| sqr(if 0.0 < d { d } else { 0.0 });
+    outside(node.min.x - p.x)
+        + outside(p.x - node.max.x)
+        + outside(node.min.y - p.y)
+        + outside(p.y - node.max.y)
+        + outside(node.min.z - p.z)
+        + outside(p.z - node.max.z)
+}
+
+/// Builds the subtree whose root is `nodes[0]` (global index `node_index`, `depth` levels
+/// below the root) over the agents `order` / `points`, which start at tree slot `begin`.
+///
+/// Coincident agents make a chain as deep as they are many, so the recursion makes room on
+/// the stack as it goes (see [`crate::spatial::stack_room`]).
+fn build_node(
+    nodes: &mut [Node],
+    node_index: u32,
+    order: &mut [u32],
+    points: &mut [Vec3],
+    begin: usize,
+    depth: u32,
+) -> usize {
+    let count = points.len();
+    // The box, growing from the first agent with `std::max` / `std::min` (the first
+    // argument wins ties, so −0 and +0 are kept as RVO2-3D keeps them).
+    let mut min = points[0];
+    let mut max = points[0];
+    for p in &points[1..] {
+        for axis in 0..3 {
+            if max[axis] < p[axis] {
+                max[axis] = p[axis];
+            }
+            if p[axis] < min[axis] {
+                min[axis] = p[axis];
+            }
+        }
+    }
+    let (root, children) = nodes.split_first_mut().expect("a subtree has at least one node");
+    *root = Node { begin: begin as u32, end: (begin + count) as u32, left: 0, right: 0, min, max };
+    if count <= MAX_LEAF_SIZE {
+        return 1;
+    }
+
+    // Split the widest extent at its middle (x wins ties with neither, y wins ties with z).
+    let extent = max - min;
+    let axis = if extent.x > extent.y && extent.x > extent.z {
+        0
+    } else if extent.y > extent.z {
+        1
+    } else {
+        2
+    };
+    let split = 0.5 * (max[axis] + min[axis]);
+
+    // Hoare-style partition: below the split to the left, the rest to the right.
+    let (mut left, mut right) = (0, count);
+    while left < right {
+        while left < right && points[left][axis] < split {
+            left += 1;
+        }
+        while right > left && points[right - 1][axis] >= split {
+            right -= 1;
+        }
+        if left < right {
+            points.swap(left, right - 1);
+            order.swap(left, right - 1);
+            left += 1;
+            right -= 1;
+        }
+    }
+    // An empty left half (all agents at the split) takes one agent anyway.
+    let left_size = left.max(1);
+
+    root.left = node_index + 1;
+    root.right = node_index + 2 * left_size as u32;
+    let (left_nodes, right_nodes) = children.split_at_mut(2 * left_size - 1);
+    let (left_order, right_order) = order.split_at_mut(left_size);
+    let (left_points, right_points) = points.split_at_mut(left_size);
+    let (left_index, right_index) = (root.left, root.right);
+    let mut build_left = || build_node(left_nodes, left_index, left_order, left_points, begin, depth + 1);
+    let mut build_right =
+        || build_node(right_nodes, right_index, right_order, right_points, begin + left_size, depth + 1);
+    let (left_height, right_height) = if count > PARALLEL_BUILD {
+        // The two halves may run on different threads, so every level checks.
+        with_room_now(|| rayon::join(build_left, build_right))
+    } else {
+        with_room(depth, || (build_left(), build_right()))
+    };
+    1 + left_height.max(right_height)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The k nearest within range by a scan, nearest first, ties by agent index — the order
+    /// the tree gives up to ties.
+    fn scan(positions: &[Vec3], agent: usize, range_squared: f32, k: usize) -> Vec<(f32, u32)> {
+        let mut all: Vec<(f32, u32)> = (0..positions.len())
+            .filter(|&j| j != agent)
+            .map(|j| ((positions[agent] - positions[j]).length_squared(), j as u32))
+            .filter(|&(d, _)| d < range_squared)
+            .collect();
+        all.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        all.truncate(k);
+        all
+    }
+
+    proptest! {
+        #[test]
+        fn neighbors_equal_a_linear_scan(
+            points in prop::collection::vec((-50.0f32..50.0, -50.0f32..50.0, -20.0f32..20.0), 1..400),
+            range in 0.5f32..30.0,
+            k in 0usize..16,
+            snap in any::<bool>(),
+        ) {
+            // With `snap`, coordinates sit on a coarse lattice so that ties occur.
+            let positions: Vec<Vec3> = points
+                .iter()
+                .map(|&(x, y, z)| if snap { Vec3::new(x.round(), y.round(), z.round()) } else { Vec3::new(x, y, z) })
+                .collect();
+            let mut tree = AgentTree::default();
+            tree.build(&positions);
+            tree.assert_well_formed(&positions);
+            let (mut found, mut stack) = (Vec::new(), Vec::new());
+            for agent in 0..positions.len() {
+                tree.neighbors(agent as u32, positions[agent], range * range, k, &mut found, &mut stack);
+                let expected = scan(&positions, agent, range * range, k);
+                // Same distances in the same order; the agents equal wherever the distance
+                // is not tied.
+                prop_assert_eq!(found.iter().map(|n| n.0).collect::<Vec<_>>(), expected.iter().map(|n| n.0).collect::<Vec<_>>());
+                let mut by_agent = found.clone();
+                by_agent.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                let last = expected.last().map_or(f32::INFINITY, |n| n.0);
+                for (got, want) in by_agent.iter().zip(&expected) {
+                    if got.0 < last {
+                        prop_assert_eq!(got, want);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn many_agents_at_one_point_build_and_answer() {
+        // Every split is degenerate (the left half takes one agent each time): a chain
+        // 50,000 levels deep, far more than a thread's stack holds without making room.
+        let positions = vec![Vec3::new(1.0, 2.0, 3.0); 50_000];
+        let mut tree = AgentTree::default();
+        tree.build(&positions);
+        let (mut found, mut stack) = (Vec::new(), Vec::new());
+        tree.neighbors(0, positions[0], 1.0, 10, &mut found, &mut stack);
+        assert_eq!(found.len(), 10);
+        assert!(found.iter().all(|n| n.0 == 0.0 && n.1 != 0));
+    }
+}

@@ -1,0 +1,28 @@
+//! ORCA in three dimensions: RVO2-3D's crowd of spheres, reproduced bit for bit.
+//!
+//! The same reciprocal avoidance as [`crate::orca`], one dimension up, for drones, fish,
+//! spacecraft and flying units: each agent keeps a permitted half-space of velocities (an
+//! ORCA [`Plane`]) per neighbour and takes the velocity nearest its preferred one inside its
+//! max-speed sphere and every plane, or, when the planes conflict, the one that breaks the
+//! worst of them least. As in RVO2-3D there are no obstacles.
+//!
+//! * [`Simulator`] — the crowd; RVO2-3D's `RVOSimulator` (same parameters, same neighbour
+//!   order, same `f32` results), stepped in parallel with identical results for any thread
+//!   count, with agents that can be removed.
+//! * [`constraints`] — the plane one neighbour imposes; [`linear_program`] — the programs
+//!   on a line, a plane, in space, and the least-violation fallback; [`kdtree`] — RVO2-3D's
+//!   neighbour tree.
+//!
+//! Exactness is tested against RVO2-3D itself (the `rvo23d` Python module of the
+//! `jt-pyrvo23d` package) by the Python suite, and against a recording of it by
+//! `tests/orca3d.rs`.
+
+pub mod constraints;
+pub mod kdtree;
+pub mod linear_program;
+mod plane;
+mod simulator;
+
+pub use glam::Vec3;
+pub use plane::Plane;
+pub use simulator::{AgentParams, Simulator};

@@ -1,0 +1,481 @@
+//! The 3-D ORCA simulator: RVO2-3D's `RVOSimulator`, bit for bit, stepped in parallel.
+
+use std::cell::RefCell;
+
+use glam::Vec3;
+use rayon::prelude::*;
+
+use super::constraints::{agent_plane, Body};
+use super::kdtree::AgentTree;
+use super::linear_program::solve;
+use super::plane::Plane;
+use crate::orca::{AgentId, LpOutcome};
+use crate::Error;
+
+/// The parameters RVO2-3D keeps per agent (metres, seconds, metres per second).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AgentParams {
+    /// How far away other agents are taken into account (m).
+    pub neighbor_dist: f32,
+    /// At most this many nearest agents are taken into account.
+    pub max_neighbors: usize,
+    /// How far ahead in time collisions with other agents are avoided (s).
+    pub time_horizon: f32,
+    /// The agent's radius (m).
+    pub radius: f32,
+    /// The agent's maximum speed (m/s).
+    pub max_speed: f32,
+}
+
+impl Default for AgentParams {
+    /// RVO2-3D's Sphere example values: 15 m, 10 neighbours, 10 s, 1.5 m, 2 m/s.
+    fn default() -> Self {
+        AgentParams { neighbor_dist: 15.0, max_neighbors: 10, time_horizon: 10.0, radius: 1.5, max_speed: 2.0 }
+    }
+}
+
+impl AgentParams {
+    /// Checks every field: finite; `radius` and `time_horizon` > 0 (ORCA divides by the
+    /// horizon); `neighbor_dist` and `max_speed` ≥ 0.
+    pub fn validate(&self) -> Result<(), Error> {
+        Error::check_non_negative("neighbor distance", self.neighbor_dist)?;
+        Error::check_positive("time horizon", self.time_horizon)?;
+        Error::check_positive("radius", self.radius)?;
+        Error::check_non_negative("max speed", self.max_speed)?;
+        Ok(())
+    }
+}
+
+/// What one agent saw and decided in the last step (kept when
+/// [`Simulator::set_record_decisions`] is on).
+#[derive(Clone, Debug, Default)]
+struct Record {
+    neighbors: Vec<AgentId>,
+    planes: Vec<Plane>,
+    outcome: LpOutcome,
+}
+
+/// A thread's scratch for the decide loop, grown to the largest agent it has decided and then
+/// reused, so that a step does not allocate once warm.
+#[derive(Default)]
+struct Scratch {
+    neighbors: Vec<(f32, u32)>,
+    stack: Vec<(u32, f32)>,
+    planes: Vec<Plane>,
+    projected: Vec<Plane>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::default();
+}
+
+/// Marks a removed agent's entry in `slots`.
+const REMOVED: u32 = u32::MAX;
+
+/// Agents decided per rayon task: enough to amortise the task, small enough to balance.
+const DECIDE_CHUNK: usize = 64;
+
+/// A crowd of spheres in 3-D: agents with a preferred velocity and a time step, avoiding each
+/// other by ORCA (no obstacles, as in RVO2-3D).
+///
+/// Reproduces RVO2-3D's `RVOSimulator` bit for bit: same parameters, same neighbour search and
+/// tie order, same `f32` arithmetic. A step reads only the state at its start, so it runs in
+/// parallel (rayon) with identical results for any number of threads, and it allocates
+/// nothing once warm. Beyond RVO2-3D, agents can be removed ([`Simulator::remove_agent`]):
+/// the others keep their ids and move as if the removed agent had never been there from then
+/// on.
+///
+/// ```
+/// use swerve::orca3d::{AgentParams, Simulator, Vec3};
+/// let mut sim = Simulator::new(0.125, AgentParams::default())?;
+/// let a = sim.add_agent(Vec3::new(-10.0, 0.0, 0.0))?;
+/// let b = sim.add_agent(Vec3::new(10.0, 0.0, 0.1))?;
+/// sim.set_agent_pref_velocity(a, Vec3::new(1.0, 0.0, 0.0))?;
+/// sim.set_agent_pref_velocity(b, Vec3::new(-1.0, 0.0, 0.0))?;
+/// for _ in 0..200 {
+///     sim.step();
+/// }
+/// assert!(sim.agent_position(a)?.distance(sim.agent_position(b)?) > 3.0);
+/// # Ok::<(), swerve::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Simulator {
+    time_step: f32,
+    global_time: f32,
+    defaults: AgentParams,
+
+    // Agents, densely packed in insertion order (RVO2-3D's agent order).
+    ids: Vec<AgentId>,
+    positions: Vec<Vec3>,
+    velocities: Vec<Vec3>,
+    pref_velocities: Vec<Vec3>,
+    params: Vec<AgentParams>,
+    /// `slots[id]` is the dense index of agent `id`, or [`REMOVED`].
+    slots: Vec<u32>,
+
+    tree: AgentTree,
+    /// Each agent's new velocity (scratch of the step).
+    new_velocities: Vec<Vec3>,
+    record_decisions: bool,
+    /// One per agent while `record_decisions`, else empty.
+    records: Vec<Record>,
+}
+
+impl Simulator {
+    /// A simulator with time step `time_step` (s, > 0) whose agents get `defaults` unless
+    /// added with [`Simulator::add_agent_with`].
+    pub fn new(time_step: f32, defaults: AgentParams) -> Result<Simulator, Error> {
+        Error::check_positive("time step", time_step)?;
+        defaults.validate()?;
+        Ok(Simulator {
+            time_step,
+            global_time: 0.0,
+            defaults,
+            ids: Vec::new(),
+            positions: Vec::new(),
+            velocities: Vec::new(),
+            pref_velocities: Vec::new(),
+            params: Vec::new(),
+            slots: Vec::new(),
+            tree: AgentTree::default(),
+            new_velocities: Vec::new(),
+            record_decisions: false,
+            records: Vec::new(),
+        })
+    }
+
+    /// The time step (s).
+    pub fn time_step(&self) -> f32 {
+        self.time_step
+    }
+
+    /// Sets the time step (s, > 0).
+    pub fn set_time_step(&mut self, time_step: f32) -> Result<(), Error> {
+        self.time_step = Error::check_positive("time step", time_step)?;
+        Ok(())
+    }
+
+    /// Simulated time so far (s): the sum of the time steps taken.
+    pub fn global_time(&self) -> f32 {
+        self.global_time
+    }
+
+    /// The parameters new agents get from [`Simulator::add_agent`].
+    pub fn agent_defaults(&self) -> AgentParams {
+        self.defaults
+    }
+
+    /// Sets the parameters new agents get (existing agents keep theirs).
+    pub fn set_agent_defaults(&mut self, defaults: AgentParams) -> Result<(), Error> {
+        defaults.validate()?;
+        self.defaults = defaults;
+        Ok(())
+    }
+
+    /// Adds an agent at `position` (m) with the default parameters, at rest.
+    pub fn add_agent(&mut self, position: Vec3) -> Result<AgentId, Error> {
+        self.add_agent_with(position, self.defaults)
+    }
+
+    /// Adds an agent at `position` (m) with `params`, at rest. Ids count up from 0 and are
+    /// never reused.
+    pub fn add_agent_with(&mut self, position: Vec3, params: AgentParams) -> Result<AgentId, Error> {
+        check_finite_vec("agent position", position)?;
+        params.validate()?;
+        if self.slots.len() >= (REMOVED - 1) as usize {
+            return Err(Error::OutOfRange { what: "agent count", requirement: "below 2^32 - 1", value: f32::MAX });
+        }
+        let id = AgentId(self.slots.len() as u32);
+        self.slots.push(self.ids.len() as u32);
+        self.ids.push(id);
+        self.positions.push(position);
+        self.velocities.push(Vec3::ZERO);
+        self.pref_velocities.push(Vec3::ZERO);
+        self.params.push(params);
+        if self.record_decisions {
+            self.records.push(Record::default());
+        }
+        Ok(id)
+    }
+
+    /// Removes an agent. Every other agent keeps its id; the removed id is never reused.
+    /// Costs O(n): agents stay packed in insertion order, which the tree's tie order needs.
+    pub fn remove_agent(&mut self, id: AgentId) -> Result<(), Error> {
+        let dense = self.dense(id)?;
+        self.slots[id.0 as usize] = REMOVED;
+        for slot in &mut self.slots {
+            if *slot != REMOVED && *slot > dense as u32 {
+                *slot -= 1;
+            }
+        }
+        self.ids.remove(dense);
+        self.positions.remove(dense);
+        self.velocities.remove(dense);
+        self.pref_velocities.remove(dense);
+        self.params.remove(dense);
+        if self.record_decisions {
+            self.records.remove(dense);
+            // The last step's neighbour lists may name the removed agent.
+            for record in &mut self.records {
+                record.neighbors.retain(|&n| n != id);
+            }
+        }
+        Ok(())
+    }
+
+    /// The number of live agents.
+    pub fn num_agents(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// The live agents' ids, in insertion order (the order of [`Simulator::positions`]).
+    pub fn agent_ids(&self) -> &[AgentId] {
+        &self.ids
+    }
+
+    /// Whether `id` names a live agent.
+    pub fn contains_agent(&self, id: AgentId) -> bool {
+        self.dense(id).is_ok()
+    }
+
+    /// Every live agent's position (m), in insertion order.
+    pub fn positions(&self) -> &[Vec3] {
+        &self.positions
+    }
+
+    /// Every live agent's velocity (m/s), in insertion order.
+    pub fn velocities(&self) -> &[Vec3] {
+        &self.velocities
+    }
+
+    /// Every live agent's preferred velocity (m/s), in insertion order.
+    pub fn pref_velocities(&self) -> &[Vec3] {
+        &self.pref_velocities
+    }
+
+    /// Sets every live agent's preferred velocity (m/s), in insertion order. Changes nothing
+    /// if the length is wrong or a value is not finite.
+    pub fn set_pref_velocities(&mut self, values: &[Vec3]) -> Result<(), Error> {
+        if values.len() != self.ids.len() {
+            return Err(Error::OutOfRange {
+                what: "number of preferred velocities",
+                requirement: "equal to the number of agents",
+                value: values.len() as f32,
+            });
+        }
+        for &v in values {
+            check_finite_vec("preferred velocity", v)?;
+        }
+        self.pref_velocities.copy_from_slice(values);
+        Ok(())
+    }
+
+    /// An agent's position (m).
+    pub fn agent_position(&self, id: AgentId) -> Result<Vec3, Error> {
+        Ok(self.positions[self.dense(id)?])
+    }
+
+    /// Moves an agent (m).
+    pub fn set_agent_position(&mut self, id: AgentId, position: Vec3) -> Result<(), Error> {
+        let dense = self.dense(id)?;
+        self.positions[dense] = check_finite_vec("agent position", position)?;
+        Ok(())
+    }
+
+    /// An agent's velocity (m/s).
+    pub fn agent_velocity(&self, id: AgentId) -> Result<Vec3, Error> {
+        Ok(self.velocities[self.dense(id)?])
+    }
+
+    /// Sets an agent's velocity (m/s): what its neighbours see it doing.
+    pub fn set_agent_velocity(&mut self, id: AgentId, velocity: Vec3) -> Result<(), Error> {
+        let dense = self.dense(id)?;
+        self.velocities[dense] = check_finite_vec("agent velocity", velocity)?;
+        Ok(())
+    }
+
+    /// An agent's preferred velocity (m/s).
+    pub fn agent_pref_velocity(&self, id: AgentId) -> Result<Vec3, Error> {
+        Ok(self.pref_velocities[self.dense(id)?])
+    }
+
+    /// Sets the velocity an agent would take if nothing were in its way (m/s).
+    pub fn set_agent_pref_velocity(&mut self, id: AgentId, velocity: Vec3) -> Result<(), Error> {
+        let dense = self.dense(id)?;
+        self.pref_velocities[dense] = check_finite_vec("preferred velocity", velocity)?;
+        Ok(())
+    }
+
+    /// An agent's parameters.
+    pub fn agent_params(&self, id: AgentId) -> Result<AgentParams, Error> {
+        Ok(self.params[self.dense(id)?])
+    }
+
+    /// Sets all of an agent's parameters at once (validated first; nothing changes on error).
+    pub fn set_agent_params(&mut self, id: AgentId, params: AgentParams) -> Result<(), Error> {
+        let dense = self.dense(id)?;
+        params.validate()?;
+        self.params[dense] = params;
+        Ok(())
+    }
+
+    /// Whether each step keeps what every agent saw and decided (off by default).
+    pub fn records_decisions(&self) -> bool {
+        self.record_decisions
+    }
+
+    /// Keeps, from the next step on, every agent's neighbours, ORCA planes and
+    /// linear-program outcome ([`Simulator::agent_neighbors`], [`Simulator::agent_planes`],
+    /// [`Simulator::agent_lp_outcome`]). Off, a step writes nothing per agent but its state.
+    pub fn set_record_decisions(&mut self, record: bool) {
+        self.record_decisions = record;
+        self.records.clear();
+        if record {
+            self.records.resize(self.ids.len(), Record::default());
+        }
+    }
+
+    /// The agent's neighbours in the last step, nearest first (RVO2-3D's
+    /// `getAgentAgentNeighbor` order).
+    pub fn agent_neighbors(&self, id: AgentId) -> Result<&[AgentId], Error> {
+        Ok(&self.record(id)?.neighbors)
+    }
+
+    /// The ORCA planes the agent had to respect in the last step, one per neighbour, in
+    /// neighbour order.
+    pub fn agent_planes(&self, id: AgentId) -> Result<&[Plane], Error> {
+        Ok(&self.record(id)?.planes)
+    }
+
+    /// Which linear program decided the agent's velocity in the last step.
+    pub fn agent_lp_outcome(&self, id: AgentId) -> Result<LpOutcome, Error> {
+        Ok(self.record(id)?.outcome)
+    }
+
+    /// Advances the crowd by one time step: every agent picks its new velocity from the state
+    /// at the start of the step (in parallel), then all move.
+    pub fn step(&mut self) {
+        let count = self.ids.len();
+        self.tree.build(&self.positions);
+        self.new_velocities.resize(count, Vec3::ZERO);
+
+        let context = StepContext {
+            tree: &self.tree,
+            positions: &self.positions,
+            velocities: &self.velocities,
+            pref_velocities: &self.pref_velocities,
+            params: &self.params,
+            ids: &self.ids,
+            time_step: self.time_step,
+        };
+        let chunks = self.new_velocities.par_chunks_mut(DECIDE_CHUNK).enumerate();
+        if self.record_decisions {
+            chunks.zip(self.records.par_chunks_mut(DECIDE_CHUNK)).for_each(|((chunk, out), records)| {
+                for (offset, (velocity, record)) in out.iter_mut().zip(records).enumerate() {
+                    *velocity = context.decide(chunk * DECIDE_CHUNK + offset, Some(record));
+                }
+            });
+        } else {
+            chunks.for_each(|(chunk, out)| {
+                for (offset, velocity) in out.iter_mut().enumerate() {
+                    *velocity = context.decide(chunk * DECIDE_CHUNK + offset, None);
+                }
+            });
+        }
+
+        // RVO2-3D's `update`: take the new velocity, then move along it.
+        let time_step = self.time_step;
+        self.velocities.copy_from_slice(&self.new_velocities);
+        for (position, &velocity) in self.positions.iter_mut().zip(&self.velocities) {
+            *position += velocity * time_step;
+        }
+        self.global_time += self.time_step;
+    }
+
+    fn dense(&self, id: AgentId) -> Result<usize, Error> {
+        match self.slots.get(id.0 as usize) {
+            Some(&slot) if slot != REMOVED => Ok(slot as usize),
+            _ => Err(Error::UnknownAgent(id.0)),
+        }
+    }
+
+    fn record(&self, id: AgentId) -> Result<&Record, Error> {
+        let dense = self.dense(id)?;
+        self.records.get(dense).ok_or(Error::DecisionsNotRecorded)
+    }
+}
+
+/// What every agent's decision reads: the state at the start of the step.
+struct StepContext<'a> {
+    tree: &'a AgentTree,
+    positions: &'a [Vec3],
+    velocities: &'a [Vec3],
+    pref_velocities: &'a [Vec3],
+    params: &'a [AgentParams],
+    ids: &'a [AgentId],
+    time_step: f32,
+}
+
+impl StepContext<'_> {
+    /// Agent `index`'s new velocity (RVO2-3D's `computeNeighbors` and `computeNewVelocity`):
+    /// its neighbours, one ORCA plane per neighbour, then the linear programs.
+    fn decide(&self, index: usize, record: Option<&mut Record>) -> Vec3 {
+        SCRATCH.with_borrow_mut(|scratch| {
+            let params = &self.params[index];
+            // Room for the largest answer at once, so that a thread's scratch reaches its
+            // final size the first time it decides such an agent (no allocation after).
+            let room = params.max_neighbors.min(self.positions.len());
+            scratch.neighbors.clear();
+            scratch.stack.clear();
+            scratch.planes.clear();
+            scratch.projected.clear();
+            scratch.neighbors.reserve(room);
+            scratch.planes.reserve(room);
+            scratch.projected.reserve(room);
+            scratch.stack.reserve(self.tree.stack_room());
+            let agent =
+                Body { position: self.positions[index], velocity: self.velocities[index], radius: params.radius };
+            self.tree.neighbors(
+                index as u32,
+                agent.position,
+                params.neighbor_dist * params.neighbor_dist,
+                params.max_neighbors,
+                &mut scratch.neighbors,
+                &mut scratch.stack,
+            );
+
+            let inv_time_horizon = 1.0 / params.time_horizon;
+            for &(_, other) in &scratch.neighbors {
+                let other = other as usize;
+                let other = Body {
+                    position: self.positions[other],
+                    velocity: self.velocities[other],
+                    radius: self.params[other].radius,
+                };
+                scratch.planes.push(agent_plane(&agent, &other, inv_time_horizon, self.time_step));
+            }
+
+            let (velocity, outcome) =
+                solve(&scratch.planes, params.max_speed, self.pref_velocities[index], &mut scratch.projected);
+            if let Some(record) = record {
+                // Each record is sized for its agent's largest answer at once (see `room`).
+                record.neighbors.clear();
+                record.neighbors.reserve(room);
+                record.planes.clear();
+                record.planes.reserve(room);
+                record.neighbors.extend(scratch.neighbors.iter().map(|&(_, other)| self.ids[other as usize]));
+                record.planes.extend_from_slice(&scratch.planes);
+                record.outcome = outcome;
+            }
+            velocity
+        })
+    }
+}
+
+/// Checks that every component of a vector is finite.
+fn check_finite_vec(what: &'static str, v: Vec3) -> Result<Vec3, Error> {
+    for component in v.to_array() {
+        Error::check_finite(what, component)?;
+    }
+    Ok(v)
+}

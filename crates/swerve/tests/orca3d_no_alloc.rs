@@ -1,0 +1,45 @@
+//! The 3-D `Simulator::step` must not allocate once warm (DESIGN rule 7). A counting global
+//! allocator sees every allocation of the process; this file holds a single test so that no
+//! other test allocates concurrently.
+
+#[path = "support/counting_allocator.rs"]
+mod counting_allocator;
+#[path = "support/sphere3d.rs"]
+mod sphere3d;
+
+use counting_allocator::{allocations, CountingAllocator};
+use sphere3d::{preferred, sphere_crowd};
+use swerve::orca3d::Vec3;
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
+
+#[test]
+fn a_warm_3d_step_does_not_allocate_with_or_without_records() {
+    // Driven from inside a rayon pool, as the planar test is: from a thread outside any pool,
+    // rayon's global injector allocates one 63-slot block per 63 steps, which is rayon's and
+    // not the step's.
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    pool.install(warm_steps);
+}
+
+fn warm_steps() {
+    for record in [false, true] {
+        let (mut sim, goals) = sphere_crowd(2_000);
+        sim.set_record_decisions(record);
+        let mut prefs: Vec<Vec3> = Vec::with_capacity(goals.len());
+        // Steps 0–59 warm up (every thread's scratch and every record reaches its size); the
+        // crowd is then in the thick of its crossing, where fallbacks happen.
+        for round in 0..200 {
+            prefs.clear();
+            prefs.extend(goals.iter().zip(sim.positions()).map(|(&g, &p)| preferred(g, p)));
+            sim.set_pref_velocities(&prefs).unwrap();
+            let before = allocations();
+            sim.step();
+            let during = allocations() - before;
+            if round >= 60 {
+                assert_eq!(during, 0, "record {record}: step {round} allocated {during} times");
+            }
+        }
+    }
+}
