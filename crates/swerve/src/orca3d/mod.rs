@@ -9,6 +9,8 @@
 //! * [`Simulator`] — the crowd; RVO2-3D's `RVOSimulator` (same parameters, same neighbour
 //!   order, same `f32` results), stepped in parallel with identical results for any thread
 //!   count, with agents that can be removed.
+//! * [`SymmetryBreaking`] — opt-in: agents meeting head-on pass on the right of an up
+//!   direction instead of stalling, as RVO2-3D's do.
 //! * [`constraints`] — the plane one neighbour imposes; [`linear_program`] — the programs
 //!   on a line, a plane, in space, and the least-violation fallback; [`kdtree`] — RVO2-3D's
 //!   neighbour tree.
@@ -22,7 +24,9 @@ pub mod kdtree;
 pub mod linear_program;
 mod plane;
 mod simulator;
+mod symmetry;
 
 pub use glam::Vec3;
 pub use plane::Plane;
 pub use simulator::{AgentParams, Simulator};
+pub use symmetry::SymmetryBreaking;

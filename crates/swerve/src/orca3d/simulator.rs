@@ -9,6 +9,7 @@ use super::constraints::{agent_plane, Body};
 use super::kdtree::AgentTree;
 use super::linear_program::solve;
 use super::plane::Plane;
+use super::symmetry::{is_head_on, SymmetryBreaking};
 use crate::orca::{AgentId, LpOutcome};
 use crate::Error;
 
@@ -119,6 +120,10 @@ pub struct Simulator {
     record_decisions: bool,
     /// One per agent while `record_decisions`, else empty.
     records: Vec<Record>,
+    /// The head-on rule, if on (off: RVO2-3D).
+    symmetry_breaking: Option<SymmetryBreaking>,
+    /// Steps taken so far (seeds the symmetry breaking's jitter).
+    step_number: u64,
 }
 
 impl Simulator {
@@ -141,6 +146,8 @@ impl Simulator {
             new_velocities: Vec::new(),
             record_decisions: false,
             records: Vec::new(),
+            symmetry_breaking: None,
+            step_number: 0,
         })
     }
 
@@ -319,6 +326,31 @@ impl Simulator {
         Ok(())
     }
 
+    /// The head-on rule in force, if any.
+    pub fn symmetry_breaking(&self) -> Option<SymmetryBreaking> {
+        self.symmetry_breaking
+    }
+
+    /// Turns the head-on rule on (`Some`) or off (`None`, the default: RVO2-3D bit for bit).
+    /// Checked first: `jitter` and `cone` ≥ 0, `turn` finite, `up` finite and not zero.
+    pub fn set_symmetry_breaking(&mut self, rule: Option<SymmetryBreaking>) -> Result<(), Error> {
+        if let Some(rule) = rule {
+            Error::check_non_negative("symmetry jitter", rule.jitter)?;
+            Error::check_non_negative("symmetry cone", rule.cone)?;
+            Error::check_finite("symmetry turn", rule.turn)?;
+            check_finite_vec("symmetry up direction", rule.up)?;
+            if rule.up == Vec3::ZERO {
+                return Err(Error::OutOfRange {
+                    what: "symmetry up direction's length",
+                    requirement: "greater than 0",
+                    value: 0.0,
+                });
+            }
+        }
+        self.symmetry_breaking = rule;
+        Ok(())
+    }
+
     /// Whether each step keeps what every agent saw and decided (off by default).
     pub fn records_decisions(&self) -> bool {
         self.record_decisions
@@ -367,6 +399,8 @@ impl Simulator {
             params: &self.params,
             ids: &self.ids,
             time_step: self.time_step,
+            symmetry_breaking: self.symmetry_breaking,
+            step_number: self.step_number,
         };
         let chunks = self.new_velocities.par_chunks_mut(DECIDE_CHUNK).enumerate();
         if self.record_decisions {
@@ -390,6 +424,7 @@ impl Simulator {
             *position += velocity * time_step;
         }
         self.global_time += self.time_step;
+        self.step_number += 1;
     }
 
     fn dense(&self, id: AgentId) -> Result<usize, Error> {
@@ -414,6 +449,8 @@ struct StepContext<'a> {
     params: &'a [AgentParams],
     ids: &'a [AgentId],
     time_step: f32,
+    symmetry_breaking: Option<SymmetryBreaking>,
+    step_number: u64,
 }
 
 impl StepContext<'_> {
@@ -455,8 +492,17 @@ impl StepContext<'_> {
                 scratch.planes.push(agent_plane(&agent, &other, inv_time_horizon, self.time_step));
             }
 
-            let (velocity, outcome) =
-                solve(&scratch.planes, params.max_speed, self.pref_velocities[index], &mut scratch.projected);
+            let mut preferred = self.pref_velocities[index];
+            if let Some(rule) = self.symmetry_breaking {
+                let cos_cone = rule.cone.cos();
+                let head_on = scratch.neighbors.iter().any(|&(_, other)| {
+                    let other = other as usize;
+                    is_head_on(preferred, self.positions[other] - agent.position, self.pref_velocities[other], cos_cone)
+                });
+                preferred = rule.steer(preferred, head_on, self.ids[index].0, self.step_number);
+            }
+
+            let (velocity, outcome) = solve(&scratch.planes, params.max_speed, preferred, &mut scratch.projected);
             if let Some(record) = record {
                 // Each record is sized for its agent's largest answer at once (see `room`).
                 record.neighbors.clear();
