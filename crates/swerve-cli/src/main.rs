@@ -7,6 +7,7 @@ mod bench;
 mod render;
 mod run;
 mod serve;
+mod sphere;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -41,6 +42,9 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Benchmark ORCA crowds or ball physics and print the table.
     Bench(bench::BenchArgs),
+    /// Run RVO2-3D's Sphere example (ORCA in three dimensions) and write trajectory, metrics
+    /// and a GIF.
+    Sphere(sphere::SphereArgs),
 }
 
 #[derive(clap::Args)]
@@ -201,6 +205,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay(args),
         Command::Serve(args) => serve::serve(args).map(|()| true),
         Command::Bench(args) => bench::bench(args).map(|()| true),
+        Command::Sphere(args) => sphere::run(args).map(|()| true),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,

@@ -387,3 +387,45 @@ fn render_copes_with_a_far_frame_number() {
     assert_eq!(names.len(), 3, "{names:?}");
     assert_eq!(names.last().unwrap(), "frame_4000000000.png");
 }
+
+#[test]
+fn sphere_runs_rvo2_3d_example_and_writes_3d_trajectories() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sphere");
+    let args = ["sphere", "--agents", "80", "--out", out.to_str().unwrap(), "--gif-frames", "20", "--size", "160"];
+    let result = swerve(&args);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let stdout = text(&result.stdout);
+    assert!(stdout.starts_with("sphere (3-D): 80 agents"), "{stdout}");
+    assert!(stdout.contains("arrived 80/80"), "{stdout}");
+
+    let metrics: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("metrics.json")).unwrap()).unwrap();
+    let steps = metrics["steps"].as_u64().unwrap();
+    assert!(steps > 100, "the crossing takes time: {steps} steps");
+    assert!(metrics["max_speed"].as_f64().unwrap() <= 2.0 + 1e-5);
+
+    // The trajectory's last frame has every agent at the antipode of where it started (within
+    // the example's two radii).
+    let csv = std::fs::read_to_string(out.join("trajectory.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("frame,id,x,y,z,vx,vy,vz"));
+    let rows: Vec<Vec<f32>> = lines.map(|l| l.split(',').map(|f| f.parse().unwrap()).collect()).collect();
+    assert_eq!(rows.len() as u64, 80 * (steps + 1));
+    let (first, last) = (&rows[..80], &rows[rows.len() - 80..]);
+    for (a, b) in first.iter().zip(last) {
+        assert_eq!(a[1], b[1], "same agent");
+        let gap = ((a[2] + b[2]).powi(2) + (a[3] + b[3]).powi(2) + (a[4] + b[4]).powi(2)).sqrt();
+        assert!(gap <= 3.0 + 1e-4, "agent {} ended {gap} m from its antipode", a[1]);
+    }
+
+    let (w, _, frames) = gif_frames(&out.join("run.gif"));
+    assert_eq!(w, 160);
+    assert_eq!(frames.len(), 20);
+    assert!(frames.windows(2).all(|f| f[0] != f[1]), "every frame moves (the camera circles)");
+
+    let bad = swerve(&["sphere", "--agents", "1", "--out", out.to_str().unwrap()]);
+    assert!(!bad.status.success());
+    assert_eq!(text(&bad.stderr).trim().lines().count(), 1, "{}", text(&bad.stderr));
+    assert!(text(&bad.stderr).contains("--agents"));
+}

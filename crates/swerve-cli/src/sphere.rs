@@ -1,0 +1,316 @@
+//! `swerve sphere`: RVO2-3D's Sphere example — agents spread over a sphere fly to the
+//! antipodal points through its centre (ORCA in three dimensions, `swerve::orca3d`). Writes the
+//! trajectory, metrics and a GIF seen from a camera circling the sphere.
+
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use swerve::orca3d::{AgentParams, Simulator, SymmetryBreaking, Vec3};
+use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Transform};
+
+/// Arguments of `swerve sphere`.
+#[derive(clap::Args)]
+pub struct SphereArgs {
+    /// Number of agents, spread evenly over the sphere (RVO2-3D's example has 812; the sphere's
+    /// radius grows with the count so that neighbours start about 10 m apart, as there).
+    #[arg(long, default_value_t = 400)]
+    agents: usize,
+    /// Step limit (the run also ends when every agent is within two radii of its goal, the
+    /// example's rule).
+    #[arg(long, default_value_t = 3000)]
+    steps: usize,
+    /// Output folder.
+    #[arg(long, default_value = "out/sphere")]
+    out: PathBuf,
+    /// Worker threads for the simulation (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Break head-on symmetry (pass on the right of +z, with seeded jitter); off is RVO2-3D
+    /// bit for bit.
+    #[arg(long)]
+    symmetry_breaking: bool,
+    /// At most this many frames in the GIF, evenly spaced, always the last.
+    #[arg(long, default_value_t = 120)]
+    gif_frames: usize,
+    /// Width and height of the GIF in pixels.
+    #[arg(long, default_value_t = 480)]
+    size: u32,
+    /// Skip the GIF.
+    #[arg(long)]
+    no_gif: bool,
+}
+
+/// What `metrics.json` holds.
+#[derive(Serialize)]
+struct Metrics {
+    agents: usize,
+    steps: usize,
+    /// Simulated seconds.
+    simulated_time: f32,
+    /// Agents within two radii of their goal at the end.
+    arrived: usize,
+    /// The smallest centre distance minus the sum of radii over every pair and step (m;
+    /// negative when some pair overlapped).
+    min_separation: f32,
+    /// Pair-steps in which two agents overlapped.
+    overlapping_pair_steps: usize,
+    /// The mean speed over agents and steps (m/s).
+    mean_speed: f32,
+    /// The fastest any agent went (m/s).
+    max_speed: f32,
+    /// Wall-clock seconds of the simulation alone.
+    simulation_seconds: f64,
+}
+
+/// Runs the example and writes `trajectory.csv`, `metrics.json` and `run.gif`.
+pub fn run(args: &SphereArgs) -> Result<()> {
+    anyhow::ensure!(args.agents >= 2, "--agents: must be at least 2");
+    anyhow::ensure!(args.agents <= 1_000_000, "--agents: at most 1,000,000");
+    anyhow::ensure!(args.steps >= 1, "--steps: must be at least 1");
+    if !args.no_gif {
+        anyhow::ensure!(args.gif_frames >= 1, "--gif-frames: must be at least 1");
+        anyhow::ensure!((16..=4096).contains(&args.size), "--size: must be between 16 and 4096");
+    }
+    if let Some(threads) = args.threads {
+        anyhow::ensure!(threads >= 1, "--threads: must be at least 1");
+        rayon::ThreadPoolBuilder::new().num_threads(threads).build_global().context("--threads")?;
+    }
+    std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
+
+    let params = AgentParams::default();
+    let mut sim = Simulator::new(0.125, params)?;
+    if args.symmetry_breaking {
+        sim.set_symmetry_breaking(Some(SymmetryBreaking::default()))?;
+    }
+    // Neighbours about 10 m apart, as on the example's sphere of radius 100 with 812 agents.
+    let radius = 10.0 * (args.agents as f32 / (4.0 * std::f32::consts::PI)).sqrt();
+    let mut goals = Vec::with_capacity(args.agents);
+    for p in spiral(args.agents, radius) {
+        sim.add_agent(p)?;
+        goals.push(-p);
+    }
+    let arrived = |sim: &Simulator| {
+        let reach = 2.0 * params.radius;
+        sim.positions().iter().zip(&goals).filter(|(p, g)| p.distance_squared(**g) <= reach * reach).count()
+    };
+
+    let started = Instant::now();
+    let mut frames: Vec<Vec<Vec3>> = vec![sim.positions().to_vec()];
+    let mut trajectory = BufWriter::new(create(&args.out.join("trajectory.csv"))?);
+    writeln!(trajectory, "frame,id,x,y,z,vx,vy,vz")?;
+    write_frame(&mut trajectory, 0, &sim)?;
+    let (mut min_separation, mut overlapping, mut speed_sum, mut max_speed) = (f32::INFINITY, 0, 0.0f64, 0.0f32);
+    let mut prefs = Vec::with_capacity(args.agents);
+    let mut steps = 0;
+    let mut simulation = std::time::Duration::ZERO;
+    while steps < args.steps && arrived(&sim) < args.agents {
+        prefs.clear();
+        prefs.extend(goals.iter().zip(sim.positions()).map(|(&g, &p)| {
+            // RVO2-3D's example: toward the goal, at most unit speed.
+            let to_goal = g - p;
+            if to_goal.length_squared() > 1.0 {
+                to_goal * (1.0 / to_goal.length())
+            } else {
+                to_goal
+            }
+        }));
+        sim.set_pref_velocities(&prefs)?;
+        let step_started = Instant::now();
+        sim.step();
+        simulation += step_started.elapsed();
+        steps += 1;
+        let (closest, overlaps) = closest_pair(sim.positions(), 2.0 * params.radius);
+        min_separation = min_separation.min(closest);
+        overlapping += overlaps;
+        for v in sim.velocities() {
+            speed_sum += f64::from(v.length());
+            max_speed = max_speed.max(v.length());
+        }
+        write_frame(&mut trajectory, steps, &sim)?;
+        frames.push(sim.positions().to_vec());
+    }
+    trajectory.flush()?;
+
+    let metrics = Metrics {
+        agents: args.agents,
+        steps,
+        simulated_time: sim.global_time(),
+        arrived: arrived(&sim),
+        min_separation,
+        overlapping_pair_steps: overlapping,
+        mean_speed: (speed_sum / (steps.max(1) * args.agents) as f64) as f32,
+        max_speed,
+        simulation_seconds: simulation.as_secs_f64(),
+    };
+    let mut f = create(&args.out.join("metrics.json"))?;
+    serde_json::to_writer_pretty(&mut f, &metrics).context("writing metrics.json")?;
+    writeln!(f)?;
+    let mut files = vec!["trajectory.csv", "metrics.json"];
+    if !args.no_gif {
+        write_gif(&args.out.join("run.gif"), &frames, radius, params.radius, args.gif_frames, args.size)?;
+        files.push("run.gif");
+    }
+
+    println!(
+        "sphere (3-D): {} agents, {} steps ({:.2} s simulated) in {:.2} s ({:.2} ms a step)",
+        args.agents,
+        steps,
+        metrics.simulated_time,
+        started.elapsed().as_secs_f64(),
+        1e3 * metrics.simulation_seconds / steps.max(1) as f64
+    );
+    println!(
+        "  arrived {}/{}; min separation {:.4} m; overlapping pair-steps {}; mean speed {:.3} m/s (max {:.3})",
+        metrics.arrived, args.agents, min_separation, overlapping, metrics.mean_speed, max_speed
+    );
+    println!("  wrote {}/{{{}}}", args.out.display(), files.join(", "));
+    Ok(())
+}
+
+/// `n` points spread evenly over a sphere of `radius` (a golden-angle spiral; the example
+/// uses latitude rings).
+fn spiral(n: usize, radius: f32) -> impl Iterator<Item = Vec3> {
+    (0..n).map(move |i| {
+        let z = 1.0 - 2.0 * (i as f32 + 0.5) / n as f32;
+        let ring = (1.0 - z * z).max(0.0).sqrt();
+        let angle = i as f32 * std::f32::consts::PI * (3.0 - 5.0f32.sqrt());
+        Vec3::new(ring * angle.cos(), ring * angle.sin(), z) * radius
+    })
+}
+
+/// The smallest centre distance minus `contact` over all pairs, and how many pairs are closer
+/// than `contact`: a sweep along x over the sorted agents.
+fn closest_pair(positions: &[Vec3], contact: f32) -> (f32, usize) {
+    let mut sorted = positions.to_vec();
+    sorted.sort_unstable_by(|a, b| a.x.total_cmp(&b.x));
+    let (mut closest, mut overlaps) = (f32::INFINITY, 0);
+    // Beyond `reach` along x no pair can set a new minimum below `reach − contact`.
+    let reach = contact * 4.0;
+    for (i, a) in sorted.iter().enumerate() {
+        for b in &sorted[i + 1..] {
+            if b.x - a.x > reach {
+                break;
+            }
+            let gap = a.distance(*b) - contact;
+            closest = closest.min(gap);
+            overlaps += usize::from(gap < 0.0);
+        }
+    }
+    (closest.min(reach - contact), overlaps)
+}
+
+fn create(path: &Path) -> Result<File> {
+    File::create(path).with_context(|| format!("cannot create {}", path.display()))
+}
+
+fn write_frame(out: &mut impl Write, frame: usize, sim: &Simulator) -> Result<()> {
+    for ((id, p), v) in sim.agent_ids().iter().zip(sim.positions()).zip(sim.velocities()) {
+        writeln!(out, "{frame},{},{},{},{},{},{},{}", id.0, p.x, p.y, p.z, v.x, v.y, v.z)?;
+    }
+    Ok(())
+}
+
+/// A GIF seen by a camera circling the sphere once over the run, 25° above its equator;
+/// agents are drawn far to near, coloured by where they started (longitude as hue, latitude as
+/// lightness) and dimmed with depth.
+fn write_gif(path: &Path, frames: &[Vec<Vec3>], sphere: f32, agent_radius: f32, max: usize, size: u32) -> Result<()> {
+    let count = frames.len();
+    let chosen: Vec<usize> = if count <= max {
+        (0..count).collect()
+    } else {
+        (0..max).map(|k| k * (count - 1) / (max - 1).max(1)).collect()
+    };
+    let colours: Vec<[u8; 3]> = frames[0].iter().map(|&p| start_colour(p / sphere)).collect();
+    let distance = 3.2 * sphere;
+    let focal = size as f32 * 1.25;
+    let images: Vec<Vec<u8>> = chosen
+        .par_iter()
+        .map(|&k| {
+            let turn = std::f32::consts::TAU * k as f32 / count.max(2) as f32;
+            draw(&frames[k], &colours, turn, distance, focal, agent_radius, size)
+        })
+        .collect::<Result<_>>()?;
+    let file = BufWriter::new(create(path)?);
+    let side = size as u16;
+    let mut encoder = gif::Encoder::new(file, side, side, &[]).context("GIF header")?;
+    encoder.set_repeat(gif::Repeat::Infinite).context("GIF header")?;
+    let delay = (1000 / chosen.len().max(1)).clamp(3, 10) as u16;
+    let frames: Vec<gif::Frame> = images
+        .into_par_iter()
+        .map(|mut rgba| {
+            let mut frame = gif::Frame::from_rgba_speed(side, side, &mut rgba, 10);
+            frame.delay = delay;
+            frame
+        })
+        .collect();
+    for frame in frames {
+        encoder.write_frame(&frame).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// One frame's RGBA pixels.
+fn draw(
+    positions: &[Vec3],
+    colours: &[[u8; 3]],
+    turn: f32,
+    distance: f32,
+    focal: f32,
+    radius: f32,
+    size: u32,
+) -> Result<Vec<u8>> {
+    let mut pixmap = Pixmap::new(size, size).context("frame size")?;
+    pixmap.fill(Color::from_rgba8(250, 250, 247, 255));
+    // Camera: orbit about z, tilted down by 25°.
+    let (sin_t, cos_t) = turn.sin_cos();
+    let (sin_e, cos_e) = 25f32.to_radians().sin_cos();
+    let mut projected: Vec<(f32, f32, f32, f32, usize)> = positions
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| {
+            let x = cos_t * p.x + sin_t * p.y;
+            let y = -sin_t * p.x + cos_t * p.y;
+            // Depth along the view direction and height on screen after the tilt.
+            let depth = distance + cos_e * y - sin_e * p.z;
+            let up = sin_e * y + cos_e * p.z;
+            (depth > 1.0).then(|| {
+                let s = focal / depth;
+                (depth, size as f32 / 2.0 + x * s, size as f32 / 2.0 - up * s, radius * s, i)
+            })
+        })
+        .collect();
+    projected.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
+    let (near, far) = (distance - distance / 3.2, distance + distance / 3.2);
+    for (depth, x, y, r, i) in projected {
+        let fade = ((depth - near) / (far - near)).clamp(0.0, 1.0) * 0.55;
+        let c = colours[i].map(|c| (f32::from(c) + (247.0 - f32::from(c)) * fade) as u8);
+        let mut paint = Paint::default();
+        paint.set_color(Color::from_rgba8(c[0], c[1], c[2], 255));
+        paint.anti_alias = true;
+        if let Some(circle) = PathBuilder::from_circle(x, y, r.max(0.75)) {
+            pixmap.fill_path(&circle, &paint, FillRule::Winding, Transform::identity(), None);
+        }
+    }
+    Ok(pixmap.data().to_vec())
+}
+
+/// A colour for an agent that started at `unit` on the unit sphere: hue by longitude,
+/// darker toward the south pole.
+fn start_colour(unit: Vec3) -> [u8; 3] {
+    let hue = (unit.y.atan2(unit.x) / std::f32::consts::TAU + 1.0).fract() * 6.0;
+    let light = 0.45 + 0.25 * unit.z;
+    let x = 1.0 - (hue % 2.0 - 1.0).abs();
+    let (r, g, b) = match hue as u32 {
+        0 => (1.0, x, 0.0),
+        1 => (x, 1.0, 0.0),
+        2 => (0.0, 1.0, x),
+        3 => (0.0, x, 1.0),
+        4 => (x, 0.0, 1.0),
+        _ => (1.0, 0.0, x),
+    };
+    [r, g, b].map(|c| (255.0 * (c * 0.8 * light + 0.15)).clamp(0.0, 255.0) as u8)
+}
