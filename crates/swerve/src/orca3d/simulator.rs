@@ -405,15 +405,19 @@ impl Simulator {
         let chunks = self.new_velocities.par_chunks_mut(DECIDE_CHUNK).enumerate();
         if self.record_decisions {
             chunks.zip(self.records.par_chunks_mut(DECIDE_CHUNK)).for_each(|((chunk, out), records)| {
-                for (offset, (velocity, record)) in out.iter_mut().zip(records).enumerate() {
-                    *velocity = context.decide(chunk * DECIDE_CHUNK + offset, Some(record));
-                }
+                SCRATCH.with_borrow_mut(|scratch| {
+                    for (offset, (velocity, record)) in out.iter_mut().zip(records).enumerate() {
+                        *velocity = context.decide(chunk * DECIDE_CHUNK + offset, scratch, Some(record));
+                    }
+                })
             });
         } else {
             chunks.for_each(|(chunk, out)| {
-                for (offset, velocity) in out.iter_mut().enumerate() {
-                    *velocity = context.decide(chunk * DECIDE_CHUNK + offset, None);
-                }
+                SCRATCH.with_borrow_mut(|scratch| {
+                    for (offset, velocity) in out.iter_mut().enumerate() {
+                        *velocity = context.decide(chunk * DECIDE_CHUNK + offset, scratch, None);
+                    }
+                })
             });
         }
 
@@ -456,65 +460,62 @@ struct StepContext<'a> {
 impl StepContext<'_> {
     /// Agent `index`'s new velocity (RVO2-3D's `computeNeighbors` and `computeNewVelocity`):
     /// its neighbours, one ORCA plane per neighbour, then the linear programs.
-    fn decide(&self, index: usize, record: Option<&mut Record>) -> Vec3 {
-        SCRATCH.with_borrow_mut(|scratch| {
-            let params = &self.params[index];
-            // Room for the largest answer at once, so that a thread's scratch reaches its
-            // final size the first time it decides such an agent (no allocation after).
-            let room = params.max_neighbors.min(self.positions.len());
-            scratch.neighbors.clear();
-            scratch.stack.clear();
-            scratch.planes.clear();
-            scratch.projected.clear();
-            scratch.neighbors.reserve(room);
-            scratch.planes.reserve(room);
-            scratch.projected.reserve(room);
-            scratch.stack.reserve(self.tree.stack_room());
-            let agent =
-                Body { position: self.positions[index], velocity: self.velocities[index], radius: params.radius };
-            self.tree.neighbors(
-                index as u32,
-                agent.position,
-                params.neighbor_dist * params.neighbor_dist,
-                params.max_neighbors,
-                &mut scratch.neighbors,
-                &mut scratch.stack,
-            );
+    fn decide(&self, index: usize, scratch: &mut Scratch, record: Option<&mut Record>) -> Vec3 {
+        let params = &self.params[index];
+        // Room for the largest answer at once, so that a thread's scratch reaches its
+        // final size the first time it decides such an agent (no allocation after).
+        let room = params.max_neighbors.min(self.positions.len());
+        scratch.neighbors.clear();
+        scratch.stack.clear();
+        scratch.planes.clear();
+        scratch.projected.clear();
+        scratch.neighbors.reserve(room);
+        scratch.planes.reserve(room);
+        scratch.projected.reserve(room);
+        scratch.stack.reserve(self.tree.stack_room());
+        let agent = Body { position: self.positions[index], velocity: self.velocities[index], radius: params.radius };
+        self.tree.neighbors(
+            index as u32,
+            agent.position,
+            params.neighbor_dist * params.neighbor_dist,
+            params.max_neighbors,
+            &mut scratch.neighbors,
+            &mut scratch.stack,
+        );
 
-            let inv_time_horizon = 1.0 / params.time_horizon;
-            for &(_, other) in &scratch.neighbors {
+        let inv_time_horizon = 1.0 / params.time_horizon;
+        for &(_, other) in &scratch.neighbors {
+            let other = other as usize;
+            let other = Body {
+                position: self.positions[other],
+                velocity: self.velocities[other],
+                radius: self.params[other].radius,
+            };
+            scratch.planes.push(agent_plane(&agent, &other, inv_time_horizon, self.time_step));
+        }
+
+        let mut preferred = self.pref_velocities[index];
+        if let Some(rule) = self.symmetry_breaking {
+            let cos_cone = rule.cone.cos();
+            let head_on = scratch.neighbors.iter().any(|&(_, other)| {
                 let other = other as usize;
-                let other = Body {
-                    position: self.positions[other],
-                    velocity: self.velocities[other],
-                    radius: self.params[other].radius,
-                };
-                scratch.planes.push(agent_plane(&agent, &other, inv_time_horizon, self.time_step));
-            }
+                is_head_on(preferred, self.positions[other] - agent.position, self.pref_velocities[other], cos_cone)
+            });
+            preferred = rule.steer(preferred, head_on, self.ids[index].0, self.step_number);
+        }
 
-            let mut preferred = self.pref_velocities[index];
-            if let Some(rule) = self.symmetry_breaking {
-                let cos_cone = rule.cone.cos();
-                let head_on = scratch.neighbors.iter().any(|&(_, other)| {
-                    let other = other as usize;
-                    is_head_on(preferred, self.positions[other] - agent.position, self.pref_velocities[other], cos_cone)
-                });
-                preferred = rule.steer(preferred, head_on, self.ids[index].0, self.step_number);
-            }
-
-            let (velocity, outcome) = solve(&scratch.planes, params.max_speed, preferred, &mut scratch.projected);
-            if let Some(record) = record {
-                // Each record is sized for its agent's largest answer at once (see `room`).
-                record.neighbors.clear();
-                record.neighbors.reserve(room);
-                record.planes.clear();
-                record.planes.reserve(room);
-                record.neighbors.extend(scratch.neighbors.iter().map(|&(_, other)| self.ids[other as usize]));
-                record.planes.extend_from_slice(&scratch.planes);
-                record.outcome = outcome;
-            }
-            velocity
-        })
+        let (velocity, outcome) = solve(&scratch.planes, params.max_speed, preferred, &mut scratch.projected);
+        if let Some(record) = record {
+            // Each record is sized for its agent's largest answer at once (see `room`).
+            record.neighbors.clear();
+            record.neighbors.reserve(room);
+            record.planes.clear();
+            record.planes.reserve(room);
+            record.neighbors.extend(scratch.neighbors.iter().map(|&(_, other)| self.ids[other as usize]));
+            record.planes.extend_from_slice(&scratch.planes);
+            record.outcome = outcome;
+        }
+        velocity
     }
 }
 
