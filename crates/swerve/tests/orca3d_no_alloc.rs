@@ -9,13 +9,13 @@ mod sphere3d;
 
 use counting_allocator::{allocations, CountingAllocator};
 use sphere3d::{preferred, sphere_crowd};
-use swerve::orca3d::Vec3;
+use swerve::orca3d::{Extensions, OverlapResolution, Vec3};
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
 
 #[test]
-fn a_warm_3d_step_does_not_allocate_with_or_without_records() {
+fn a_warm_3d_step_does_not_allocate_with_or_without_records_or_safe_mode() {
     // Driven from inside a rayon pool, as the planar test is: from a thread outside any pool,
     // rayon's global injector allocates one 63-slot block per 63 steps, which is rayon's and
     // not the step's.
@@ -24,9 +24,13 @@ fn a_warm_3d_step_does_not_allocate_with_or_without_records() {
 }
 
 fn warm_steps() {
-    for record in [false, true] {
+    // Plain, with every decision recorded, and in safe mode (records kept for the overlap
+    // projection, plus its pushes).
+    for (record, safe) in [(false, false), (true, false), (false, true)] {
         let (mut sim, goals) = sphere_crowd(2_000);
         sim.set_record_decisions(record);
+        let resolution = safe.then(OverlapResolution::default);
+        sim.set_extensions(Extensions { overlap_resolution: resolution, ..Extensions::default() }).unwrap();
         let mut prefs: Vec<Vec3> = Vec::with_capacity(goals.len());
         // Steps 0–59 warm up (every thread's scratch and every record reaches its size); the
         // crowd is then in the thick of its crossing, where fallbacks happen.
@@ -38,7 +42,7 @@ fn warm_steps() {
             sim.step();
             let during = allocations() - before;
             if round >= 60 {
-                assert_eq!(during, 0, "record {record}: step {round} allocated {during} times");
+                assert_eq!(during, 0, "record {record}, safe {safe}: step {round} allocated {during} times");
             }
         }
     }

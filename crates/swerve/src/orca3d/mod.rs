@@ -9,8 +9,9 @@
 //! * [`Simulator`] — the crowd; RVO2-3D's `RVOSimulator` (same parameters, same neighbour
 //!   order, same `f32` results), stepped in parallel with identical results for any thread
 //!   count, with agents that can be removed.
-//! * [`SymmetryBreaking`] — opt-in: agents meeting head-on pass on the right of an up
-//!   direction instead of stalling, as RVO2-3D's do.
+//! * [`Extensions`] — opt-in, off by default: [`SymmetryBreaking`] (agents meeting head-on
+//!   pass on the right of an up direction instead of stalling, as RVO2-3D's do), a "safe mode"
+//!   against the overlaps of dense crowds ([`OverlapResolution`]) and a strict speed limit.
 //! * [`constraints`] — the plane one neighbour imposes; [`linear_program`] — the programs
 //!   on a line, a plane, in space, and the least-violation fallback; [`kdtree`] — RVO2-3D's
 //!   neighbour tree.
@@ -20,13 +21,14 @@
 //! `tests/orca3d.rs`.
 
 pub mod constraints;
+mod extensions;
 pub mod kdtree;
 pub mod linear_program;
 mod plane;
 mod simulator;
 mod symmetry;
 
+pub use extensions::{Extensions, OverlapResolution, SymmetryBreaking};
 pub use glam::Vec3;
 pub use plane::Plane;
 pub use simulator::{AgentParams, Simulator};
-pub use symmetry::SymmetryBreaking;

@@ -6,10 +6,11 @@ use glam::Vec3;
 use rayon::prelude::*;
 
 use super::constraints::{agent_plane, Body};
+use super::extensions::{overlap_push, Extensions};
 use super::kdtree::AgentTree;
 use super::linear_program::solve;
 use super::plane::Plane;
-use super::symmetry::{is_head_on, SymmetryBreaking};
+use super::symmetry::is_head_on;
 use crate::orca::{AgentId, LpOutcome};
 use crate::Error;
 
@@ -52,6 +53,8 @@ impl AgentParams {
 #[derive(Clone, Debug, Default)]
 struct Record {
     neighbors: Vec<AgentId>,
+    /// The same neighbours by dense index (what the overlap projection reads).
+    neighbor_indices: Vec<u32>,
     planes: Vec<Plane>,
     outcome: LpOutcome,
 }
@@ -75,6 +78,9 @@ const REMOVED: u32 = u32::MAX;
 
 /// Agents decided per rayon task: enough to amortise the task, small enough to balance.
 const DECIDE_CHUNK: usize = 64;
+
+/// Below this many agents the overlap projection runs on one thread.
+const PARALLEL_OVERLAPS: usize = 1024;
 
 /// A crowd of spheres in 3-D: agents with a preferred velocity and a time step, avoiding each
 /// other by ORCA (no obstacles, as in RVO2-3D).
@@ -118,12 +124,14 @@ pub struct Simulator {
     /// Each agent's new velocity (scratch of the step).
     new_velocities: Vec<Vec3>,
     record_decisions: bool,
-    /// One per agent while `record_decisions`, else empty.
+    /// One per agent while [`Simulator::keeps_records`], else empty.
     records: Vec<Record>,
-    /// The head-on rule, if on (off: RVO2-3D).
-    symmetry_breaking: Option<SymmetryBreaking>,
+    /// Options beyond RVO2-3D (default: none).
+    extensions: Extensions,
     /// Steps taken so far (seeds the symmetry breaking's jitter).
     step_number: u64,
+    /// The overlap projection's per-agent pushes (scratch).
+    corrections: Vec<Vec3>,
 }
 
 impl Simulator {
@@ -146,8 +154,9 @@ impl Simulator {
             new_velocities: Vec::new(),
             record_decisions: false,
             records: Vec::new(),
-            symmetry_breaking: None,
+            extensions: Extensions::default(),
             step_number: 0,
+            corrections: Vec::new(),
         })
     }
 
@@ -199,7 +208,7 @@ impl Simulator {
         self.velocities.push(Vec3::ZERO);
         self.pref_velocities.push(Vec3::ZERO);
         self.params.push(params);
-        if self.record_decisions {
+        if self.keeps_records() {
             self.records.push(Record::default());
         }
         Ok(id)
@@ -220,11 +229,13 @@ impl Simulator {
         self.velocities.remove(dense);
         self.pref_velocities.remove(dense);
         self.params.remove(dense);
-        if self.record_decisions {
+        if self.keeps_records() {
             self.records.remove(dense);
-            // The last step's neighbour lists may name the removed agent.
+            // The last step's neighbour lists name the removed agent and dense indices,
+            // which just shifted.
             for record in &mut self.records {
                 record.neighbors.retain(|&n| n != id);
+                record.neighbor_indices.clear();
             }
         }
         Ok(())
@@ -326,15 +337,16 @@ impl Simulator {
         Ok(())
     }
 
-    /// The head-on rule in force, if any.
-    pub fn symmetry_breaking(&self) -> Option<SymmetryBreaking> {
-        self.symmetry_breaking
+    /// The options beyond RVO2-3D in force.
+    pub fn extensions(&self) -> Extensions {
+        self.extensions
     }
 
-    /// Turns the head-on rule on (`Some`) or off (`None`, the default: RVO2-3D bit for bit).
-    /// Checked first: `jitter` and `cone` ≥ 0, `turn` finite, `up` finite and not zero.
-    pub fn set_symmetry_breaking(&mut self, rule: Option<SymmetryBreaking>) -> Result<(), Error> {
-        if let Some(rule) = rule {
+    /// Turns options beyond RVO2-3D on or off ([`Extensions::default`] is RVO2-3D). Checked
+    /// first, nothing changes on error: symmetry breaking's `jitter` and `cone` ≥ 0, `turn`
+    /// finite, `up` finite and not zero; the overlap margin ≥ 0.
+    pub fn set_extensions(&mut self, extensions: Extensions) -> Result<(), Error> {
+        if let Some(rule) = extensions.symmetry_breaking {
             Error::check_non_negative("symmetry jitter", rule.jitter)?;
             Error::check_non_negative("symmetry cone", rule.cone)?;
             Error::check_finite("symmetry turn", rule.turn)?;
@@ -347,7 +359,11 @@ impl Simulator {
                 });
             }
         }
-        self.symmetry_breaking = rule;
+        if let Some(o) = extensions.overlap_resolution {
+            Error::check_non_negative("overlap margin", o.margin)?;
+        }
+        self.extensions = extensions;
+        self.sync_records();
         Ok(())
     }
 
@@ -361,9 +377,21 @@ impl Simulator {
     /// [`Simulator::agent_lp_outcome`]). Off, a step writes nothing per agent but its state.
     pub fn set_record_decisions(&mut self, record: bool) {
         self.record_decisions = record;
-        self.records.clear();
-        if record {
+        self.sync_records();
+    }
+
+    /// Whether the step keeps per-agent records: asked for, or needed by the overlap
+    /// projection (which reads each agent's neighbours).
+    fn keeps_records(&self) -> bool {
+        self.record_decisions || self.extensions.overlap_resolution.is_some()
+    }
+
+    /// One record per agent while they are kept, none otherwise.
+    fn sync_records(&mut self) {
+        if self.keeps_records() {
             self.records.resize(self.ids.len(), Record::default());
+        } else {
+            self.records = Vec::new();
         }
     }
 
@@ -399,11 +427,12 @@ impl Simulator {
             params: &self.params,
             ids: &self.ids,
             time_step: self.time_step,
-            symmetry_breaking: self.symmetry_breaking,
+            extensions: self.extensions,
             step_number: self.step_number,
         };
+        let keep_records = self.keeps_records();
         let chunks = self.new_velocities.par_chunks_mut(DECIDE_CHUNK).enumerate();
-        if self.record_decisions {
+        if keep_records {
             chunks.zip(self.records.par_chunks_mut(DECIDE_CHUNK)).for_each(|((chunk, out), records)| {
                 SCRATCH.with_borrow_mut(|scratch| {
                     for (offset, (velocity, record)) in out.iter_mut().zip(records).enumerate() {
@@ -427,6 +456,9 @@ impl Simulator {
         for (position, &velocity) in self.positions.iter_mut().zip(&self.velocities) {
             *position += velocity * time_step;
         }
+        if let Some(resolution) = self.extensions.overlap_resolution {
+            self.resolve_overlaps(resolution.passes, resolution.margin);
+        }
         self.global_time += self.time_step;
         self.step_number += 1;
     }
@@ -440,7 +472,39 @@ impl Simulator {
 
     fn record(&self, id: AgentId) -> Result<&Record, Error> {
         let dense = self.dense(id)?;
+        if !self.record_decisions {
+            return Err(Error::DecisionsNotRecorded);
+        }
         self.records.get(dense).ok_or(Error::DecisionsNotRecorded)
+    }
+
+    /// "Safe mode"'s projection: rounds of pushing every pair closer than the kept clearance
+    /// apart, each agent by half the shortfall, all pushes of a round computed from the same
+    /// positions (Jacobi), so the result is the same for any thread count and agent order.
+    fn resolve_overlaps(&mut self, passes: u32, margin: f32) {
+        let n = self.positions.len();
+        self.corrections.resize(n, Vec3::ZERO);
+        let scale = 1.0 + margin;
+        for _ in 0..passes {
+            let (positions, params, records) = (&self.positions, &self.params, &self.records);
+            let radius = |i: usize| params[i].radius;
+            let push = |(i, c): (usize, &mut Vec3)| {
+                *c = overlap_push(i, positions, radius, &records[i].neighbor_indices, scale)
+            };
+            if n >= PARALLEL_OVERLAPS {
+                self.corrections.par_iter_mut().enumerate().with_min_len(256).for_each(push);
+            } else {
+                self.corrections.iter_mut().enumerate().for_each(push);
+            }
+            let mut moved = false;
+            for (p, c) in self.positions.iter_mut().zip(&self.corrections) {
+                *p += *c;
+                moved |= *c != Vec3::ZERO;
+            }
+            if !moved {
+                break;
+            }
+        }
     }
 }
 
@@ -453,7 +517,7 @@ struct StepContext<'a> {
     params: &'a [AgentParams],
     ids: &'a [AgentId],
     time_step: f32,
-    symmetry_breaking: Option<SymmetryBreaking>,
+    extensions: Extensions,
     step_number: u64,
 }
 
@@ -473,7 +537,11 @@ impl StepContext<'_> {
         scratch.planes.reserve(room);
         scratch.projected.reserve(room);
         scratch.stack.reserve(self.tree.stack_room());
-        let agent = Body { position: self.positions[index], velocity: self.velocities[index], radius: params.radius };
+        // Safe mode keeps a clearance: every radius scaled by 1 + margin in the planes.
+        let radius_scale = self.extensions.overlap_resolution.map(|o| 1.0 + o.margin);
+        let scaled = |radius: f32| radius_scale.map_or(radius, |scale| radius * scale);
+        let agent =
+            Body { position: self.positions[index], velocity: self.velocities[index], radius: scaled(params.radius) };
         self.tree.neighbors(
             index as u32,
             agent.position,
@@ -489,13 +557,13 @@ impl StepContext<'_> {
             let other = Body {
                 position: self.positions[other],
                 velocity: self.velocities[other],
-                radius: self.params[other].radius,
+                radius: scaled(self.params[other].radius),
             };
             scratch.planes.push(agent_plane(&agent, &other, inv_time_horizon, self.time_step));
         }
 
         let mut preferred = self.pref_velocities[index];
-        if let Some(rule) = self.symmetry_breaking {
+        if let Some(rule) = self.extensions.symmetry_breaking {
             let cos_cone = rule.cone.cos();
             let head_on = scratch.neighbors.iter().any(|&(_, other)| {
                 let other = other as usize;
@@ -504,11 +572,17 @@ impl StepContext<'_> {
             preferred = rule.steer(preferred, head_on, self.ids[index].0, self.step_number);
         }
 
-        let (velocity, outcome) = solve(&scratch.planes, params.max_speed, preferred, &mut scratch.projected);
+        let (mut velocity, outcome) = solve(&scratch.planes, params.max_speed, preferred, &mut scratch.projected);
+        if self.extensions.strict_speed_limit && velocity.length_squared() > params.max_speed * params.max_speed {
+            velocity *= params.max_speed / velocity.length();
+        }
         if let Some(record) = record {
             // Each record is sized for its agent's largest answer at once (see `room`).
             record.neighbors.clear();
             record.neighbors.reserve(room);
+            record.neighbor_indices.clear();
+            record.neighbor_indices.reserve(room);
+            record.neighbor_indices.extend(scratch.neighbors.iter().map(|&(_, other)| other));
             record.planes.clear();
             record.planes.reserve(room);
             record.neighbors.extend(scratch.neighbors.iter().map(|&(_, other)| self.ids[other as usize]));
