@@ -3,18 +3,22 @@
 //! errors to exceptions and releases the GIL while stepping.
 //!
 //! * [`native`] — `swerve.Simulator`, the numpy API;
+//! * [`native3d`] — `swerve.Simulator3d`, the numpy API of the 3-D crowd (RVO2-3D);
 //! * [`rvo2`] — `swerve.rvo2.PyRVOSimulator`, Python-RVO2's API;
 //! * [`pyrvo`] — `swerve.pyrvo.RVOSimulator` and `Vector2`, pyrvo's API;
+//! * [`rvo2_3d`] — `swerve.rvo2_3d.PyRVOSimulator`, rvo23d's (RVO2-3D's) API;
 //! * [`world`] — `swerve.World`, the ball physics with a selectable broad phase;
-//! * [`numbered`] — RVO2's agent and vertex numbering, shared by the two drop-ins.
+//! * [`numbered`] — RVO2's agent and vertex numbering, shared by the two 2-D drop-ins.
 #![warn(missing_docs)]
 
 mod convert;
 mod errors;
 mod native;
+mod native3d;
 mod numbered;
 mod pyrvo;
 mod rvo2;
+mod rvo2_3d;
 mod world;
 
 use pyo3::prelude::*;
@@ -24,7 +28,11 @@ use pyo3::prelude::*;
 fn _swerve(module: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(module)?;
     module.add_class::<native::PySimulator>()?;
+    module.add_class::<native3d::PySimulator3d>()?;
     module.add_class::<rvo2::PyRVOSimulator>()?;
+    // Python name `swerve.rvo2_3d.PyRVOSimulator`; here under another name, as
+    // `PyRVOSimulator` is Python-RVO2's class.
+    module.add("PyRVOSimulator3d", module.py().get_type::<rvo2_3d::PyRVOSimulator3d>())?;
     module.add_class::<pyrvo::RVOSimulator>()?;
     module.add_class::<pyrvo::Vector2>()?;
     module.add_class::<world::PyWorld>()?;

@@ -2,10 +2,12 @@
 
 * ``swerve.Simulator`` — ORCA crowds (RVO2-exact) with a numpy interface: add agents in bulk,
   read ``positions()`` as an ``(N, 2)`` float32 array, ``step(n)`` without holding the GIL.
+* ``swerve.Simulator3d`` — the same for spheres in 3-D (RVO2-3D-exact): ``(N, 3)`` arrays.
 * ``swerve.World`` — rigid-ball physics (elastic or restitution-scaled collisions, walls,
   segments, continuous collision detection) with a selectable broad phase.
 * ``swerve.rvo2`` — a drop-in for Python-RVO2: ``import swerve.rvo2 as rvo2``.
 * ``swerve.pyrvo`` — a drop-in for pyrvo: ``import swerve.pyrvo as pyrvo``.
+* ``swerve.rvo2_3d`` — a drop-in for rvo23d (RVO2-3D): ``import swerve.rvo2_3d as rvo23d``.
 
 Errors raise ``swerve.SwerveError``; bad values are also ``ValueError``
 (``InvalidValueError``) and unknown ids also ``LookupError`` (``UnknownIdError``).
@@ -14,6 +16,7 @@ Errors raise ``swerve.SwerveError``; bad values are also ``ValueError``
 from swerve._swerve import (
     InvalidValueError,
     Simulator,
+    Simulator3d,
     SwerveError,
     UnknownIdError,
     World,
@@ -22,6 +25,7 @@ from swerve._swerve import (
 __all__ = [
     "InvalidValueError",
     "Simulator",
+    "Simulator3d",
     "SwerveError",
     "UnknownIdError",
     "World",

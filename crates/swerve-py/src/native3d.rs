@@ -1,0 +1,436 @@
+//! `swerve.Simulator3d`: the numpy API of the 3-D crowd (`swerve::orca3d`, RVO2-3D-exact).
+//! The same shape as `swerve.Simulator` one dimension up: agents are added and read in bulk
+//! as `(N, 3)` arrays, so a step of a large crowd costs one Python call, not one per agent.
+
+use crate::convert::{per_agent, per_agent_count};
+use crate::errors::{invalid_value, IntoPyResult};
+use glam::Vec3;
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use swerve::orca::{AgentId, LpOutcome};
+use swerve::orca3d::{AgentParams, Simulator};
+
+/// A point or vector from a tuple, a list or a numpy array of three numbers.
+///
+/// Each component goes through Python's `float()` and is then rounded to `f32`, which is what
+/// RVO2-3D's Cython binding (`rvo23d`) does, so the same input gives the same bits.
+pub fn vec3(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec3> {
+    let len = value.len().map_err(|_| invalid_value(format!("{what} must be a triple of numbers (x, y, z)")))?;
+    if len != 3 {
+        return Err(invalid_value(format!("{what} must have 3 components, got {len}")));
+    }
+    let x: f64 = value.get_item(0)?.extract()?;
+    let y: f64 = value.get_item(1)?.extract()?;
+    let z: f64 = value.get_item(2)?.extract()?;
+    // RVO2-3D stores f32; the rounding cast is the one the C++ binding performs.
+    Ok(Vec3::new(x as f32, y as f32, z as f32))
+}
+
+/// An `(N, 3)` array of numbers as points; any float or int dtype is converted to `float32`.
+fn points3(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Vec3>> {
+    let numpy = value.py().import("numpy")?;
+    let kwargs = PyDict::new(value.py());
+    kwargs.set_item("dtype", numpy.getattr("float32")?)?;
+    let array = numpy
+        .call_method("asarray", (value,), Some(&kwargs))
+        .map_err(|e| invalid_value(format!("cannot read a numeric array: {e}")))?;
+    let array: PyReadonlyArray2<'_, f32> =
+        array.extract().map_err(|_| invalid_value(format!("{what} must be a 2-D array of shape (N, 3)")))?;
+    let shape = array.shape();
+    if shape[1] != 3 {
+        return Err(invalid_value(format!("{what} must have shape (N, 3), got ({}, {})", shape[0], shape[1])));
+    }
+    let view = array.as_array();
+    Ok(view.rows().into_iter().map(|row| Vec3::new(row[0], row[1], row[2])).collect())
+}
+
+/// `[x0, y0, z0, x1, …]` as an `(N, 3)` float32 array.
+fn to_array<'py>(py: Python<'py>, values: &[Vec3]) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    let flat: Vec<f32> = values.iter().flat_map(|v| v.to_array()).collect();
+    PyArray1::from_vec(py, flat).reshape([values.len(), 3])
+}
+
+fn triple(v: Vec3) -> (f32, f32, f32) {
+    (v.x, v.y, v.z)
+}
+
+fn id(value: u32) -> AgentId {
+    AgentId(value)
+}
+
+/// Rejects a non-finite vector with `what` and the row it is in.
+fn check_finite(values: &[Vec3], what: &str) -> PyResult<()> {
+    match values.iter().position(|v| !v.is_finite()) {
+        None => Ok(()),
+        Some(i) => {
+            let v = values[i];
+            Err(invalid_value(format!("{what} must be finite, row {i} is ({}, {}, {})", v.x, v.y, v.z)))
+        }
+    }
+}
+
+fn check_rows(values: &[Vec3], n: usize, what: &str) -> PyResult<()> {
+    if values.len() != n {
+        return Err(invalid_value(format!("{what} must have {n} rows (one per agent), got {}", values.len())));
+    }
+    check_finite(values, what)
+}
+
+/// Keyword parameters of an agent: each `None` keeps the simulator's default.
+struct ParamArgs<'a, 'py> {
+    neighbor_dist: Option<&'a Bound<'py, PyAny>>,
+    max_neighbors: Option<&'a Bound<'py, PyAny>>,
+    time_horizon: Option<&'a Bound<'py, PyAny>>,
+    radius: Option<&'a Bound<'py, PyAny>>,
+    max_speed: Option<&'a Bound<'py, PyAny>>,
+}
+
+impl ParamArgs<'_, '_> {
+    /// One `AgentParams` per agent: scalars apply to all, arrays give one value each.
+    fn resolve(&self, n: usize, defaults: AgentParams) -> PyResult<Vec<AgentParams>> {
+        let floats = |arg: Option<&Bound<'_, PyAny>>, default: f32, what: &str| match arg {
+            Some(value) => per_agent(value, n, what),
+            None => Ok(vec![default; n]),
+        };
+        let neighbor_dist = floats(self.neighbor_dist, defaults.neighbor_dist, "neighbor_dist")?;
+        let time_horizon = floats(self.time_horizon, defaults.time_horizon, "time_horizon")?;
+        let radius = floats(self.radius, defaults.radius, "radius")?;
+        let max_speed = floats(self.max_speed, defaults.max_speed, "max_speed")?;
+        let max_neighbors = match self.max_neighbors {
+            Some(value) => per_agent_count(value, n, "max_neighbors")?,
+            None => vec![defaults.max_neighbors; n],
+        };
+        (0..n)
+            .map(|i| {
+                let params = AgentParams {
+                    neighbor_dist: neighbor_dist[i],
+                    max_neighbors: max_neighbors[i],
+                    time_horizon: time_horizon[i],
+                    radius: radius[i],
+                    max_speed: max_speed[i],
+                };
+                params.validate().py()?;
+                Ok(params)
+            })
+            .collect()
+    }
+}
+
+/// A 3-D ORCA crowd of spheres (RVO2-3D-exact) with a numpy interface.
+///
+/// Agents are identified by stable integer ids (0, 1, 2, … in order of addition, never
+/// reused after `remove_agent`). Bulk methods (`positions()`, `set_pref_velocities()`, …)
+/// use the order of `agent_ids()`.
+#[pyclass(module = "swerve", name = "Simulator3d")]
+pub struct PySimulator3d {
+    sim: Simulator,
+}
+
+#[pymethods]
+impl PySimulator3d {
+    /// A simulator with time step `time_step` (s) and default agent parameters (RVO2-3D's
+    /// Sphere example values unless given): neighbour distance (m), max neighbours, time
+    /// horizon (s), radius (m), max speed (m/s). `record_decisions`: see the property.
+    #[new]
+    #[pyo3(signature = (time_step, *, neighbor_dist = 15.0, max_neighbors = 10, time_horizon = 10.0, radius = 1.5, max_speed = 2.0, record_decisions = false))]
+    fn new(
+        time_step: f32,
+        neighbor_dist: f32,
+        max_neighbors: usize,
+        time_horizon: f32,
+        radius: f32,
+        max_speed: f32,
+        record_decisions: bool,
+    ) -> PyResult<Self> {
+        let defaults = AgentParams { neighbor_dist, max_neighbors, time_horizon, radius, max_speed };
+        let mut sim = Simulator::new(time_step, defaults).py()?;
+        sim.set_record_decisions(record_decisions);
+        Ok(PySimulator3d { sim })
+    }
+
+    /// Whether each step keeps every agent's neighbours, ORCA planes and linear-program
+    /// outcome for `neighbors()`, `planes()` and `first_infeasible()` (which raise
+    /// `SwerveError` otherwise). Off by default, which makes large crowds step faster;
+    /// records fill from the next step on.
+    #[getter]
+    fn get_record_decisions(&self) -> bool {
+        self.sim.records_decisions()
+    }
+
+    #[setter]
+    fn set_record_decisions(&mut self, record: bool) {
+        self.sim.set_record_decisions(record);
+    }
+
+    /// Adds `N` agents at `positions` (shape `(N, 3)`); every parameter is one number for all
+    /// or an array of `N`; `velocities` and `pref_velocities` are `(N, 3)` (default: zero).
+    /// Returns their ids as a uint32 array. Nothing is added if any value is invalid.
+    #[pyo3(signature = (positions, *, velocities = None, pref_velocities = None, neighbor_dist = None, max_neighbors = None, time_horizon = None, radius = None, max_speed = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn add_agents<'py>(
+        &mut self,
+        py: Python<'py>,
+        positions: &Bound<'py, PyAny>,
+        velocities: Option<&Bound<'py, PyAny>>,
+        pref_velocities: Option<&Bound<'py, PyAny>>,
+        neighbor_dist: Option<&Bound<'py, PyAny>>,
+        max_neighbors: Option<&Bound<'py, PyAny>>,
+        time_horizon: Option<&Bound<'py, PyAny>>,
+        radius: Option<&Bound<'py, PyAny>>,
+        max_speed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        let positions = points3(positions, "positions")?;
+        let n = positions.len();
+        check_finite(&positions, "positions")?;
+        let velocities = match velocities {
+            Some(v) => points3(v, "velocities")?,
+            None => vec![Vec3::ZERO; n],
+        };
+        check_rows(&velocities, n, "velocities")?;
+        let pref_velocities = match pref_velocities {
+            Some(v) => points3(v, "pref_velocities")?,
+            None => vec![Vec3::ZERO; n],
+        };
+        check_rows(&pref_velocities, n, "pref_velocities")?;
+        let args = ParamArgs { neighbor_dist, max_neighbors, time_horizon, radius, max_speed };
+        let params = args.resolve(n, self.sim.agent_defaults())?;
+        // Everything is validated: the adds below cannot fail on values.
+        let mut ids = Vec::with_capacity(n);
+        for i in 0..n {
+            let id = self.sim.add_agent_with(positions[i], params[i]).py()?;
+            self.sim.set_agent_velocity(id, velocities[i]).py()?;
+            self.sim.set_agent_pref_velocity(id, pref_velocities[i]).py()?;
+            ids.push(id.0);
+        }
+        Ok(PyArray1::from_vec(py, ids))
+    }
+
+    /// Adds one agent; returns its id. Parameters default to the simulator's.
+    #[pyo3(signature = (position, *, velocity = None, pref_velocity = None, neighbor_dist = None, max_neighbors = None, time_horizon = None, radius = None, max_speed = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn add_agent(
+        &mut self,
+        position: &Bound<'_, PyAny>,
+        velocity: Option<&Bound<'_, PyAny>>,
+        pref_velocity: Option<&Bound<'_, PyAny>>,
+        neighbor_dist: Option<f32>,
+        max_neighbors: Option<usize>,
+        time_horizon: Option<f32>,
+        radius: Option<f32>,
+        max_speed: Option<f32>,
+    ) -> PyResult<u32> {
+        let d = self.sim.agent_defaults();
+        let params = AgentParams {
+            neighbor_dist: neighbor_dist.unwrap_or(d.neighbor_dist),
+            max_neighbors: max_neighbors.unwrap_or(d.max_neighbors),
+            time_horizon: time_horizon.unwrap_or(d.time_horizon),
+            radius: radius.unwrap_or(d.radius),
+            max_speed: max_speed.unwrap_or(d.max_speed),
+        };
+        params.validate().py()?;
+        let position = vec3(position, "position")?;
+        let velocity = velocity.map(|v| vec3(v, "velocity")).transpose()?.unwrap_or(Vec3::ZERO);
+        let pref = pref_velocity.map(|v| vec3(v, "pref_velocity")).transpose()?.unwrap_or(Vec3::ZERO);
+        check_finite(&[velocity, pref], "velocity")?;
+        let id = self.sim.add_agent_with(position, params).py()?;
+        self.sim.set_agent_velocity(id, velocity).py()?;
+        self.sim.set_agent_pref_velocity(id, pref).py()?;
+        Ok(id.0)
+    }
+
+    /// Removes an agent; the other ids stay valid and the id is never reused.
+    fn remove_agent(&mut self, agent: u32) -> PyResult<()> {
+        self.sim.remove_agent(id(agent)).py()
+    }
+
+    /// Whether `agent` is a live agent id.
+    fn contains_agent(&self, agent: u32) -> bool {
+        self.sim.contains_agent(id(agent))
+    }
+
+    /// The live agents' ids (uint32), in the row order of the bulk arrays.
+    fn agent_ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
+        PyArray1::from_iter(py, self.sim.agent_ids().iter().map(|a| a.0))
+    }
+
+    /// The number of live agents.
+    fn __len__(&self) -> usize {
+        self.sim.num_agents()
+    }
+
+    /// The number of live agents.
+    #[getter]
+    fn num_agents(&self) -> usize {
+        self.sim.num_agents()
+    }
+
+    /// Positions (m) as a new `(N, 3)` float32 array.
+    fn positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        to_array(py, self.sim.positions())
+    }
+
+    /// Velocities (m/s) as a new `(N, 3)` float32 array.
+    fn velocities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        to_array(py, self.sim.velocities())
+    }
+
+    /// Preferred velocities (m/s) as a new `(N, 3)` float32 array.
+    fn pref_velocities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        to_array(py, self.sim.pref_velocities())
+    }
+
+    /// Radii (m) as a new `(N,)` float32 array.
+    fn radii<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let radii: PyResult<Vec<f32>> =
+            self.sim.agent_ids().iter().map(|&a| Ok(self.sim.agent_params(a).py()?.radius)).collect();
+        Ok(PyArray1::from_vec(py, radii?))
+    }
+
+    /// Sets every preferred velocity from an `(N, 3)` array (nothing changes on error).
+    fn set_pref_velocities(&mut self, values: &Bound<'_, PyAny>) -> PyResult<()> {
+        let values = points3(values, "pref_velocities")?;
+        self.sim.set_pref_velocities(&values).py()
+    }
+
+    /// Sets every velocity from an `(N, 3)` array (nothing changes on error).
+    fn set_velocities(&mut self, values: &Bound<'_, PyAny>) -> PyResult<()> {
+        let values = points3(values, "velocities")?;
+        check_rows(&values, self.sim.num_agents(), "velocities")?;
+        for (i, v) in values.into_iter().enumerate() {
+            let agent = self.sim.agent_ids()[i];
+            self.sim.set_agent_velocity(agent, v).py()?;
+        }
+        Ok(())
+    }
+
+    /// Moves every agent to the rows of an `(N, 3)` array (nothing changes on error).
+    fn set_positions(&mut self, values: &Bound<'_, PyAny>) -> PyResult<()> {
+        let values = points3(values, "positions")?;
+        check_rows(&values, self.sim.num_agents(), "positions")?;
+        for (i, v) in values.into_iter().enumerate() {
+            let agent = self.sim.agent_ids()[i];
+            self.sim.set_agent_position(agent, v).py()?;
+        }
+        Ok(())
+    }
+
+    /// An agent's position (m) as `(x, y, z)`.
+    fn agent_position(&self, agent: u32) -> PyResult<(f32, f32, f32)> {
+        self.sim.agent_position(id(agent)).py().map(triple)
+    }
+
+    /// An agent's velocity (m/s) as `(x, y, z)`.
+    fn agent_velocity(&self, agent: u32) -> PyResult<(f32, f32, f32)> {
+        self.sim.agent_velocity(id(agent)).py().map(triple)
+    }
+
+    /// Sets one agent's position (m).
+    fn set_agent_position(&mut self, agent: u32, position: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.sim.set_agent_position(id(agent), vec3(position, "position")?).py()
+    }
+
+    /// Sets one agent's velocity (m/s).
+    fn set_agent_velocity(&mut self, agent: u32, velocity: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.sim.set_agent_velocity(id(agent), vec3(velocity, "velocity")?).py()
+    }
+
+    /// Sets one agent's preferred velocity (m/s).
+    fn set_agent_pref_velocity(&mut self, agent: u32, velocity: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.sim.set_agent_pref_velocity(id(agent), vec3(velocity, "pref_velocity")?).py()
+    }
+
+    /// An agent's parameters as a dict.
+    fn agent_params<'py>(&self, py: Python<'py>, agent: u32) -> PyResult<Bound<'py, PyDict>> {
+        let p = self.sim.agent_params(id(agent)).py()?;
+        let d = PyDict::new(py);
+        d.set_item("neighbor_dist", p.neighbor_dist)?;
+        d.set_item("max_neighbors", p.max_neighbors)?;
+        d.set_item("time_horizon", p.time_horizon)?;
+        d.set_item("radius", p.radius)?;
+        d.set_item("max_speed", p.max_speed)?;
+        Ok(d)
+    }
+
+    /// Changes some of an agent's parameters (validated; nothing changes on error).
+    #[pyo3(signature = (agent, *, neighbor_dist = None, max_neighbors = None, time_horizon = None, radius = None, max_speed = None))]
+    fn set_agent_params(
+        &mut self,
+        agent: u32,
+        neighbor_dist: Option<f32>,
+        max_neighbors: Option<usize>,
+        time_horizon: Option<f32>,
+        radius: Option<f32>,
+        max_speed: Option<f32>,
+    ) -> PyResult<()> {
+        let mut p = self.sim.agent_params(id(agent)).py()?;
+        p.neighbor_dist = neighbor_dist.unwrap_or(p.neighbor_dist);
+        p.max_neighbors = max_neighbors.unwrap_or(p.max_neighbors);
+        p.time_horizon = time_horizon.unwrap_or(p.time_horizon);
+        p.radius = radius.unwrap_or(p.radius);
+        p.max_speed = max_speed.unwrap_or(p.max_speed);
+        self.sim.set_agent_params(id(agent), p).py()
+    }
+
+    /// Advances `n` time steps. The GIL is released meanwhile, so other Python threads run.
+    #[pyo3(signature = (n = 1))]
+    fn step(&mut self, py: Python<'_>, n: usize) {
+        let sim = &mut self.sim;
+        py.allow_threads(|| {
+            for _ in 0..n {
+                sim.step();
+            }
+        });
+    }
+
+    /// The time step (s).
+    #[getter]
+    fn time_step(&self) -> f32 {
+        self.sim.time_step()
+    }
+
+    #[setter]
+    fn set_time_step(&mut self, value: f32) -> PyResult<()> {
+        self.sim.set_time_step(value).py()
+    }
+
+    /// Simulated time so far (s).
+    #[getter]
+    fn global_time(&self) -> f32 {
+        self.sim.global_time()
+    }
+
+    /// The ORCA planes of an agent in the last step as a `(K, 6)` float32 array of rows
+    /// `(point_x, point_y, point_z, normal_x, normal_y, normal_z)`, one per neighbour in
+    /// `neighbors()` order: permitted velocities `v` have `(v - point) · normal ≥ 0`.
+    fn planes<'py>(&self, py: Python<'py>, agent: u32) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let planes = self.sim.agent_planes(id(agent)).py()?;
+        let flat: Vec<f32> =
+            planes.iter().flat_map(|p| [p.point.x, p.point.y, p.point.z, p.normal.x, p.normal.y, p.normal.z]).collect();
+        PyArray1::from_vec(py, flat).reshape([planes.len(), 6])
+    }
+
+    /// The ids of the agents `agent` took into account in the last step, nearest first.
+    fn neighbors<'py>(&self, py: Python<'py>, agent: u32) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        Ok(PyArray1::from_iter(py, self.sim.agent_neighbors(id(agent)).py()?.iter().map(|a| a.0)))
+    }
+
+    /// `None` if the agent's last velocity met all its planes (linear program 3), else the
+    /// index of the first plane that could not be met (linear program 4 then minimised the
+    /// largest violation).
+    fn first_infeasible(&self, agent: u32) -> PyResult<Option<usize>> {
+        Ok(match self.sim.agent_lp_outcome(id(agent)).py()? {
+            LpOutcome::Fallback { first_infeasible } => Some(first_infeasible),
+            _ => None,
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Simulator3d(agents={}, time_step={}, time={})",
+            self.sim.num_agents(),
+            self.sim.time_step(),
+            self.sim.global_time()
+        )
+    }
+}
