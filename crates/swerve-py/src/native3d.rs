@@ -372,6 +372,48 @@ impl PySimulator3d {
         self.sim.set_agent_params(id(agent), p).py()
     }
 
+    /// Turns the options beyond RVO2-3D on or off (all off: RVO2-3D's behaviour, bit for
+    /// bit). `symmetry_breaking`: agents meeting head-on pass on the right of `up`, plus a
+    /// seeded jitter of `jitter` m/s; `safe_mode`: `margin` clearance between agents plus
+    /// `passes` rounds of overlap projection; `strict_speed_limit`: never exceed max speed.
+    #[pyo3(signature = (*, symmetry_breaking = false, safe_mode = false, strict_speed_limit = false, jitter = 0.001, seed = 0, up = None, margin = 0.05, passes = 2))]
+    #[allow(clippy::too_many_arguments)]
+    fn set_extensions(
+        &mut self,
+        symmetry_breaking: bool,
+        safe_mode: bool,
+        strict_speed_limit: bool,
+        jitter: f32,
+        seed: u64,
+        up: Option<&Bound<'_, PyAny>>,
+        margin: f32,
+        passes: u32,
+    ) -> PyResult<()> {
+        use swerve::orca3d::{Extensions, OverlapResolution, SymmetryBreaking};
+        // A bad value is a mistake even for an option left off (it would surface only when
+        // the option is switched on, far from where it was written).
+        for (what, value) in [("jitter", jitter), ("margin", margin)] {
+            if !(value.is_finite() && value >= 0.0) {
+                return Err(crate::errors::invalid_value(format!("{what} must be finite and at least 0, got {value}")));
+            }
+        }
+        let up = match up {
+            Some(up) => vec3(up, "up")?,
+            None => SymmetryBreaking::default().up,
+        };
+        let extensions = Extensions {
+            symmetry_breaking: symmetry_breaking.then(|| SymmetryBreaking {
+                jitter,
+                seed,
+                up,
+                ..SymmetryBreaking::default()
+            }),
+            overlap_resolution: safe_mode.then_some(OverlapResolution { passes, margin }),
+            strict_speed_limit,
+        };
+        self.sim.set_extensions(extensions).py()
+    }
+
     /// Advances `n` time steps. The GIL is released meanwhile, so other Python threads run.
     #[pyo3(signature = (n = 1))]
     fn step(&mut self, py: Python<'_>, n: usize) {

@@ -460,7 +460,7 @@ def test_simulator3d_step_releases_the_gil():
     def worker():
         started.set()
         window["start"] = time.perf_counter()
-        sim.step(3)
+        sim.step(30)
         window["end"] = time.perf_counter()
 
     thread = threading.Thread(target=worker)

@@ -194,6 +194,18 @@ class Simulator3d:
         radius: Optional[float] = None,
         max_speed: Optional[float] = None,
     ) -> None: ...
+    def set_extensions(
+        self,
+        *,
+        symmetry_breaking: bool = False,
+        safe_mode: bool = False,
+        strict_speed_limit: bool = False,
+        jitter: float = 0.001,
+        seed: int = 0,
+        up: Optional[Sequence[float]] = None,
+        margin: float = 0.05,
+        passes: int = 2,
+    ) -> None: ...
     def step(self, n: int = 1) -> None: ...
     time_step: float
     @property

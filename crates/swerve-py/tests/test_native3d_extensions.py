@@ -1,0 +1,95 @@
+"""swerve.Simulator3d's options beyond RVO2-3D: off they are RVO2-3D (checked against rvo23d),
+on they do what they claim (a head-on pair passes instead of stalling; safe mode leaves no
+overlaps), and bad values raise without changing anything."""
+
+import numpy as np
+import pytest
+
+import swerve
+
+rvo23d = pytest.importorskip("rvo23d")
+
+
+def toward(goals, positions):
+    g = (goals - positions).astype(np.float32)
+    length = np.sqrt((g * g).sum(axis=1, dtype=np.float32)).astype(np.float32)
+    scale = np.where(length > 1, np.float32(1) / np.maximum(length, np.float32(1e-30)), np.float32(1))
+    return (g * scale[:, None]).astype(np.float32)
+
+
+def head_on(sim, steps):
+    goals = np.array([[10, 0, 0], [-10, 0, 0]], dtype=np.float32)
+    sim.add_agents(-goals)
+    closest = np.inf
+    for _ in range(steps):
+        sim.set_pref_velocities(toward(goals, sim.positions()))
+        sim.step()
+        p = sim.positions()
+        closest = min(closest, float(np.linalg.norm(p[0] - p[1])))
+    return np.linalg.norm(sim.positions() - goals, axis=1), closest
+
+
+def test_head_on_pair_stalls_like_rvo2_3d_and_passes_with_symmetry_breaking():
+    left, _ = head_on(swerve.Simulator3d(0.1), 400)
+    # RVO2-3D itself, same pair and rule: the same stall.
+    oracle = rvo23d.PyRVOSimulator(0.1, 15, 10, 10, 1.5, 2)
+    oracle.addAgent((-10.0, 0.0, 0.0))
+    oracle.addAgent((10.0, 0.0, 0.0))
+    goals = np.array([[10, 0, 0], [-10, 0, 0]], dtype=np.float32)
+    for _ in range(400):
+        p = np.array([oracle.getAgentPosition(i) for i in range(2)], dtype=np.float32)
+        for i, v in enumerate(toward(goals, p)):
+            oracle.setAgentPrefVelocity(i, tuple(float(x) for x in v))
+        oracle.doStep()
+    oracle_left = np.linalg.norm(np.array([oracle.getAgentPosition(i) for i in range(2)], dtype=np.float32) - goals, axis=1)
+    assert np.array_equal(left, oracle_left)
+    assert (left > 11).all(), left
+
+    sim = swerve.Simulator3d(0.1)
+    sim.set_extensions(symmetry_breaking=True)
+    left, closest = head_on(sim, 400)
+    assert (left < 0.1).all(), left
+    assert closest > 2.97, closest
+
+
+def test_safe_mode_leaves_no_overlaps_in_a_crush():
+    # A 5×5×5 lattice 4 m apart (no one touching), each agent bound for its mirror image
+    # through the centre: they all meet there.
+    rng = np.random.default_rng(5)
+    axis = np.arange(5, dtype=np.float32) * 4 - 8
+    start = np.stack(np.meshgrid(axis, axis, axis), axis=-1).reshape(-1, 3)
+    start = (start + rng.uniform(-0.3, 0.3, size=start.shape)).astype(np.float32)
+    goals = -start
+    overlaps = {}
+    for safe in (False, True):
+        sim = swerve.Simulator3d(0.125)
+        sim.set_extensions(safe_mode=safe)
+        sim.add_agents(start)
+        deepest = 0.0
+        for _ in range(300):
+            sim.set_pref_velocities(toward(goals, sim.positions()))
+            sim.step()
+            p = sim.positions()
+            d = np.linalg.norm(p[:, None, :] - p[None, :, :], axis=2) + np.eye(len(p)) * 1e9
+            deepest = max(deepest, float(3.0 - d.min()))
+        overlaps[safe] = deepest
+    assert overlaps[False] > 0.01, overlaps  # RVO2-3D: 0.024 m here
+    assert overlaps[True] <= 0.0, overlaps
+
+
+def test_bad_extension_values_raise_and_change_nothing():
+    sim = swerve.Simulator3d(0.1)
+    sim.add_agents(np.array([[-5, 0, 0], [5, 0, 0]], dtype=np.float32))
+    with pytest.raises(swerve.InvalidValueError):
+        sim.set_extensions(symmetry_breaking=True, jitter=-1.0)
+    with pytest.raises(swerve.InvalidValueError):
+        sim.set_extensions(symmetry_breaking=True, up=(0.0, 0.0, 0.0))
+    with pytest.raises(swerve.InvalidValueError):
+        sim.set_extensions(safe_mode=True, margin=float("nan"))
+    # Still RVO2-3D: the same bits as a fresh simulator that never saw the refused calls.
+    fresh = swerve.Simulator3d(0.1)
+    fresh.add_agents(np.array([[-5, 0, 0], [5, 0, 0]], dtype=np.float32))
+    for s in (sim, fresh):
+        s.set_pref_velocities(np.array([[1, 0, 0], [-1, 0, 0]], dtype=np.float32))
+        s.step(20)
+    assert np.array_equal(sim.positions(), fresh.positions())
