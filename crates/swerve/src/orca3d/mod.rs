@@ -14,7 +14,8 @@
 //!   against the overlaps of dense crowds ([`OverlapResolution`]) and a strict speed limit.
 //! * [`constraints`] — the plane one neighbour imposes; [`linear_program`] — the programs
 //!   on a line, a plane, in space, and the least-violation fallback; [`kdtree`] — RVO2-3D's
-//!   neighbour tree.
+//!   neighbour tree; [`grid`] — the grid that answers the queries without distance ties
+//!   (most of them) with the tree's result.
 //!
 //! Exactness is tested against RVO2-3D itself (the `rvo23d` Python module of the
 //! `jt-pyrvo23d` package) by the Python suite, and against a recording of it by
@@ -22,6 +23,7 @@
 
 pub mod constraints;
 mod extensions;
+pub mod grid;
 pub mod kdtree;
 pub mod linear_program;
 mod plane;
