@@ -10,6 +10,7 @@
 use glam::Vec3;
 
 use super::plane::sqr;
+use crate::spatial::partition_as_rvo2;
 use crate::spatial::stack_room::{with_room, with_room_now};
 
 /// A node splits when it holds more agents than this (RVO2-3D's `RVO_MAX_LEAF_SIZE`).
@@ -238,24 +239,9 @@ fn build_node(
     };
     let split = 0.5 * (max[axis] + min[axis]);
 
-    // Hoare-style partition: below the split to the left, the rest to the right.
-    let (mut left, mut right) = (0, count);
-    while left < right {
-        while left < right && points[left][axis] < split {
-            left += 1;
-        }
-        while right > left && points[right - 1][axis] >= split {
-            right -= 1;
-        }
-        if left < right {
-            points.swap(left, right - 1);
-            order.swap(left, right - 1);
-            left += 1;
-            right -= 1;
-        }
-    }
-    // An empty left half (all agents at the split) takes one agent anyway.
-    let left_size = left.max(1);
+    // Below the split to the left, the rest to the right, in RVO2-3D's swap order; an empty
+    // left half (all agents at the split) takes one agent anyway.
+    let left_size = partition_as_rvo2(points, order, split, axis).max(1);
 
     root.left = node_index + 1;
     root.right = node_index + 2 * left_size as u32;

@@ -413,6 +413,34 @@ pub fn nearest_brute_force(
     all
 }
 
+/// RVO2's partition loop as RVO2 (and RVO2-3D) write it in `buildAgentTreeRecursive`: two
+/// indices walking inwards, swapping when both stop, so that the points below `split` along
+/// `axis` end up on the left. Returns how many did; `order` is permuted alongside. The 3-D tree
+/// builds with it; the planar one has a faster partition that this checks (its tests).
+pub(crate) fn partition_as_rvo2<P: std::ops::Index<usize, Output = f32>>(
+    points: &mut [P],
+    order: &mut [u32],
+    split: f32,
+    axis: usize,
+) -> usize {
+    let (mut left, mut right) = (0, points.len());
+    while left < right {
+        while left < right && points[left][axis] < split {
+            left += 1;
+        }
+        while right > left && points[right - 1][axis] >= split {
+            right -= 1;
+        }
+        if left < right {
+            points.swap(left, right - 1);
+            order.swap(left, right - 1);
+            left += 1;
+            right -= 1;
+        }
+    }
+    left
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -476,27 +504,6 @@ mod tests {
                 assert_same_answer(&out, &second, p, i as u32, range * range);
             }
         }
-    }
-
-    /// RVO2's partition loop as RVO2 writes it (`buildAgentTreeRecursive`): two indices
-    /// walking inwards, swapping when both stop.
-    fn partition_as_rvo2(points: &mut [Vec2], order: &mut [u32], split: f32, axis: usize) -> usize {
-        let (mut left, mut right) = (0, points.len());
-        while left < right {
-            while left < right && points[left][axis] < split {
-                left += 1;
-            }
-            while right > left && points[right - 1][axis] >= split {
-                right -= 1;
-            }
-            if left < right {
-                points.swap(left, right - 1);
-                order.swap(left, right - 1);
-                left += 1;
-                right -= 1;
-            }
-        }
-        left
     }
 
     proptest! {
