@@ -162,7 +162,7 @@ fn run_case(family: &str, n: usize, threads: usize, out: &Path) {
     // One more (untimed) step with the decisions kept: how many neighbours an agent had.
     sim.set_record_decisions(true);
     pool.install(|| sim.step());
-    let total: usize = sim.agent_ids().iter().map(|&id| sim.agent_neighbors(id).map_or(0, <[_]>::len)).sum();
+    let total: usize = sim.agent_ids().iter().map(|&id| sim.agent_neighbors(id).map_or(0, |n| n.len())).sum();
     let t = summarise(&mut samples);
     println!("{} {} {peak} {}", t.median_ms, t.min_ms, total as f64 / n as f64);
 }

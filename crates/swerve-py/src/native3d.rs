@@ -454,7 +454,7 @@ impl PySimulator3d {
 
     /// The ids of the agents `agent` took into account in the last step, nearest first.
     fn neighbors<'py>(&self, py: Python<'py>, agent: u32) -> PyResult<Bound<'py, PyArray1<u32>>> {
-        Ok(PyArray1::from_iter(py, self.sim.agent_neighbors(id(agent)).py()?.iter().map(|a| a.0)))
+        Ok(PyArray1::from_iter(py, self.sim.agent_neighbors(id(agent)).py()?.map(|a| a.0)))
     }
 
     /// `None` if the agent's last velocity met all its planes (linear program 3), else the

@@ -135,9 +135,10 @@ impl PyRVOSimulator3d {
     /// The number of the `neighbor_no`-th nearest agent that agent `agent_no` took into
     /// account in the last step.
     fn getAgentAgentNeighbor(&self, agent_no: usize, neighbor_no: usize) -> PyResult<usize> {
-        let neighbors = self.sim.agent_neighbors(self.agent(agent_no)?).py()?;
-        neighbors.get(neighbor_no).map(|id| id.0 as usize).ok_or_else(|| {
-            unknown_id(format!("agent {agent_no} has {} agent neighbours, no number {neighbor_no}", neighbors.len()))
+        let mut neighbors = self.sim.agent_neighbors(self.agent(agent_no)?).py()?;
+        let count = neighbors.len();
+        neighbors.nth(neighbor_no).map(|id| id.0 as usize).ok_or_else(|| {
+            unknown_id(format!("agent {agent_no} has {count} agent neighbours, no number {neighbor_no}"))
         })
     }
     fn getAgentMaxNeighbors(&self, agent_no: usize) -> PyResult<usize> {

@@ -256,7 +256,7 @@ fn recorded_neighbors_are_the_nearest_within_reach() {
     // Neighbours are recorded from the state before the step: rebuild it.
     let before: Vec<Vec3> = sim.positions().iter().zip(sim.velocities()).map(|(&p, &v)| p - v * 0.125).collect();
     for (i, &id) in sim.agent_ids().iter().enumerate() {
-        let neighbors = sim.agent_neighbors(id).unwrap();
+        let neighbors: Vec<AgentId> = sim.agent_neighbors(id).unwrap().collect();
         assert_eq!(sim.agent_planes(id).unwrap().len(), neighbors.len());
         let mut all: Vec<f32> =
             (0..before.len()).filter(|&j| j != i).map(|j| before[i].distance_squared(before[j])).collect();

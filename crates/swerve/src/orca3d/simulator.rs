@@ -50,12 +50,11 @@ impl AgentParams {
 }
 
 /// What one agent saw and decided in the last step (kept when
-/// [`Simulator::set_record_decisions`] is on).
+/// [`Simulator::set_record_decisions`] is on, or safe mode needs the neighbours).
 #[derive(Clone, Debug, Default)]
 struct Record {
-    neighbors: Vec<AgentId>,
-    /// The same neighbours by dense index (what the overlap projection reads).
-    neighbor_indices: Vec<u32>,
+    /// Its neighbours by dense index, nearest first.
+    neighbors: Vec<u32>,
     planes: Vec<Plane>,
     outcome: LpOutcome,
 }
@@ -255,11 +254,9 @@ impl Simulator {
         self.params.remove(dense);
         if self.keeps_records() {
             self.records.remove(dense);
-            // The last step's neighbour lists name the removed agent and dense indices,
-            // which just shifted.
+            // The last step's neighbour lists name dense indices, which just shifted.
             for record in &mut self.records {
-                record.neighbors.retain(|&n| n != id);
-                record.neighbor_indices.clear();
+                record.neighbors.clear();
             }
         }
         Ok(())
@@ -422,9 +419,9 @@ impl Simulator {
     }
 
     /// The agent's neighbours in the last step, nearest first (RVO2-3D's
-    /// `getAgentAgentNeighbor` order).
-    pub fn agent_neighbors(&self, id: AgentId) -> Result<&[AgentId], Error> {
-        Ok(&self.record(id)?.neighbors)
+    /// `getAgentAgentNeighbor` order). Empty after an agent was removed, until the next step.
+    pub fn agent_neighbors(&self, id: AgentId) -> Result<impl ExactSizeIterator<Item = AgentId> + '_, Error> {
+        Ok(self.record(id)?.neighbors.iter().map(|&n| self.ids[n as usize]))
     }
 
     /// The ORCA planes the agent had to respect in the last step, one per neighbour, in
@@ -534,9 +531,8 @@ impl Simulator {
         for _ in 0..passes {
             let (positions, params, records) = (&self.positions, &self.params, &self.records);
             let radius = |i: usize| params[i].radius;
-            let push = |(i, c): (usize, &mut Vec3)| {
-                *c = overlap_push(i, positions, radius, &records[i].neighbor_indices, scale)
-            };
+            let push =
+                |(i, c): (usize, &mut Vec3)| *c = overlap_push(i, positions, radius, &records[i].neighbors, scale);
             if n >= PARALLEL_OVERLAPS {
                 self.corrections.par_iter_mut().enumerate().with_min_len(256).for_each(push);
             } else {
@@ -685,12 +681,9 @@ impl StepContext<'_> {
             // Each record is sized for its agent's largest answer at once (see `room`).
             record.neighbors.clear();
             record.neighbors.reserve(room);
-            record.neighbor_indices.clear();
-            record.neighbor_indices.reserve(room);
-            record.neighbor_indices.extend(scratch.neighbors.iter().map(|&(_, other)| other));
+            record.neighbors.extend(scratch.neighbors.iter().map(|&(_, other)| other));
             record.planes.clear();
             record.planes.reserve(room);
-            record.neighbors.extend(scratch.neighbors.iter().map(|&(_, other)| self.ids[other as usize]));
             record.planes.extend_from_slice(&scratch.planes);
             record.outcome = outcome;
         }
