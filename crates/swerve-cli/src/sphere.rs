@@ -105,7 +105,9 @@ pub fn run(args: &SphereArgs) -> Result<()> {
     };
 
     let started = Instant::now();
-    let mut frames: Vec<Vec<Vec3>> = vec![sim.positions().to_vec()];
+    let mut frames = FrameKeeper::new(if args.no_gif { 0 } else { args.gif_frames });
+    frames.offer(0, sim.positions());
+    let mut sorted = Vec::with_capacity(args.agents);
     let mut trajectory = BufWriter::new(create(&args.out.join("trajectory.csv"))?);
     writeln!(trajectory, "frame,id,x,y,z,vx,vy,vz")?;
     write_frame(&mut trajectory, 0, &sim)?;
@@ -129,7 +131,7 @@ pub fn run(args: &SphereArgs) -> Result<()> {
         sim.step();
         simulation += step_started.elapsed();
         steps += 1;
-        let (closest, overlaps) = closest_pair(sim.positions(), 2.0 * params.radius);
+        let (closest, overlaps) = closest_pair(sim.positions(), 2.0 * params.radius, &mut sorted);
         min_separation = min_separation.min(closest);
         overlapping += overlaps;
         for v in sim.velocities() {
@@ -137,9 +139,10 @@ pub fn run(args: &SphereArgs) -> Result<()> {
             max_speed = max_speed.max(v.length());
         }
         write_frame(&mut trajectory, steps, &sim)?;
-        frames.push(sim.positions().to_vec());
+        frames.offer(steps, sim.positions());
     }
     trajectory.flush()?;
+    frames.finish(steps, sim.positions());
 
     let metrics = Metrics {
         agents: args.agents,
@@ -157,7 +160,7 @@ pub fn run(args: &SphereArgs) -> Result<()> {
     writeln!(f)?;
     let mut files = vec!["trajectory.csv", "metrics.json"];
     if !args.no_gif {
-        write_gif(&args.out.join("run.gif"), &frames, radius, params.radius, args.gif_frames, args.size)?;
+        write_gif(&args.out.join("run.gif"), &frames.kept, steps, radius, params.radius, args.gif_frames, args.size)?;
         files.push("run.gif");
     }
 
@@ -188,10 +191,47 @@ fn spiral(n: usize, radius: f32) -> impl Iterator<Item = Vec3> {
     })
 }
 
+/// The frames kept for the GIF: every `stride`-th step, the stride doubling (and every other
+/// kept frame dropped) whenever more than twice the GIF's frames are kept, so that memory stays
+/// bounded however long the run.
+struct FrameKeeper {
+    /// (step, positions), in step order.
+    kept: Vec<(usize, Vec<Vec3>)>,
+    stride: usize,
+    /// The GIF's frame count (0: keep nothing).
+    most: usize,
+}
+
+impl FrameKeeper {
+    fn new(most: usize) -> FrameKeeper {
+        FrameKeeper { kept: Vec::new(), stride: 1, most }
+    }
+
+    fn offer(&mut self, step: usize, positions: &[Vec3]) {
+        if self.most == 0 || step % self.stride != 0 {
+            return;
+        }
+        self.kept.push((step, positions.to_vec()));
+        if self.kept.len() > 2 * self.most {
+            self.stride *= 2;
+            let stride = self.stride;
+            self.kept.retain(|(s, _)| s % stride == 0);
+        }
+    }
+
+    /// Keeps the last step, whatever the stride.
+    fn finish(&mut self, step: usize, positions: &[Vec3]) {
+        if self.most > 0 && self.kept.last().map_or(true, |(s, _)| *s != step) {
+            self.kept.push((step, positions.to_vec()));
+        }
+    }
+}
+
 /// The smallest centre distance minus `contact` over all pairs, and how many pairs are closer
-/// than `contact`: a sweep along x over the sorted agents.
-fn closest_pair(positions: &[Vec3], contact: f32) -> (f32, usize) {
-    let mut sorted = positions.to_vec();
+/// than `contact`: a sweep along x over the agents sorted into `sorted` (reused).
+fn closest_pair(positions: &[Vec3], contact: f32, sorted: &mut Vec<Vec3>) -> (f32, usize) {
+    sorted.clear();
+    sorted.extend_from_slice(positions);
     sorted.sort_unstable_by(|a, b| a.x.total_cmp(&b.x));
     let (mut closest, mut overlaps) = (f32::INFINITY, 0);
     // Beyond `reach` along x no pair can set a new minimum below `reach − contact`.
@@ -223,21 +263,30 @@ fn write_frame(out: &mut impl Write, frame: usize, sim: &Simulator) -> Result<()
 /// A GIF seen by a camera circling the sphere once over the run, 25° above its equator;
 /// agents are drawn far to near, coloured by where they started (longitude as hue, latitude as
 /// lightness) and dimmed with depth.
-fn write_gif(path: &Path, frames: &[Vec<Vec3>], sphere: f32, agent_radius: f32, max: usize, size: u32) -> Result<()> {
+fn write_gif(
+    path: &Path,
+    frames: &[(usize, Vec<Vec3>)],
+    steps: usize,
+    sphere: f32,
+    agent_radius: f32,
+    max: usize,
+    size: u32,
+) -> Result<()> {
     let count = frames.len();
     let chosen: Vec<usize> = if count <= max {
         (0..count).collect()
     } else {
         (0..max).map(|k| k * (count - 1) / (max - 1).max(1)).collect()
     };
-    let colours: Vec<[u8; 3]> = frames[0].iter().map(|&p| start_colour(p / sphere)).collect();
+    let colours: Vec<[u8; 3]> = frames[0].1.iter().map(|&p| start_colour(p / sphere)).collect();
     let distance = 3.2 * sphere;
     let focal = size as f32 * 1.25;
     let images: Vec<Vec<u8>> = chosen
         .par_iter()
         .map(|&k| {
-            let turn = std::f32::consts::TAU * k as f32 / count.max(2) as f32;
-            draw(&frames[k], &colours, turn, distance, focal, agent_radius, size)
+            let (step, positions) = &frames[k];
+            let turn = std::f32::consts::TAU * *step as f32 / steps.max(1) as f32;
+            draw(positions, &colours, turn, distance, focal, agent_radius, size)
         })
         .collect::<Result<_>>()?;
     let file = BufWriter::new(create(path)?);
