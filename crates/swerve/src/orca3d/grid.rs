@@ -112,11 +112,6 @@ impl NeighborGrid {
         self.start[0] = 0;
     }
 
-    /// The cell size actually used (m).
-    pub fn cell_size(&self) -> f32 {
-        self.cell
-    }
-
     /// The cell along `axis` that `value` falls in, clamped to the grid.
     #[inline(always)]
     fn axis_cell(&self, value: f32, axis: usize) -> usize {

@@ -1,7 +1,9 @@
 //! RVO2-3D's agent k-d tree: which agents are an agent's neighbours, and in which order.
 //!
-//! Rebuilt every step from the agents in insertion order (RVO2-3D copies its agent list
-//! afresh before each build, unlike the planar RVO2, which keeps the last permutation). A node
+//! Built from the agents in insertion order (RVO2-3D copies its agent list afresh before each
+//! build, unlike the planar RVO2, which keeps the last permutation), so a step that needs no
+//! tree skips it: the simulator builds it only when a neighbour query meets a distance tie
+//! (see [`super::grid`]). A node
 //! holds at most [`MAX_LEAF_SIZE`] agents or splits at the middle of its widest extent; a query
 //! visits the nearer child first and keeps the `k` nearest in a sorted list whose last
 //! distance shrinks the search. Agents at equal distances are therefore ranked in the tree's
