@@ -57,7 +57,7 @@ pub struct NeighborGrid {
 
 impl NeighborGrid {
     /// Buckets `positions` into cells of about `cell` metres (coarser if the crowd is so
-    /// spread out that there would be more than [`CELLS_PER_AGENT`] cells per agent).
+    /// spread out that there would be more than `CELLS_PER_AGENT` (4) cells per agent).
     pub fn build(&mut self, positions: &[Vec3], cell: f32) {
         self.sorted.clear();
         self.start.clear();

@@ -5,13 +5,13 @@
 //! (seed 004 §5 walks through the planar three; the paper is van den Berg et al.,
 //! *Reciprocal n-Body Collision Avoidance*, §5.2):
 //!
-//! * [`on_line`] — 1-D: along the line where two planes meet, clipped by the sphere and by
+//! * `on_line` — 1-D: along the line where two planes meet, clipped by the sphere and by
 //!   the earlier planes.
-//! * [`on_plane`] — 2-D: on one plane's boundary, inside the circle the sphere cuts from it;
+//! * `on_plane` — 2-D: on one plane's boundary, inside the circle the sphere cuts from it;
 //!   each earlier plane the point breaks moves it onto their common line.
-//! * [`in_space`] — 3-D: the whole program; each plane the point breaks moves it onto that
+//! * `in_space` — 3-D: the whole program; each plane the point breaks moves it onto that
 //!   plane. Returns the first plane it cannot meet.
-//! * [`least_violation`] — the fallback when the planes conflict (a dense crowd): from the
+//! * `least_violation` — the fallback when the planes conflict (a dense crowd): from the
 //!   failing plane on, the velocity that minimises the largest violation, found as a 3-D
 //!   program over the bisector planes of each pair (the "4-D" program of RVO2-3D).
 //!
