@@ -317,6 +317,33 @@ mod tests {
     }
 
     #[test]
+    fn the_parallel_build_makes_the_serial_tree() {
+        // 40,000 agents: the top levels are built by `rayon::join` (above 16,384 agents a
+        // subtree), which must give the tree a single thread builds.
+        let mut state = 7u64;
+        let mut next = || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 40) as f32 / (1u64 << 24) as f32 * 200.0 - 100.0
+        };
+        let positions: Vec<Vec3> = (0..40_000).map(|_| Vec3::new(next(), next(), next() * 0.3)).collect();
+        let build = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| {
+                let mut tree = AgentTree::default();
+                tree.build(&positions);
+                tree
+            })
+        };
+        let (serial, parallel) = (build(1), build(2));
+        parallel.assert_well_formed(&positions);
+        assert_eq!(serial.order, parallel.order);
+        assert_eq!(serial.height, parallel.height);
+        let bounds =
+            |t: &AgentTree| t.nodes.iter().map(|n| (n.begin, n.end, n.left, n.right, n.min, n.max)).collect::<Vec<_>>();
+        assert!(bounds(&serial) == bounds(&parallel));
+    }
+
+    #[test]
     fn many_agents_at_one_point_build_and_answer() {
         // Every split is degenerate (the left half takes one agent each time): a chain
         // 50,000 levels deep, far more than a thread's stack holds without making room.
