@@ -240,6 +240,7 @@ impl NeighborGrid {
 
 #[cfg(test)]
 mod tests {
+    use super::super::kdtree::tests::points_maybe_snapped;
     use super::super::kdtree::AgentTree;
     use super::*;
     use proptest::prelude::*;
@@ -254,11 +255,7 @@ mod tests {
             guess_factor in 0.0f32..2.0,
             snap in any::<bool>(),
         ) {
-            // With `snap`, coordinates sit on a lattice so that ties occur.
-            let positions: Vec<Vec3> = points
-                .iter()
-                .map(|&(x, y, z)| if snap { Vec3::new(x.round(), y.round(), z.round()) } else { Vec3::new(x, y, z) })
-                .collect();
+            let positions = points_maybe_snapped(&points, snap);
             let mut tree = AgentTree::default();
             tree.build(&positions);
             let mut grid = NeighborGrid::default();

@@ -264,9 +264,16 @@ fn build_node(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// Test positions from proptest's triples; with `snap`, rounded onto the integer lattice
+    /// so that equal distances (ties) occur.
+    pub(in crate::orca3d) fn points_maybe_snapped(points: &[(f32, f32, f32)], snap: bool) -> Vec<Vec3> {
+        let at = |(x, y, z): (f32, f32, f32)| Vec3::new(x, y, z);
+        points.iter().map(|&p| if snap { at(p).round() } else { at(p) }).collect()
+    }
 
     /// The k nearest within range by a scan, nearest first, ties by agent index — the order
     /// the tree gives up to ties.
@@ -289,11 +296,7 @@ mod tests {
             k in 0usize..16,
             snap in any::<bool>(),
         ) {
-            // With `snap`, coordinates sit on a coarse lattice so that ties occur.
-            let positions: Vec<Vec3> = points
-                .iter()
-                .map(|&(x, y, z)| if snap { Vec3::new(x.round(), y.round(), z.round()) } else { Vec3::new(x, y, z) })
-                .collect();
+            let positions = points_maybe_snapped(&points, snap);
             let mut tree = AgentTree::default();
             tree.build(&positions);
             tree.assert_well_formed(&positions);
