@@ -202,3 +202,33 @@ fn incremental_structures_do_little_work_under_small_motion() {
     hgrid.assert_well_formed(&mixed);
     assert!(hgrid.level_count() >= 3, "radii over 100× used {} level(s)", hgrid.level_count());
 }
+
+/// Chains of equal boxes touching end to end, far from the origin: the cell grids bin each box
+/// by `(corner − origin) · (1/cell)`, whose three roundings can carry a box's far corner two
+/// cells on when the cell is exactly the largest side. Every structure must still report every
+/// touching pair.
+#[test]
+fn touching_chains_survive_rounding() {
+    const CHAINS_SEED: u64 = 0xC4A1_5EED;
+    let mut rng = Rng(CHAINS_SEED);
+    for chain in 0..60 {
+        let side = rng.range(0.3, 3.0);
+        let axis = chain % 2;
+        let mut at = rng.range(-1000.0, 1000.0);
+        let mut boxes = Vec::new();
+        for _ in 0..2000 {
+            let (mut min, mut max) = (Vec2::ZERO, Vec2::splat(side));
+            min[axis] = at;
+            max[axis] = at + side;
+            boxes.push(Aabb { min, max });
+            at = max[axis];
+        }
+        let truth = pair_set(&mut BruteForce, &boxes);
+        assert!(truth.len() >= boxes.len() - 1, "the chain touches all along");
+        for kind in BroadPhaseKind::ALL {
+            let found = pair_set(kind.create().as_mut(), &boxes);
+            let missed = truth.difference(&found).count();
+            assert_eq!(missed, 0, "{kind} missed {missed} touching pairs (chain {chain}, side {side}, axis {axis})");
+        }
+    }
+}
