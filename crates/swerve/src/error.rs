@@ -71,6 +71,24 @@ pub enum Error {
     /// A broad-phase name that is not one of `BroadPhaseKind::ALL`'s names.
     #[error("unknown broad phase {0:?} (expected one of brute-force, sort-and-sweep, uniform-grid, hierarchical-grid, grid-sort-and-sweep, quadtree, aabb-tree)")]
     UnknownBroadPhase(String),
+    /// A broad-phase name that is not one of `physics3d::BroadPhaseKind::ALL`'s names.
+    #[error("unknown 3-D broad phase {0:?} (expected one of brute-force, sort-and-sweep, uniform-grid, hierarchical-grid, octree)")]
+    UnknownBroadPhase3d(String),
+    /// A sphere id that does not name a live sphere of a 3-D world (never added, or removed).
+    #[error("unknown sphere id {0}")]
+    UnknownSphere(u32),
+    /// A sphere that does not lie inside its 3-D world's bounds.
+    #[error("sphere at ({x}, {y}, {z}) with radius {radius} does not fit inside the world's bounds")]
+    SphereOutsideBounds {
+        /// Centre x.
+        x: f32,
+        /// Centre y.
+        y: f32,
+        /// Centre z.
+        z: f32,
+        /// Radius.
+        radius: f32,
+    },
     /// A ball that does not lie inside the world's bounds.
     #[error("ball at ({x}, {y}) with radius {radius} does not fit inside the world's bounds")]
     BallOutsideBounds {
@@ -169,6 +187,14 @@ impl Error {
     pub(crate) fn check_finite_vec(what: &'static str, v: glam::Vec2) -> Result<glam::Vec2, Error> {
         Self::check_finite(what, v.x)?;
         Self::check_finite(what, v.y)?;
+        Ok(v)
+    }
+
+    /// Checks that the three components of a point or vector in space are finite.
+    pub(crate) fn check_finite_vec3(what: &'static str, v: glam::Vec3) -> Result<glam::Vec3, Error> {
+        for component in v.to_array() {
+            Self::check_finite(what, component)?;
+        }
         Ok(v)
     }
 }

@@ -11,6 +11,8 @@
 //!   again for AVX2, picked at run time (same bits either way).
 //! * [`physics`] — rigid-ball physics: elastic response, continuous collision and seven
 //!   interchangeable broad phases (seed 003).
+//! * [`physics3d`] — the same in three dimensions: spheres, continuous collision and five
+//!   broad phases (seed 003 §6.1), octree included.
 //! * [`reference`](mod@reference) — loading and replaying RVO2 recordings (the conformance check).
 //! * [`scenario`] — scenario files, built-in scenes, the [`scenario::Runner`] and trajectory
 //!   formats; [`navigation`] — the visibility roadmap; [`metrics`] — run metrics.
@@ -26,6 +28,7 @@ pub mod navigation;
 pub mod orca;
 pub mod orca3d;
 pub mod physics;
+pub mod physics3d;
 pub mod reference;
 pub mod scenario;
 pub mod spatial;

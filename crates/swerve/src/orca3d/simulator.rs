@@ -215,7 +215,7 @@ impl Simulator {
     /// Adds an agent at `position` (m) with `params`, at rest. Ids count up from 0 and are
     /// never reused.
     pub fn add_agent_with(&mut self, position: Vec3, params: AgentParams) -> Result<AgentId, Error> {
-        check_finite_vec("agent position", position)?;
+        Error::check_finite_vec3("agent position", position)?;
         params.validate()?;
         if self.slots.len() >= (REMOVED - 1) as usize {
             return Err(Error::OutOfRange { what: "agent count", requirement: "below 2^32 - 1", value: f32::MAX });
@@ -303,7 +303,7 @@ impl Simulator {
             });
         }
         for &v in values {
-            check_finite_vec("preferred velocity", v)?;
+            Error::check_finite_vec3("preferred velocity", v)?;
         }
         self.pref_velocities.copy_from_slice(values);
         Ok(())
@@ -317,7 +317,7 @@ impl Simulator {
     /// Moves an agent (m).
     pub fn set_agent_position(&mut self, id: AgentId, position: Vec3) -> Result<(), Error> {
         let dense = self.dense(id)?;
-        self.positions[dense] = check_finite_vec("agent position", position)?;
+        self.positions[dense] = Error::check_finite_vec3("agent position", position)?;
         self.hints_valid = false;
         Ok(())
     }
@@ -330,7 +330,7 @@ impl Simulator {
     /// Sets an agent's velocity (m/s): what its neighbours see it doing.
     pub fn set_agent_velocity(&mut self, id: AgentId, velocity: Vec3) -> Result<(), Error> {
         let dense = self.dense(id)?;
-        self.velocities[dense] = check_finite_vec("agent velocity", velocity)?;
+        self.velocities[dense] = Error::check_finite_vec3("agent velocity", velocity)?;
         Ok(())
     }
 
@@ -342,7 +342,7 @@ impl Simulator {
     /// Sets the velocity an agent would take if nothing were in its way (m/s).
     pub fn set_agent_pref_velocity(&mut self, id: AgentId, velocity: Vec3) -> Result<(), Error> {
         let dense = self.dense(id)?;
-        self.pref_velocities[dense] = check_finite_vec("preferred velocity", velocity)?;
+        self.pref_velocities[dense] = Error::check_finite_vec3("preferred velocity", velocity)?;
         Ok(())
     }
 
@@ -373,7 +373,7 @@ impl Simulator {
             Error::check_non_negative("symmetry jitter", rule.jitter)?;
             Error::check_non_negative("symmetry cone", rule.cone)?;
             Error::check_finite("symmetry turn", rule.turn)?;
-            check_finite_vec("symmetry up direction", rule.up)?;
+            Error::check_finite_vec3("symmetry up direction", rule.up)?;
             if rule.up == Vec3::ZERO {
                 return Err(Error::OutOfRange {
                     what: "symmetry up direction's length",
@@ -689,12 +689,4 @@ impl StepContext<'_> {
         }
         (velocity, radius)
     }
-}
-
-/// Checks that every component of a vector is finite.
-fn check_finite_vec(what: &'static str, v: Vec3) -> Result<Vec3, Error> {
-    for component in v.to_array() {
-        Error::check_finite(what, component)?;
-    }
-    Ok(v)
 }

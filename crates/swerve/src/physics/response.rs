@@ -131,8 +131,17 @@ pub fn wall_impulse(v: DVec2, normal: DVec2, e: f64) -> Option<DVec2> {
 /// correction; two kinematic balls stay where they are. Returns the new positions.
 #[inline]
 pub fn separate(pa: Vec2, ma: f32, pb: Vec2, mb: f32, normal: Vec2, overlap: f32) -> (Vec2, Vec2) {
+    let (share_a, share_b) = correction_shares(ma, mb);
+    (pa - normal * (overlap * share_a), pb + normal * (overlap * share_b))
+}
+
+/// The shares of a position correction that bodies of masses `ma` and `mb` take (each the
+/// *other's* mass over the total; a kinematic body, of infinite mass, takes none). Shared with
+/// the 3-D world.
+#[inline]
+pub(crate) fn correction_shares(ma: f32, mb: f32) -> (f32, f32) {
     let total = ma + mb;
-    let (share_a, share_b) = match (ma.is_finite(), mb.is_finite()) {
+    match (ma.is_finite(), mb.is_finite()) {
         _ if total.is_finite() => (mb / total, ma / total),
         // ∞/∞ would be NaN: the finite side moves all the way, or neither does.
         (true, false) => (1.0, 0.0),
@@ -140,8 +149,7 @@ pub fn separate(pa: Vec2, ma: f32, pb: Vec2, mb: f32, normal: Vec2, overlap: f32
         (false, false) => (0.0, 0.0),
         // Two finite masses whose sum overflows `f32`: about equal, so half each.
         (true, true) => (0.5, 0.5),
-    };
-    (pa - normal * (overlap * share_a), pb + normal * (overlap * share_b))
+    }
 }
 
 /// Seed 003 §2.2–2.4 verbatim (angles, `atan2`, `cos`, `sin`): the velocities after a

@@ -16,36 +16,15 @@ use glam::{DVec2, Vec2};
 /// discrete contact pass handles them.
 #[inline]
 pub fn discs(pa: Vec2, va: Vec2, pb: Vec2, vb: Vec2, radius_sum: f32, t_max: f32) -> Option<f32> {
-    let d = pb - pa;
-    let w = vb - va;
-    let b = d.dot(w);
-    if b >= 0.0 {
-        return None; // not approaching
-    }
-    let c = d.length_squared() - radius_sum * radius_sum;
-    if c <= 0.0 {
-        return None; // already touching
-    }
-    // Quick reject in f32: even moving straight at each other they cannot close the gap.
-    let a = w.length_squared();
-    if a * t_max * t_max + 2.0 * b * t_max + c > 0.0 && -b >= a * t_max {
-        return None;
-    }
-    // Quick reject in f32: the paths miss (negative discriminant), with a margin so that
-    // grazing cases, where f32 cancellation could flip the sign, go on to the f64 test.
-    if b * b - a * c < -1e-3 * (b * b) {
-        return None;
-    }
-    let (d, w) = (d.as_dvec2(), w.as_dvec2());
-    let (a, b) = (w.length_squared(), d.dot(w));
-    let c = d.length_squared() - f64::from(radius_sum) * f64::from(radius_sum);
-    let disc = b * b - a * c;
-    if disc < 0.0 {
-        return None;
-    }
-    // Citardauq form of the smaller root: c / (−b + √disc), stable because −b > 0.
-    let t = c / (-b + disc.sqrt());
-    (t >= 0.0 && t <= f64::from(t_max)).then_some(t as f32)
+    // The spheres' formula with z = 0: the zero terms add exactly, so the bits are the discs'.
+    crate::physics3d::time_of_impact::spheres(
+        pa.extend(0.0),
+        va.extend(0.0),
+        pb.extend(0.0),
+        vb.extend(0.0),
+        radius_sum,
+        t_max,
+    )
 }
 
 /// Earliest time `t ∈ [0, t_max]` at which a disc (`p`, `v`, `radius`) moving linearly first

@@ -1,0 +1,38 @@
+//! Rigid-ball physics in three dimensions: spheres with mass that bounce off each other and
+//! off the walls of a box.
+//!
+//! Seed 003 §6.1 says that going from two dimensions to three is mostly a third coordinate:
+//! every per-axis operation runs once more for z, grids gain a third index, and the quadtree
+//! becomes an octree. This module is the planar [`crate::physics`] world's core done that way:
+//!
+//! * **Response**: the elastic impulse along the contact normal with real masses and a
+//!   restitution `e`, acting only on approaching pairs, and a mass-weighted position
+//!   correction for overlaps.
+//! * **Continuous collision** ([`time_of_impact`]): pairs that move fast relative to their size
+//!   are collided at their exact time of impact, in time order, so that fast spheres cannot
+//!   pass through each other (seed §6.3.3).
+//! * **Broad phases** ([`broad_phase`]): brute force, sort-and-sweep, a uniform grid, a
+//!   hierarchical grid and a loose octree, behind one trait and selectable at run time.
+//! * **Precision**: `f32` state with an `f32` residual per velocity, so that momentum and
+//!   energy are conserved to `f64` precision, as in the planar world.
+//!
+//! * **Gravity and resting contacts** ([`World::set_gravity`]): the touching contacts of each
+//!   step are solved together by sequential impulses, warm-started, so that piles come to
+//!   rest.
+//!
+//! Not in 3-D (the planar world has them): friction and spin, static segments and polygons,
+//! substeps, contact events and queries.
+
+mod aabb;
+pub mod broad_phase;
+mod resting;
+pub mod scene;
+mod sphere;
+pub mod time_of_impact;
+mod world;
+
+pub use aabb::Aabb3;
+pub use broad_phase::BroadPhaseKind;
+pub use glam::Vec3;
+pub use sphere::{Sphere, SphereId};
+pub use world::{StepStats, World};

@@ -1,0 +1,995 @@
+//! The 3-D ball world: spheres in a box, stepped with continuous collision.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use glam::{DVec3, Vec3};
+
+use super::broad_phase::{BroadPhase, BroadPhaseKind, Pair};
+use super::resting::{self, RestingContacts};
+use super::time_of_impact;
+use super::{Aabb3, Sphere, SphereId};
+use crate::error::Error;
+use crate::physics::response::correction_shares;
+
+/// A slot of a removed sphere.
+const REMOVED: u32 = u32::MAX;
+
+/// What the last [`World::step`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StepStats {
+    /// Sphere pairs the broad phase reported (a superset of the colliding pairs).
+    pub candidate_pairs: usize,
+    /// Sphere–sphere collisions resolved (impulses applied or overlaps corrected); bounces
+    /// off the box walls are not counted.
+    pub contacts: usize,
+    /// Of those, collisions found by continuous detection at their time of impact.
+    pub time_of_impact_events: usize,
+    /// Spheres that ended the step outside their swept box (deflected); when non-zero the
+    /// broad phase ran a second time.
+    pub escaped_swept_boxes: usize,
+    /// Position-correction passes the discrete pass ran: the last one found nothing to
+    /// correct, unless the count is [`World::CORRECTION_PASSES`] (dense packings).
+    pub correction_passes: usize,
+    /// Times a position correction pushed a sphere out of its swept box (and its room, see
+    /// [`World::CORRECTION_ROOM`]); the broad phase then ran again before the next pass.
+    pub pushed_out_of_box: usize,
+    /// With gravity: the resting contacts (touching pairs, and spheres touching a wall)
+    /// solved together before the move (see [`World::set_gravity`]).
+    pub resting_contacts: usize,
+}
+
+/// Spheres in a box (or in free space).
+///
+/// # One step
+/// The planar [`crate::physics::World`]'s step with a third coordinate (seed 003 §6.1):
+/// 0. With [`World::set_linear_damping`] every velocity is scaled down; with
+///    [`World::set_gravity`] gravity is added to it, and after step 1 (whose boxes cover every
+///    touching pair) the resting contacts are solved together.
+/// 1. Each sphere's *swept* box (the sphere at the start and at the end of the step, including
+///    the mirror image of a wall bounce, widened by [`World::CORRECTION_ROOM`]) goes to the
+///    broad phase, which reports candidate pairs.
+/// 2. Continuous detection for the pairs that move fast relative to each other (more than
+///    [`World::CONTINUOUS_FRACTION`] of the smaller radius per step): their times of impact
+///    within the step are processed in time order from a heap, each re-checked against the
+///    spheres' current paths, and a deflected sphere gets new impacts against its candidate
+///    partners. During the step a sphere's `position` holds the *anchor* of its path
+///    `position + velocity · t`, so deflecting it at time `t` only moves its anchor. Slower
+///    pairs cannot pass through each other within a step and are left to step 4.
+/// 3. Every sphere moves to the end of its path; box walls reflect it (mirror image of the
+///    overshoot, exact for `e = 1`). A sphere deflected out of its swept box makes the broad
+///    phase run again, so step 4 sees every overlapping pair.
+/// 4. Discrete pass: overlapping pairs, sorted by index (so the result does not depend on the
+///    broad phase), get the approach-only impulse and the mass-weighted position correction
+///    ([`World::OVER_RELAXATION`]); up to [`World::CORRECTION_PASSES`] passes while
+///    corrections push spheres into others.
+///
+/// # Precision
+/// Velocities are `f32` with an `f32` residual each (a double-`f32` value): impulses are
+/// computed in `f64` on `velocity + residual` and split back, with `f64` unit normals, so that
+/// energy and momentum are conserved to `f64` rounding, not to `f32`'s (the planar world
+/// measured 2·10⁻⁸ relative energy drift without the residual and 4·10⁻¹⁵ with it).
+/// [`World::set_velocity_compensation`] turns the residual off.
+///
+/// # Ids and order
+/// Spheres are stored packed in insertion order ([`World::spheres`], [`World::sphere_ids`]);
+/// a [`SphereId`] names a sphere for its whole life and is never reused. Within a step, ties
+/// are broken by that order, so a step's result is the same for every broad phase.
+///
+/// `step` never panics and does not allocate once its buffers have grown to the scene.
+pub struct World {
+    bounds: Option<Aabb3>,
+    /// The live spheres, packed in insertion order; everything per sphere below is indexed
+    /// alike.
+    spheres: Vec<Sphere>,
+    /// The id of each sphere of `spheres`.
+    ids: Vec<SphereId>,
+    /// By id: the sphere's index in `spheres`, or `REMOVED`.
+    slots: Vec<u32>,
+    residual: Vec<Vec3>,
+    broad_phase: Box<dyn BroadPhase>,
+    compensated: bool,
+    continuous: bool,
+    /// Linear damping rate (1/s).
+    damping: f32,
+    /// Acceleration of every non-kinematic sphere (m/s²); zero turns the resting-contact
+    /// solver off.
+    gravity: Vec3,
+    /// Sweeps of the resting-contact solver per step.
+    solver_iterations: usize,
+    /// With gravity: pairs approaching slower than this (m/s) rest (no restitution); set each
+    /// step, 0 without gravity.
+    resting_speed: f64,
+    resting: RestingContacts,
+    stats: StepStats,
+    swept: Vec<Aabb3>,
+    pairs: Vec<Pair>,
+    /// Scratch: the pairs overlapping in a discrete pass, in canonical order.
+    contacts: Vec<Pair>,
+    /// Scratch of the discrete pass: which spheres the last pass moved (all `false` between
+    /// steps), and their list.
+    moved: Vec<bool>,
+    moved_list: Vec<u32>,
+    /// Whether a correction of this pass pushed a sphere out of its swept box.
+    grown: bool,
+    adjacency_start: Vec<u32>,
+    adjacency: Vec<u32>,
+    events: BinaryHeap<Reverse<(u32, u32, u32)>>,
+}
+
+impl World {
+    /// Maximum position-correction passes per step (see [`World`], step 4).
+    pub const CORRECTION_PASSES: usize = 16;
+
+    /// A pair gets continuous detection when its relative displacement in a step exceeds this
+    /// fraction of the smaller radius (see [`World`], step 2).
+    pub const CONTINUOUS_FRACTION: f32 = 0.5;
+
+    /// A position correction moves a pair apart by this multiple of its overlap: over-relaxed
+    /// Gauss–Seidel, which settles chains of contacts in fewer passes (the planar world
+    /// measured this value; see [`crate::physics::World::OVER_RELAXATION`]).
+    pub const OVER_RELAXATION: f32 = 1.2;
+
+    /// Swept boxes are widened by this fraction of the sphere's radius, so that a position
+    /// correction that pushes a sphere a little off its path finds the pairs it makes among
+    /// the candidates already listed.
+    pub const CORRECTION_ROOM: f32 = 0.1;
+
+    /// Sweeps of the resting-contact solver per step, unless [`World::set_solver_iterations`]
+    /// says otherwise (the planar world's default; Box2D's velocity iterations are 8).
+    pub const DEFAULT_SOLVER_ITERATIONS: usize = 10;
+
+    /// With gravity, a pair that approaches slower than the speed gravity gives in this many
+    /// steps (`RESTING_STEPS · |g| · dt`) comes to rest instead of bouncing, as Box2D's
+    /// restitution threshold does (the planar world's value).
+    pub const RESTING_STEPS: f32 = 4.0;
+
+    /// With gravity, the position passes leave overlaps up to this fraction of the smaller
+    /// radius alone and push deeper ones back to half of it, so that resting spheres stay
+    /// touching and the resting-contact solver keeps holding them (the planar world's value,
+    /// Box2D's linear slop).
+    pub const RESTING_SLOP: f32 = 0.01;
+
+    /// An empty world. `bounds`, if given, is a box whose walls the spheres bounce off; it
+    /// must have finite corners with `min < max` on every axis.
+    pub fn new(bounds: Option<Aabb3>, broad_phase: BroadPhaseKind) -> Result<World, Error> {
+        if let Some(b) = bounds {
+            Error::check_finite_vec3("bounds min", b.min)?;
+            Error::check_finite_vec3("bounds max", b.max)?;
+            let size = b.max - b.min;
+            if !size.cmpgt(Vec3::ZERO).all() {
+                return Err(Error::OutOfRange {
+                    what: "bounds size",
+                    requirement: "greater than 0 on every axis",
+                    value: size.min_element(),
+                });
+            }
+        }
+        Ok(World {
+            bounds,
+            spheres: Vec::new(),
+            ids: Vec::new(),
+            slots: Vec::new(),
+            residual: Vec::new(),
+            broad_phase: broad_phase.create(),
+            compensated: true,
+            continuous: true,
+            damping: 0.0,
+            gravity: Vec3::ZERO,
+            solver_iterations: Self::DEFAULT_SOLVER_ITERATIONS,
+            resting_speed: 0.0,
+            resting: RestingContacts::default(),
+            stats: StepStats::default(),
+            swept: Vec::new(),
+            pairs: Vec::new(),
+            contacts: Vec::new(),
+            moved: Vec::new(),
+            moved_list: Vec::new(),
+            grown: false,
+            adjacency_start: Vec::new(),
+            adjacency: Vec::new(),
+            events: BinaryHeap::new(),
+        })
+    }
+
+    /// Adds a sphere. Errors on non-finite numbers (but a kinematic sphere's infinite mass),
+    /// radius or mass ≤ 0, restitution outside `[0, 1]`, or a sphere that does not lie inside
+    /// the bounds (a kinematic sphere may).
+    pub fn add_sphere(&mut self, sphere: Sphere) -> Result<SphereId, Error> {
+        self.check_sphere(&sphere)?;
+        if self.slots.len() >= (u32::MAX / 2) as usize {
+            return Err(Error::OutOfRange {
+                what: "sphere count",
+                requirement: "below 2^31 (removed spheres count: ids are never reused)",
+                value: self.slots.len() as f32,
+            });
+        }
+        let id = SphereId(self.slots.len() as u32);
+        self.slots.push(self.spheres.len() as u32);
+        self.ids.push(id);
+        self.spheres.push(sphere);
+        self.residual.push(Vec3::ZERO);
+        Ok(id)
+    }
+
+    /// The rules of [`World::add_sphere`].
+    fn check_sphere(&self, sphere: &Sphere) -> Result<(), Error> {
+        Error::check_finite_vec3("sphere position", sphere.position)?;
+        Error::check_finite_vec3("sphere velocity", sphere.velocity)?;
+        Error::check_positive("sphere radius", sphere.radius)?;
+        // Beyond this the volume (and `Sphere::new`'s mass) overflows to infinity, which would
+        // make the sphere kinematic by accident.
+        if !(sphere.radius * sphere.radius * sphere.radius).is_finite() {
+            return Err(Error::OutOfRange {
+                what: "sphere radius",
+                requirement: "below 6.9e12 (its cube must be finite)",
+                value: sphere.radius,
+            });
+        }
+        if !sphere.is_kinematic() {
+            Error::check_positive("sphere mass", sphere.mass)?;
+        }
+        Error::check_non_negative("sphere restitution", sphere.restitution)?;
+        if sphere.restitution > 1.0 {
+            return Err(Error::OutOfRange {
+                what: "sphere restitution",
+                requirement: "at most 1",
+                value: sphere.restitution,
+            });
+        }
+        self.check_inside_bounds(sphere.position, sphere)
+    }
+
+    /// Whether `sphere` may be at `position`: inside the bounds, unless it is kinematic (it
+    /// passes through walls, so it may come from outside).
+    fn check_inside_bounds(&self, position: Vec3, sphere: &Sphere) -> Result<(), Error> {
+        let radius = sphere.radius;
+        if let (Some(b), false) = (self.bounds, sphere.is_kinematic()) {
+            let r = Vec3::splat(radius);
+            if !((b.min + r).cmple(position).all() && position.cmple(b.max - r).all()) {
+                return Err(Error::SphereOutsideBounds { x: position.x, y: position.y, z: position.z, radius });
+            }
+        }
+        Ok(())
+    }
+
+    /// The index in [`World::spheres`] of a live sphere.
+    fn index_of(&self, id: SphereId) -> Result<usize, Error> {
+        match self.slots.get(id.0 as usize) {
+            Some(&slot) if slot != REMOVED => Ok(slot as usize),
+            _ => Err(Error::UnknownSphere(id.0)),
+        }
+    }
+
+    /// The number of (live) spheres.
+    pub fn num_spheres(&self) -> usize {
+        self.spheres.len()
+    }
+
+    /// The ids of the live spheres, in the order of [`World::spheres`].
+    pub fn sphere_ids(&self) -> &[SphereId] {
+        &self.ids
+    }
+
+    /// Whether `id` names a live sphere.
+    pub fn contains_sphere(&self, id: SphereId) -> bool {
+        self.index_of(id).is_ok()
+    }
+
+    /// A live sphere's current state (its velocity without the residual, see [`World`]).
+    pub fn sphere(&self, id: SphereId) -> Result<Sphere, Error> {
+        Ok(self.spheres[self.index_of(id)?])
+    }
+
+    /// The live spheres, packed in insertion order.
+    pub fn spheres(&self) -> &[Sphere] {
+        &self.spheres
+    }
+
+    /// Replaces a live sphere's state (checked as by [`World::add_sphere`]); its velocity
+    /// residual is cleared.
+    pub fn set_sphere(&mut self, id: SphereId, sphere: Sphere) -> Result<(), Error> {
+        let i = self.index_of(id)?;
+        self.check_sphere(&sphere)?;
+        self.spheres[i] = sphere;
+        self.residual[i] = Vec3::ZERO;
+        Ok(())
+    }
+
+    /// Moves a live sphere (it must fit inside the bounds, unless it is kinematic).
+    pub fn set_sphere_position(&mut self, id: SphereId, position: Vec3) -> Result<(), Error> {
+        let i = self.index_of(id)?;
+        Error::check_finite_vec3("sphere position", position)?;
+        self.check_inside_bounds(position, &self.spheres[i])?;
+        self.spheres[i].position = position;
+        Ok(())
+    }
+
+    /// Sets a live sphere's velocity (its residual is cleared).
+    pub fn set_sphere_velocity(&mut self, id: SphereId, velocity: Vec3) -> Result<(), Error> {
+        let i = self.index_of(id)?;
+        self.spheres[i].velocity = Error::check_finite_vec3("sphere velocity", velocity)?;
+        self.residual[i] = Vec3::ZERO;
+        Ok(())
+    }
+
+    /// Gives a live sphere an impulse (N·s): its velocity changes by `impulse / mass` (in
+    /// `f64`, with its residual). A kinematic sphere's infinite mass takes any impulse without
+    /// a change.
+    pub fn apply_impulse(&mut self, id: SphereId, impulse: Vec3) -> Result<(), Error> {
+        let i = self.index_of(id)?;
+        Error::check_finite_vec3("impulse", impulse)?;
+        let v = self.velocity64(i) + impulse.as_dvec3() / f64::from(self.spheres[i].mass);
+        Error::check_finite_vec3("sphere velocity after the impulse", v.as_vec3())?;
+        self.set_velocity64(i, v);
+        Ok(())
+    }
+
+    /// Removes a sphere and returns its last state. Every other sphere keeps its id and its
+    /// place in the order; the removed id is never reused.
+    ///
+    /// Costs O(n) (the spheres stay packed in insertion order), and the broad phase rebuilds
+    /// from scratch on the next step. To remove many, [`World::retain_spheres`] does it in one
+    /// pass.
+    pub fn remove_sphere(&mut self, id: SphereId) -> Result<Sphere, Error> {
+        let sphere = self.sphere(id)?;
+        self.retain_spheres(|other, _| other != id);
+        Ok(sphere)
+    }
+
+    /// Keeps only the spheres for which `keep(id, &sphere)` returns `true`, in one O(n) pass;
+    /// the others are removed as by [`World::remove_sphere`].
+    pub fn retain_spheres(&mut self, mut keep: impl FnMut(SphereId, &Sphere) -> bool) {
+        // Ask first, change after: a `keep` that panics leaves the world as it was.
+        let verdicts: Vec<bool> = self.ids.iter().zip(&self.spheres).map(|(&id, s)| keep(id, s)).collect();
+        let mut kept = 0;
+        for (i, keep) in verdicts.into_iter().enumerate() {
+            let id = self.ids[i];
+            if keep {
+                self.spheres.swap(kept, i);
+                self.ids.swap(kept, i);
+                self.residual.swap(kept, i);
+                self.slots[id.0 as usize] = kept as u32;
+                kept += 1;
+            } else {
+                self.slots[id.0 as usize] = REMOVED;
+            }
+        }
+        if kept == self.spheres.len() {
+            return;
+        }
+        self.spheres.truncate(kept);
+        self.ids.truncate(kept);
+        self.residual.truncate(kept);
+        // Incremental broad phases keep state by index, and a sphere's index just changed.
+        self.broad_phase = self.broad_phase.kind().create();
+    }
+
+    /// The box whose walls the spheres bounce off, if any.
+    pub fn bounds(&self) -> Option<Aabb3> {
+        self.bounds
+    }
+
+    /// Switches the broad phase (the step's result does not depend on it; see [`World`]).
+    pub fn set_broad_phase(&mut self, kind: BroadPhaseKind) {
+        if kind != self.broad_phase.kind() {
+            self.broad_phase = kind.create();
+        }
+    }
+
+    /// The broad phase in use.
+    pub fn broad_phase(&self) -> BroadPhaseKind {
+        self.broad_phase.kind()
+    }
+
+    /// Turns the `f64` velocity residual on (the default) or off (see [`World`], precision).
+    pub fn set_velocity_compensation(&mut self, on: bool) {
+        self.compensated = on;
+        if !on {
+            self.residual.fill(Vec3::ZERO);
+        }
+    }
+
+    /// Turns continuous collision detection on (the default) or off: off, fast spheres can
+    /// pass through each other within a step (for comparison with purely discrete engines).
+    pub fn set_continuous_collision(&mut self, on: bool) {
+        self.continuous = on;
+    }
+
+    /// Linear damping: each step scales every velocity by `1 / (1 + rate·dt)` (Box2D's form;
+    /// `rate` in 1/s, ≥ 0; 0, the default, is none).
+    pub fn set_linear_damping(&mut self, rate: f32) -> Result<(), Error> {
+        self.damping = Error::check_non_negative("linear damping", rate)?;
+        Ok(())
+    }
+
+    /// The linear damping rate (1/s).
+    pub fn linear_damping(&self) -> f32 {
+        self.damping
+    }
+
+    /// Gravity (m/s², e.g. `(0, 0, −9.81)`), added to every non-kinematic sphere's velocity
+    /// at the start of each step. Non-zero gravity turns on the resting-contact solver: the
+    /// touching contacts of each step (pairs and walls) are solved together, warm-started
+    /// from the last step, so that piles come to rest; pairs meeting slower than
+    /// [`World::RESTING_STEPS`] steps of gravity do not bounce, and the position passes leave
+    /// overlaps up to [`World::RESTING_SLOP`] alone.
+    pub fn set_gravity(&mut self, gravity: Vec3) -> Result<(), Error> {
+        let gravity = Error::check_finite_vec3("gravity", gravity)?;
+        if gravity != self.gravity {
+            // Last step's contact impulses carried another weight.
+            self.resting.forget();
+        }
+        self.gravity = gravity;
+        Ok(())
+    }
+
+    /// Sweeps of the resting-contact solver per step (1 to 1,000; default
+    /// [`World::DEFAULT_SOLVER_ITERATIONS`]). Tall piles hold better with more.
+    pub fn set_solver_iterations(&mut self, iterations: usize) -> Result<(), Error> {
+        if !(1..=1000).contains(&iterations) {
+            return Err(Error::OutOfRange {
+                what: "solver iterations",
+                requirement: "between 1 and 1000",
+                value: iterations as f32,
+            });
+        }
+        self.solver_iterations = iterations;
+        Ok(())
+    }
+
+    /// Sweeps of the resting-contact solver per step.
+    pub fn solver_iterations(&self) -> usize {
+        self.solver_iterations
+    }
+
+    /// The gravity vector (m/s²).
+    pub fn gravity(&self) -> Vec3 {
+        self.gravity
+    }
+
+    /// What the last [`World::step`] did.
+    pub fn last_step_stats(&self) -> StepStats {
+        self.stats
+    }
+
+    /// Total kinetic energy `Σ ½ m |v|²` of the non-kinematic spheres, in `f64` with the
+    /// velocity residuals (joules).
+    pub fn kinetic_energy(&self) -> f64 {
+        (0..self.spheres.len())
+            .filter(|&i| !self.spheres[i].is_kinematic())
+            .map(|i| 0.5 * f64::from(self.spheres[i].mass) * self.velocity64(i).length_squared())
+            .sum()
+    }
+
+    /// Total momentum `Σ m v` of the non-kinematic spheres, in `f64` with the velocity
+    /// residuals (kg·m/s).
+    pub fn momentum(&self) -> DVec3 {
+        (0..self.spheres.len())
+            .filter(|&i| !self.spheres[i].is_kinematic())
+            .map(|i| f64::from(self.spheres[i].mass) * self.velocity64(i))
+            .sum()
+    }
+
+    /// Advances the world by `dt` seconds. A `dt` that is not finite and positive does
+    /// nothing.
+    pub fn step(&mut self, dt: f32) {
+        self.stats = StepStats::default();
+        if !(dt.is_finite() && dt > 0.0) || self.spheres.is_empty() {
+            return;
+        }
+        if self.damping != 0.0 {
+            let scale = 1.0 / (1.0 + f64::from(self.damping) * f64::from(dt));
+            self.change_velocities(|v| v * scale);
+        }
+        let gravity_on = self.gravity != Vec3::ZERO;
+        self.resting_speed = 0.0;
+        if gravity_on {
+            let change = self.gravity.as_dvec3() * f64::from(dt);
+            self.resting_speed = f64::from(Self::RESTING_STEPS) * change.length();
+            self.change_velocities(|v| v + change);
+        }
+        self.sweep_and_find_pairs(dt);
+        if gravity_on {
+            self.solve_resting_contacts(dt);
+        }
+        if self.continuous {
+            self.process_impacts(dt);
+        }
+        self.integrate(dt);
+        self.resolve_overlaps();
+    }
+
+    /// Step 0: `v ← f(v)` in `f64` with the residual, for every non-kinematic sphere.
+    #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
+    fn change_velocities(&mut self, f: impl Fn(DVec3) -> DVec3) {
+        for i in 0..self.spheres.len() {
+            if !self.spheres[i].is_kinematic() {
+                let v = f(self.velocity64(i));
+                self.set_velocity64(i, v);
+            }
+        }
+    }
+
+    /// Step 1b, with gravity: the resting contacts solved together (module `resting`). Runs
+    /// after the broad phase, whose swept boxes (with their room) cover every touching pair,
+    /// and before the impacts and the move, which then see velocities that no longer push
+    /// resting spheres into each other.
+    #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
+    fn solve_resting_contacts(&mut self, dt: f32) {
+        let scene = resting::Scene {
+            spheres: &self.spheres,
+            residuals: &self.residual,
+            ids: &self.ids,
+            pairs: &self.pairs,
+            bounds: self.bounds,
+        };
+        self.stats.resting_contacts = self.resting.solve(&scene, dt, self.resting_speed, self.solver_iterations);
+        let resting = std::mem::take(&mut self.resting);
+        for (i, v) in resting.solved_velocities() {
+            if !self.spheres[i].is_kinematic() {
+                self.set_velocity64(i, v);
+            }
+        }
+        self.resting = resting;
+    }
+
+    /// Step 1: swept boxes and the broad phase.
+    #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
+    fn sweep_and_find_pairs(&mut self, dt: f32) {
+        let bounds = self.bounds;
+        self.swept.clear();
+        self.swept.extend(self.spheres.iter().map(|s| {
+            let end = s.position + s.velocity * dt;
+            let r = Vec3::splat(s.radius);
+            let room = Vec3::splat(s.radius * (1.0 + Self::CORRECTION_ROOM));
+            let (mut lo, mut hi) = (s.position.min(end), s.position.max(end));
+            if let Some(bounds) = bounds {
+                if !((bounds.min + r).cmple(end).all() & end.cmple(bounds.max - r).all()) && !s.is_kinematic() {
+                    // Where `integrate` puts a sphere that crosses a wall: the mirror image
+                    // of the overshoot (the path runs start → wall → mirror image).
+                    let mut mirrored = *s;
+                    mirrored.position = end;
+                    let mut no_residual = Vec3::ZERO;
+                    reflect_off_walls(&mut mirrored, &mut no_residual, bounds);
+                    lo = lo.min(mirrored.position);
+                    hi = hi.max(mirrored.position);
+                }
+            }
+            Aabb3 { min: lo - room, max: hi + room }
+        }));
+        self.find_pairs();
+    }
+
+    /// Runs the broad phase on the swept boxes.
+    fn find_pairs(&mut self) {
+        self.pairs.clear();
+        self.broad_phase.find_pairs(&self.swept, &mut self.pairs);
+        self.stats.candidate_pairs = self.pairs.len();
+    }
+
+    /// Whether pair `(i, j)` moves fast enough, relative to each other, to need its time of
+    /// impact: more than [`World::CONTINUOUS_FRACTION`] of the smaller radius in this step.
+    /// Slower pairs cannot pass through each other (that takes a relative displacement of more
+    /// than the sum of the radii); the discrete pass resolves them.
+    #[inline]
+    fn needs_time_of_impact(&self, i: u32, j: u32, dt: f32) -> bool {
+        let (a, b) = (&self.spheres[i as usize], &self.spheres[j as usize]);
+        let reach = Self::CONTINUOUS_FRACTION * a.radius.min(b.radius);
+        (b.velocity - a.velocity).length_squared() * (dt * dt) > reach * reach
+    }
+
+    /// Where sphere `i` is at time `t` on its current path.
+    #[inline]
+    fn position_at(&self, i: usize, t: f32) -> Vec3 {
+        self.spheres[i].position + self.spheres[i].velocity * t
+    }
+
+    /// Time of impact of spheres `i` and `j` from time `now`.
+    #[inline]
+    fn impact_time(&self, i: u32, j: u32, now: f32, dt: f32) -> Option<f32> {
+        let (a, b) = (&self.spheres[i as usize], &self.spheres[j as usize]);
+        let (pa, pb) = (self.position_at(i as usize, now), self.position_at(j as usize, now));
+        time_of_impact::spheres(pa, a.velocity, pb, b.velocity, a.radius + b.radius, dt - now).map(|t| now + t)
+    }
+
+    /// Step 2: continuous collision detection and time-ordered impacts.
+    #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
+    fn process_impacts(&mut self, dt: f32) {
+        self.events.clear();
+        for &(i, j) in &self.pairs {
+            if self.needs_time_of_impact(i, j, dt) {
+                if let Some(t) = self.impact_time(i, j, 0.0, dt) {
+                    self.events.push(Reverse((t.to_bits(), i, j)));
+                }
+            }
+        }
+        if self.events.is_empty() {
+            return;
+        }
+        self.build_adjacency();
+        // Each impact can create new ones (a deflected sphere meets a new partner); the budget
+        // bounds the work for pathological cases (a jammed cluster at an absurd speed).
+        let budget = 8 * self.events.len() + 64;
+        let mut processed = 0;
+        let mut now = 0.0f32;
+        while let Some(Reverse((bits, i, j))) = self.events.pop() {
+            processed += 1;
+            if processed > budget {
+                self.events.push(Reverse((bits, i, j)));
+                self.stop_pending_spheres(now, dt);
+                break;
+            }
+            let stored = f32::from_bits(bits);
+            let Some(t) = self.impact_time(i, j, now, dt) else { continue };
+            if t > stored + dt * 1e-6 {
+                // An earlier impact deflected one of them: the impact moved later.
+                self.events.push(Reverse((t.to_bits(), i, j)));
+                continue;
+            }
+            now = now.max(t);
+            if self.collide(i, j, now) {
+                self.stats.contacts += 1;
+                self.stats.time_of_impact_events += 1;
+                self.push_new_impacts(i, j, now, dt);
+                self.push_new_impacts(j, i, now, dt);
+            }
+        }
+    }
+
+    /// Out of impact budget at time `now`: the spheres with impacts still pending stop where
+    /// they are for the rest of the step (their paths re-anchored so that `position_at(dt)`
+    /// is their position at `now`), rather than fly through what they were about to hit. They
+    /// keep their velocities. Allocates (this only happens in pathological steps).
+    #[cold]
+    fn stop_pending_spheres(&mut self, now: f32, dt: f32) {
+        let mut pending: Vec<u32> = self.events.drain().flat_map(|Reverse((_, i, j))| [i, j]).collect();
+        pending.sort_unstable();
+        pending.dedup();
+        for i in pending {
+            let k = i as usize;
+            if !self.spheres[k].is_kinematic() {
+                let at_now = self.position_at(k, now);
+                self.spheres[k].position = at_now - self.spheres[k].velocity * dt;
+            }
+        }
+    }
+
+    /// Candidate partners of each sphere, as compressed rows (counting sort of the pairs).
+    #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
+    fn build_adjacency(&mut self) {
+        let n = self.spheres.len();
+        self.adjacency_start.clear();
+        self.adjacency_start.resize(n + 1, 0);
+        for &(i, j) in &self.pairs {
+            self.adjacency_start[i as usize + 1] += 1;
+            self.adjacency_start[j as usize + 1] += 1;
+        }
+        for k in 0..n {
+            self.adjacency_start[k + 1] += self.adjacency_start[k];
+        }
+        self.adjacency.clear();
+        self.adjacency.resize(2 * self.pairs.len(), 0);
+        // Fill using the starts as cursors, then shift them back.
+        for &(i, j) in &self.pairs {
+            let ci = &mut self.adjacency_start[i as usize];
+            self.adjacency[*ci as usize] = j;
+            *ci += 1;
+            let cj = &mut self.adjacency_start[j as usize];
+            self.adjacency[*cj as usize] = i;
+            *cj += 1;
+        }
+        for k in (1..=n).rev() {
+            self.adjacency_start[k] = self.adjacency_start[k - 1];
+        }
+        self.adjacency_start[0] = 0;
+    }
+
+    /// The candidate partners of sphere `i` (after [`World::build_adjacency`]).
+    #[inline]
+    fn partners(&self, i: u32) -> std::ops::Range<usize> {
+        self.adjacency_start[i as usize] as usize..self.adjacency_start[i as usize + 1] as usize
+    }
+
+    /// After sphere `i` was deflected at `now` by `other`, its impacts with its other
+    /// partners.
+    fn push_new_impacts(&mut self, i: u32, other: u32, now: f32, dt: f32) {
+        for k in self.partners(i) {
+            let j = self.adjacency[k];
+            if j == other {
+                continue;
+            }
+            let (a, b) = (i.min(j), i.max(j));
+            if self.needs_time_of_impact(a, b, dt) {
+                if let Some(t) = self.impact_time(a, b, now, dt) {
+                    self.events.push(Reverse((t.to_bits(), a, b)));
+                }
+            }
+        }
+    }
+
+    /// The velocity of sphere `i` in `f64`, with its residual.
+    #[inline]
+    fn velocity64(&self, i: usize) -> DVec3 {
+        self.spheres[i].velocity.as_dvec3() + self.residual[i].as_dvec3()
+    }
+
+    /// Stores an `f64` velocity as `f32` value + `f32` residual.
+    #[inline]
+    fn set_velocity64(&mut self, i: usize, v: DVec3) {
+        let hi = v.as_vec3();
+        self.spheres[i].velocity = hi;
+        self.residual[i] = if self.compensated { (v - hi.as_dvec3()).as_vec3() } else { Vec3::ZERO };
+    }
+
+    /// The approach-only impulse between spheres `i` and `j` along `normal` (unit, `f64`, from
+    /// `i` to `j`), applied to their velocities; returns whether they were approaching.
+    fn apply_pair_impulse(&mut self, i: usize, j: usize, normal: DVec3) -> bool {
+        let (a, b) = (&self.spheres[i], &self.spheres[j]);
+        let (inv_a, inv_b) = (1.0 / f64::from(a.mass), 1.0 / f64::from(b.mass));
+        let (va, vb) = (self.velocity64(i), self.velocity64(j));
+        let approach = (vb - va).dot(normal);
+        // With gravity, a pair meeting slower than the resting speed comes to rest.
+        let e = if approach > -self.resting_speed { 0.0 } else { f64::from(a.restitution.max(b.restitution)) };
+        // Two kinematic spheres (both inverse masses 0) pass through each other.
+        if approach >= 0.0 || inv_a + inv_b == 0.0 {
+            return false;
+        }
+        let impulse = -(1.0 + e) * approach / (inv_a + inv_b);
+        for (k, v) in [(i, va - normal * (impulse * inv_a)), (j, vb + normal * (impulse * inv_b))] {
+            if !self.spheres[k].is_kinematic() {
+                self.set_velocity64(k, v);
+            }
+        }
+        true
+    }
+
+    /// Impulse between spheres `i` and `j` touching at time `t`; re-anchors their paths.
+    fn collide(&mut self, i: u32, j: u32, t: f32) -> bool {
+        let (iu, ju) = (i as usize, j as usize);
+        let (pa, pb) = (self.position_at(iu, t), self.position_at(ju, t));
+        let normal = (pb.as_dvec3() - pa.as_dvec3()).normalize_or_zero();
+        if normal == DVec3::ZERO || !self.apply_pair_impulse(iu, ju, normal) {
+            return false;
+        }
+        // A kinematic sphere's path is not re-anchored: its velocity did not change, and
+        // `p + v·t − v·t` may round to another `p`.
+        for (k, p) in [(iu, pa), (ju, pb)] {
+            if !self.spheres[k].is_kinematic() {
+                self.spheres[k].position = p - self.spheres[k].velocity * t;
+            }
+        }
+        true
+    }
+
+    /// Step 3: every sphere to the end of its path, walls reflecting it.
+    #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
+    fn integrate(&mut self, dt: f32) {
+        let mut escaped = 0;
+        for ((sphere, residual), swept) in self.spheres.iter_mut().zip(&mut self.residual).zip(&mut self.swept) {
+            sphere.position += sphere.velocity * dt;
+            if let (Some(bounds), false) = (self.bounds, sphere.is_kinematic()) {
+                reflect_off_walls(sphere, residual, bounds);
+            }
+            let end = Aabb3::around_sphere(sphere.position, sphere.radius);
+            if !swept.contains(&end) {
+                *swept = swept.union(&end);
+                escaped += 1;
+            }
+        }
+        self.stats.escaped_swept_boxes = escaped;
+        if escaped > 0 {
+            self.find_pairs();
+        }
+    }
+
+    /// Step 4: impulses and position corrections for whatever overlaps, up to
+    /// [`World::CORRECTION_PASSES`] passes (the loop stops at a pass that corrected nothing).
+    fn resolve_overlaps(&mut self) {
+        self.moved.resize(self.spheres.len(), false);
+        // Passes after the first look only at the moved spheres' partners.
+        let mut adjacency_built = false;
+        for pass in 0..Self::CORRECTION_PASSES {
+            self.stats.correction_passes = pass + 1;
+            if pass == 1 && !adjacency_built {
+                self.build_adjacency();
+                adjacency_built = true;
+            }
+            let corrected = if self.gravity == Vec3::ZERO {
+                self.resolve_overlaps_once::<false>(pass == 0)
+            } else {
+                self.resolve_overlaps_once::<true>(pass == 0)
+            };
+            if self.grown {
+                // A correction pushed a sphere out of its (grown) box: its new pairs may be
+                // missing. Grown boxes only grow, so the new list holds the old one.
+                self.grown = false;
+                self.find_pairs();
+                self.build_adjacency();
+                adjacency_built = true;
+            } else if corrected == 0 {
+                break;
+            }
+        }
+        self.clear_moved();
+    }
+
+    /// One pass of [`World::resolve_overlaps`]; returns the number of corrections.
+    ///
+    /// After the first pass only pairs with a sphere the last pass moved are looked at: a pair
+    /// whose spheres both stayed put was found apart at the start of that pass, and is still
+    /// apart.
+    ///
+    /// `RESTING` (gravity on): the pass leaves overlaps up to [`World::RESTING_SLOP`] alone
+    /// and moves deeper ones back to half of it, not apart, so that a pile's contacts stay
+    /// touching, where the resting-contact solver holds them.
+    #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
+    fn resolve_overlaps_once<const RESTING: bool>(&mut self, first_pass: bool) -> usize {
+        let spheres = &self.spheres;
+        let overlapping = |i: u32, j: u32| {
+            let (a, b) = (&spheres[i as usize], &spheres[j as usize]);
+            let r = a.radius + b.radius - slop::<RESTING>(a.radius.min(b.radius));
+            a.position.distance_squared(b.position) < r * r
+        };
+        self.contacts.clear();
+        if first_pass {
+            self.contacts.extend(self.pairs.iter().filter(|&&(i, j)| overlapping(i, j)));
+        } else {
+            for &i in &self.moved_list {
+                let range = self.adjacency_start[i as usize] as usize..self.adjacency_start[i as usize + 1] as usize;
+                let partners = self.adjacency[range].iter().filter(|&&j| overlapping(i, j));
+                self.contacts.extend(partners.map(|&j| (i.min(j), i.max(j))));
+            }
+        }
+        self.clear_moved();
+        // The result of sequential corrections depends on their order: sorting makes it
+        // independent of the broad phase. A pair of two moved spheres is listed twice.
+        self.contacts.sort_unstable();
+        self.contacts.dedup();
+        let mut corrected = 0;
+        for k in 0..self.contacts.len() {
+            let (i, j) = self.contacts[k];
+            let (iu, ju) = (i as usize, j as usize);
+            let (a, b) = (self.spheres[iu], self.spheres[ju]);
+            let d = b.position - a.position;
+            let r = a.radius + b.radius;
+            let slop = slop::<RESTING>(a.radius.min(b.radius));
+            let dist2 = d.length_squared();
+            if dist2 >= (r - slop) * (r - slop) || (a.is_kinematic() && b.is_kinematic()) {
+                continue; // an earlier correction already separated them, or both are kinematic
+            }
+            let dist = dist2.sqrt();
+            // Coincident centres have no normal; any fixed direction separates them.
+            let normal = if dist > 0.0 { d / dist } else { Vec3::X };
+            // The impulse conserves energy only for a unit normal: normalise in f64.
+            let normal64 = if dist > 0.0 { d.as_dvec3().normalize() } else { DVec3::X };
+            self.apply_pair_impulse(iu, ju, normal64);
+            // Apart by the over-relaxed overlap, and a few ulps more: positions are rounded to
+            // the `f32` grid of their coordinates, so a pair moved to exactly `r` may still
+            // overlap by an ulp, and would be corrected again in every later pass.
+            let margin = 4.0 * f32::EPSILON * a.position.abs().max(b.position.abs()).max_element().max(r);
+            let push = if RESTING { r - 0.5 * slop - dist } else { (r - dist) * Self::OVER_RELAXATION + margin };
+            let (share_a, share_b) = correction_shares(a.mass, b.mass);
+            self.spheres[iu].position = a.position - normal * (push * share_a);
+            self.spheres[ju].position = b.position + normal * (push * share_b);
+            for k in [iu, ju] {
+                self.clamp_into_bounds(k);
+                self.keep_in_swept_box(k);
+                self.mark_moved(k as u32);
+            }
+            self.stats.contacts += 1;
+            corrected += 1;
+        }
+        corrected
+    }
+
+    /// Grows sphere `i`'s swept box, with room, when a correction has pushed it out of it, and
+    /// notes that the pairs must be looked up again.
+    #[inline]
+    fn keep_in_swept_box(&mut self, i: usize) {
+        let sphere = &self.spheres[i];
+        let bounding = Aabb3::around_sphere(sphere.position, sphere.radius);
+        let swept = &mut self.swept[i];
+        if !swept.contains(&bounding) {
+            let room = Vec3::splat(sphere.radius * Self::CORRECTION_ROOM);
+            *swept = swept.union(&Aabb3 { min: bounding.min - room, max: bounding.max + room });
+            self.grown = true;
+            self.stats.pushed_out_of_box += 1;
+        }
+    }
+
+    /// Forgets which spheres the last correction pass moved.
+    fn clear_moved(&mut self) {
+        for &i in &self.moved_list {
+            self.moved[i as usize] = false;
+        }
+        self.moved_list.clear();
+    }
+
+    /// Notes that the current correction pass moved sphere `i`.
+    #[inline]
+    fn mark_moved(&mut self, i: u32) {
+        if !self.moved[i as usize] {
+            self.moved[i as usize] = true;
+            self.moved_list.push(i);
+        }
+    }
+
+    /// Keeps sphere `i` inside the bounds after a correction (position only).
+    #[inline]
+    fn clamp_into_bounds(&mut self, i: usize) {
+        if let Some(bounds) = self.bounds {
+            let sphere = &mut self.spheres[i];
+            if sphere.is_kinematic() {
+                return; // goes where its velocity takes it, walls or not
+            }
+            let r = Vec3::splat(sphere.radius);
+            let (lo, hi) = (bounds.min + r, bounds.max - r);
+            for axis in 0..3 {
+                sphere.position[axis] = if lo[axis] <= hi[axis] {
+                    sphere.position[axis].clamp(lo[axis], hi[axis])
+                } else {
+                    0.5 * (bounds.min[axis] + bounds.max[axis]) // wider than the box
+                };
+            }
+        }
+    }
+}
+
+/// The overlap the position passes leave alone for a contact whose smaller radius is
+/// `radius`: [`World::RESTING_SLOP`] of it with gravity (`RESTING`), none without.
+#[inline]
+fn slop<const RESTING: bool>(radius: f32) -> f32 {
+    if RESTING {
+        World::RESTING_SLOP * radius
+    } else {
+        0.0
+    }
+}
+
+/// Reflects a sphere that ended the step beyond a wall: the overshoot is mirrored (scaled by
+/// the restitution) and the normal velocity component flipped, which conserves energy exactly
+/// for `e = 1` (a sign change is exact in floating point).
+#[inline]
+fn reflect_off_walls(sphere: &mut Sphere, residual: &mut Vec3, bounds: Aabb3) {
+    let r = sphere.radius;
+    for axis in 0..3 {
+        let (lo, hi) = (bounds.min[axis] + r, bounds.max[axis] - r);
+        let p = sphere.position[axis];
+        // Between the walls (nearly every sphere, every step) or NaN: nothing to mirror. The
+        // bounces are out of line so that this test is all the move loop carries.
+        if p < lo || p > hi {
+            bounce_on_axis(sphere, residual, axis, lo, hi);
+        }
+    }
+}
+
+/// [`reflect_off_walls`] on one axis, for a sphere beyond `lo` or `hi` (its centre's limits).
+/// A sphere that crosses the whole box within a step bounces back and forth: mirror again
+/// while the image lies beyond the other wall. Past this many bounces in one step (an absurd
+/// speed) the sphere is put on the wall it last reached.
+#[inline(never)]
+fn bounce_on_axis(sphere: &mut Sphere, residual: &mut Vec3, axis: usize, lo: f32, hi: f32) {
+    const MAX_BOUNCES: usize = 16;
+    let e = sphere.restitution;
+    for _ in 0..MAX_BOUNCES {
+        let p = sphere.position[axis];
+        let inward = if p < lo {
+            sphere.position[axis] = lo + (lo - p) * e;
+            sphere.velocity[axis] < 0.0
+        } else if p > hi {
+            sphere.position[axis] = hi - (p - hi) * e;
+            sphere.velocity[axis] > 0.0
+        } else {
+            return;
+        };
+        if inward {
+            sphere.velocity[axis] = -sphere.velocity[axis] * e;
+            residual[axis] = -residual[axis] * e;
+        }
+    }
+    let p = sphere.position[axis];
+    if lo <= hi && !(lo..=hi).contains(&p) && !p.is_nan() {
+        sphere.position[axis] = p.clamp(lo, hi);
+    }
+}

@@ -1,0 +1,49 @@
+//! The 3-D world's `step` does not allocate once warmed up, for every broad phase, and with
+//! gravity (the resting-contact solver keeps its buffers). A counting global allocator sees
+//! every allocation of this test binary, so the binary holds this one test only.
+
+use glam::Vec3;
+use swerve::physics3d::scene::{mixed_pit, sphere_pit};
+use swerve::physics3d::{BroadPhaseKind, StepStats, World};
+
+#[path = "support/counting_allocator.rs"]
+mod counting_allocator;
+use counting_allocator::{allocations, CountingAllocator};
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
+
+const SCENE_SEED: u64 = 0xA110C3;
+
+/// Steps `world` `warm` times (its buffers grow to the scene's high-water marks), then 100
+/// more; returns the allocations of those 100 and the sum of `stat` over them.
+fn warm_allocations(world: &mut World, dt: f32, warm: usize, stat: impl Fn(StepStats) -> usize) -> (usize, usize) {
+    for _ in 0..warm {
+        world.step(dt);
+    }
+    let (before, mut total) = (allocations(), 0);
+    for _ in 0..100 {
+        world.step(dt);
+        total += stat(world.last_step_stats());
+    }
+    (allocations() - before, total)
+}
+
+#[test]
+fn step_does_not_allocate_once_warm() {
+    for scene in [sphere_pit(1_500, 0.2, SCENE_SEED), mixed_pit(1_500, 0.2, SCENE_SEED)] {
+        for kind in BroadPhaseKind::ALL {
+            let mut world = scene.world(kind).unwrap();
+            let (allocations, contacts) = warm_allocations(&mut world, scene.dt, 300, |s| s.contacts);
+            assert!(contacts > 0, "{kind}: nothing collided, the test would prove little");
+            assert_eq!(allocations, 0, "{kind}: step allocated {allocations} times after warm-up");
+        }
+    }
+    // With gravity: a pour settling (the warm-up covers the fall).
+    let scene = sphere_pit(1_500, 0.1, SCENE_SEED);
+    let mut world = scene.world(BroadPhaseKind::UniformGrid).unwrap();
+    world.set_gravity(Vec3::new(0.0, 0.0, -9.81)).unwrap();
+    let (allocations, resting) = warm_allocations(&mut world, scene.dt, 600, |s| s.resting_contacts);
+    assert!(resting > 0, "no resting contacts: the solver was not exercised");
+    assert_eq!(allocations, 0, "with gravity, step allocated {allocations} times after warm-up");
+}
