@@ -4,10 +4,12 @@
 //! non-zero exit code.
 
 mod bench;
+mod pit3d;
 mod render;
 mod run;
 mod serve;
 mod sphere;
+mod view3d;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -45,6 +47,9 @@ enum Command {
     /// Run RVO2-3D's Sphere example (ORCA in three dimensions) and write trajectory, metrics
     /// and a GIF.
     Sphere(sphere::SphereArgs),
+    /// Run the sphere pit (rigid-ball physics in three dimensions) and write trajectory,
+    /// metrics and a GIF.
+    Pit3d(pit3d::Pit3dArgs),
 }
 
 #[derive(clap::Args)]
@@ -206,6 +211,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::serve(args).map(|()| true),
         Command::Bench(args) => bench::bench(args).map(|()| true),
         Command::Sphere(args) => sphere::run(args).map(|()| true),
+        Command::Pit3d(args) => pit3d::run(args).map(|()| true),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,

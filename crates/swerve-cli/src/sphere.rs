@@ -3,14 +3,14 @@
 //! trajectory, metrics and a GIF seen from a camera circling the sphere.
 
 use anyhow::{Context, Result};
-use rayon::prelude::*;
 use serde::Serialize;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use swerve::orca3d::{AgentParams, Extensions, OverlapResolution, Simulator, SymmetryBreaking, Vec3};
-use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Transform};
+
+use crate::view3d::{start_colour, write_gif, FrameKeeper, Orbit};
 
 /// Arguments of `swerve sphere`.
 #[derive(clap::Args)]
@@ -160,7 +160,15 @@ pub fn run(args: &SphereArgs) -> Result<()> {
     writeln!(f)?;
     let mut files = vec!["trajectory.csv", "metrics.json"];
     if !args.no_gif {
-        write_gif(&args.out.join("run.gif"), &frames.kept, steps, radius, params.radius, args.gif_frames, args.size)?;
+        let colours: Vec<[u8; 3]> = frames.kept[0].1.iter().map(|&p| start_colour(p / radius)).collect();
+        let orbit = Orbit {
+            centre: Vec3::ZERO,
+            distance: 3.2 * radius,
+            radii: &vec![params.radius; args.agents],
+            colours: &colours,
+            edges: &[],
+        };
+        write_gif(&args.out.join("run.gif"), &frames.kept, steps, &orbit, args.gif_frames, args.size)?;
         files.push("run.gif");
     }
 
@@ -189,42 +197,6 @@ fn spiral(n: usize, radius: f32) -> impl Iterator<Item = Vec3> {
         let angle = i as f32 * std::f32::consts::PI * (3.0 - 5.0f32.sqrt());
         Vec3::new(ring * angle.cos(), ring * angle.sin(), z) * radius
     })
-}
-
-/// The frames kept for the GIF: every `stride`-th step, the stride doubling (and every other
-/// kept frame dropped) whenever more than twice the GIF's frames are kept, so that memory stays
-/// bounded however long the run.
-struct FrameKeeper {
-    /// (step, positions), in step order.
-    kept: Vec<(usize, Vec<Vec3>)>,
-    stride: usize,
-    /// The GIF's frame count (0: keep nothing).
-    most: usize,
-}
-
-impl FrameKeeper {
-    fn new(most: usize) -> FrameKeeper {
-        FrameKeeper { kept: Vec::new(), stride: 1, most }
-    }
-
-    fn offer(&mut self, step: usize, positions: &[Vec3]) {
-        if self.most == 0 || step % self.stride != 0 {
-            return;
-        }
-        self.kept.push((step, positions.to_vec()));
-        if self.kept.len() > 2 * self.most {
-            self.stride *= 2;
-            let stride = self.stride;
-            self.kept.retain(|(s, _)| s % stride == 0);
-        }
-    }
-
-    /// Keeps the last step, whatever the stride.
-    fn finish(&mut self, step: usize, positions: &[Vec3]) {
-        if self.most > 0 && self.kept.last().map_or(true, |(s, _)| *s != step) {
-            self.kept.push((step, positions.to_vec()));
-        }
-    }
 }
 
 /// The smallest centre distance minus `contact` over all pairs, and how many pairs are closer
@@ -258,114 +230,4 @@ fn write_frame(out: &mut impl Write, frame: usize, sim: &Simulator) -> Result<()
         writeln!(out, "{frame},{},{},{},{},{},{},{}", id.0, p.x, p.y, p.z, v.x, v.y, v.z)?;
     }
     Ok(())
-}
-
-/// A GIF seen by a camera circling the sphere once over the run, 25° above its equator;
-/// agents are drawn far to near, coloured by where they started (longitude as hue, latitude as
-/// lightness) and dimmed with depth.
-fn write_gif(
-    path: &Path,
-    frames: &[(usize, Vec<Vec3>)],
-    steps: usize,
-    sphere: f32,
-    agent_radius: f32,
-    max: usize,
-    size: u32,
-) -> Result<()> {
-    let count = frames.len();
-    let chosen: Vec<usize> = if count <= max {
-        (0..count).collect()
-    } else {
-        (0..max).map(|k| k * (count - 1) / (max - 1).max(1)).collect()
-    };
-    let colours: Vec<[u8; 3]> = frames[0].1.iter().map(|&p| start_colour(p / sphere)).collect();
-    let distance = 3.2 * sphere;
-    let focal = size as f32 * 1.25;
-    let images: Vec<Vec<u8>> = chosen
-        .par_iter()
-        .map(|&k| {
-            let (step, positions) = &frames[k];
-            let turn = std::f32::consts::TAU * *step as f32 / steps.max(1) as f32;
-            draw(positions, &colours, turn, distance, focal, agent_radius, size)
-        })
-        .collect::<Result<_>>()?;
-    let file = BufWriter::new(create(path)?);
-    let side = size as u16;
-    let mut encoder = gif::Encoder::new(file, side, side, &[]).context("GIF header")?;
-    encoder.set_repeat(gif::Repeat::Infinite).context("GIF header")?;
-    let delay = (1000 / chosen.len().max(1)).clamp(3, 10) as u16;
-    let frames: Vec<gif::Frame> = images
-        .into_par_iter()
-        .map(|mut rgba| {
-            let mut frame = gif::Frame::from_rgba_speed(side, side, &mut rgba, 10);
-            frame.delay = delay;
-            frame
-        })
-        .collect();
-    for frame in frames {
-        encoder.write_frame(&frame).with_context(|| format!("writing {}", path.display()))?;
-    }
-    Ok(())
-}
-
-/// One frame's RGBA pixels.
-fn draw(
-    positions: &[Vec3],
-    colours: &[[u8; 3]],
-    turn: f32,
-    distance: f32,
-    focal: f32,
-    radius: f32,
-    size: u32,
-) -> Result<Vec<u8>> {
-    let mut pixmap = Pixmap::new(size, size).context("frame size")?;
-    pixmap.fill(Color::from_rgba8(250, 250, 247, 255));
-    // Camera: orbit about z, tilted down by 25°.
-    let (sin_t, cos_t) = turn.sin_cos();
-    let (sin_e, cos_e) = 25f32.to_radians().sin_cos();
-    let mut projected: Vec<(f32, f32, f32, f32, usize)> = positions
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| {
-            let x = cos_t * p.x + sin_t * p.y;
-            let y = -sin_t * p.x + cos_t * p.y;
-            // Depth along the view direction and height on screen after the tilt.
-            let depth = distance + cos_e * y - sin_e * p.z;
-            let up = sin_e * y + cos_e * p.z;
-            (depth > 1.0).then(|| {
-                let s = focal / depth;
-                (depth, size as f32 / 2.0 + x * s, size as f32 / 2.0 - up * s, radius * s, i)
-            })
-        })
-        .collect();
-    projected.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
-    let (near, far) = (distance - distance / 3.2, distance + distance / 3.2);
-    for (depth, x, y, r, i) in projected {
-        let fade = ((depth - near) / (far - near)).clamp(0.0, 1.0) * 0.55;
-        let c = colours[i].map(|c| (f32::from(c) + (247.0 - f32::from(c)) * fade) as u8);
-        let mut paint = Paint::default();
-        paint.set_color(Color::from_rgba8(c[0], c[1], c[2], 255));
-        paint.anti_alias = true;
-        if let Some(circle) = PathBuilder::from_circle(x, y, r.max(0.75)) {
-            pixmap.fill_path(&circle, &paint, FillRule::Winding, Transform::identity(), None);
-        }
-    }
-    Ok(pixmap.data().to_vec())
-}
-
-/// A colour for an agent that started at `unit` on the unit sphere: hue by longitude,
-/// darker toward the south pole.
-fn start_colour(unit: Vec3) -> [u8; 3] {
-    let hue = (unit.y.atan2(unit.x) / std::f32::consts::TAU + 1.0).fract() * 6.0;
-    let light = 0.45 + 0.25 * unit.z;
-    let x = 1.0 - (hue % 2.0 - 1.0).abs();
-    let (r, g, b) = match hue as u32 {
-        0 => (1.0, x, 0.0),
-        1 => (x, 1.0, 0.0),
-        2 => (0.0, 1.0, x),
-        3 => (0.0, x, 1.0),
-        4 => (x, 0.0, 1.0),
-        _ => (1.0, 0.0, x),
-    };
-    [r, g, b].map(|c| (255.0 * (c * 0.8 * light + 0.15)).clamp(0.0, 255.0) as u8)
 }
