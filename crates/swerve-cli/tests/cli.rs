@@ -429,3 +429,58 @@ fn sphere_runs_rvo2_3d_example_and_writes_3d_trajectories() {
     assert_eq!(text(&bad.stderr).trim().lines().count(), 1, "{}", text(&bad.stderr));
     assert!(text(&bad.stderr).contains("--agents"));
 }
+
+#[test]
+fn pit3d_runs_spheres_in_a_box_and_writes_3d_trajectories() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("pit3d");
+    let o = out.to_str().unwrap();
+    let args = ["pit3d", "--spheres", "300", "--steps", "120", "--out", o, "--gif-frames", "12", "--size", "120"];
+    let result = swerve(&args);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let stdout = text(&result.stdout);
+    assert!(stdout.starts_with("pit3d: 300 spheres, 120 steps"), "{stdout}");
+
+    let metrics: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("metrics.json")).unwrap()).unwrap();
+    assert!(metrics["contacts"].as_u64().unwrap() > 0, "{metrics}");
+    // Elastic spheres in a box: the energy holds, nothing is left overlapping.
+    assert!(metrics["kinetic_energy_change"].as_f64().unwrap().abs() < 1e-9, "{metrics}");
+    assert!(metrics["deepest_overlap"].as_f64().unwrap() < 1e-4, "{metrics}");
+
+    // Every sphere of every frame inside the box the metrics' scene implies: the pit's box is
+    // a cube from the origin; every centre stays at least a radius (1 m) inside it.
+    let csv = std::fs::read_to_string(out.join("trajectory.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("frame,id,x,y,z,vx,vy,vz"));
+    let rows: Vec<Vec<f32>> = lines.map(|l| l.split(',').map(|f| f.parse().unwrap()).collect()).collect();
+    assert_eq!(rows.len(), 300 * 121);
+    let side = rows.iter().flat_map(|r| [r[2], r[3], r[4]]).fold(0.0f32, f32::max) + 1.0;
+    for r in &rows {
+        assert!([r[2], r[3], r[4]].iter().all(|&c| (1.0 - 1e-4..=side).contains(&c)), "{r:?} outside the box");
+    }
+    let (w, _, frames) = gif_frames(&out.join("run.gif"));
+    assert_eq!(w, 120);
+    assert_eq!(frames.len(), 12);
+
+    // Poured under gravity, the spheres end on the floor's side of the box.
+    let poured = dir.path().join("poured");
+    let args = ["pit3d", "--spheres", "200", "--steps", "300", "--gravity", "9.81", "--restitution", "0.2"];
+    let result = swerve(&[&args[..], &["--no-gif", "--out", poured.to_str().unwrap()]].concat());
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let metrics: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(poured.join("metrics.json")).unwrap()).unwrap();
+    assert!(metrics["kinetic_energy_end"].as_f64().unwrap() < 0.01 * metrics["kinetic_energy_start"].as_f64().unwrap());
+    assert!(!poured.join("run.gif").exists());
+
+    for bad in [
+        &["pit3d", "--spheres", "0"][..],
+        &["pit3d", "--fraction", "0.9"],
+        &["pit3d", "--restitution", "1.5"],
+        &["pit3d", "--broad-phase", "bvh"],
+    ] {
+        let result = swerve(&[bad, &["--out", o]].concat());
+        assert!(!result.status.success(), "{bad:?} succeeded");
+        assert_eq!(text(&result.stderr).trim().lines().count(), 1, "{bad:?}: {}", text(&result.stderr));
+    }
+}
