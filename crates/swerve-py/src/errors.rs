@@ -39,7 +39,7 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
         py,
         "UnknownIdError",
         py.get_type::<PyLookupError>(),
-        "An agent, obstacle, mover, ball, neighbour or vertex number that does not exist.",
+        "An agent, obstacle, mover, ball, sphere, neighbour or vertex number that does not exist.",
     )?;
     module.add("InvalidValueError", &invalid)?;
     module.add("UnknownIdError", &unknown)?;
@@ -78,14 +78,18 @@ pub fn to_py(error: swerve::Error) -> PyErr {
             "agent decisions are not recorded: create the Simulator with record_decisions=True (or set \
              sim.record_decisions = True) before stepping",
         ),
-        E::UnknownAgent(_) | E::UnknownObstacle(_) | E::UnknownMover(_) | E::UnknownBall(_) => unknown_id(message),
+        E::UnknownAgent(_) | E::UnknownObstacle(_) | E::UnknownMover(_) | E::UnknownBall(_) | E::UnknownSphere(_) => {
+            unknown_id(message)
+        }
         E::NonFinite { .. }
         | E::OutOfRange { .. }
         | E::TooFewVertices { .. }
         | E::RepeatedVertex { .. }
         | E::SelfIntersecting { .. }
         | E::UnknownBroadPhase(_)
+        | E::UnknownBroadPhase3d(_)
         | E::BallOutsideBounds { .. }
+        | E::SphereOutsideBounds { .. }
         | E::Parse { .. } => invalid_value(message),
         _ => SwerveError::new_err(message),
     }

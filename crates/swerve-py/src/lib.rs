@@ -8,6 +8,7 @@
 //! * [`pyrvo`] — `swerve.pyrvo.RVOSimulator` and `Vector2`, pyrvo's API;
 //! * [`rvo2_3d`] — `swerve.rvo2_3d.PyRVOSimulator`, rvo23d's (RVO2-3D's) API;
 //! * [`world`] — `swerve.World`, the ball physics with a selectable broad phase;
+//! * [`world3d`] — `swerve.World3d`, the same for spheres in 3-D (`swerve::physics3d`);
 //! * [`numbered`] — RVO2's agent and vertex numbering, shared by the two 2-D drop-ins.
 #![warn(missing_docs)]
 
@@ -20,6 +21,7 @@ mod pyrvo;
 mod rvo2;
 mod rvo2_3d;
 mod world;
+mod world3d;
 
 use pyo3::prelude::*;
 
@@ -36,5 +38,6 @@ fn _swerve(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<pyrvo::RVOSimulator>()?;
     module.add_class::<pyrvo::Vector2>()?;
     module.add_class::<world::PyWorld>()?;
+    module.add_class::<world3d::PyWorld3d>()?;
     Ok(())
 }

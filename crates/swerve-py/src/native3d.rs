@@ -28,7 +28,7 @@ pub fn vec3(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec3> {
 }
 
 /// An `(N, 3)` array of numbers as points; any float or int dtype is converted to `float32`.
-fn points3(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Vec3>> {
+pub fn points3(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Vec3>> {
     let numpy = value.py().import("numpy")?;
     let kwargs = PyDict::new(value.py());
     kwargs.set_item("dtype", numpy.getattr("float32")?)?;

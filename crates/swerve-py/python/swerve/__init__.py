@@ -5,6 +5,8 @@
 * ``swerve.Simulator3d`` — the same for spheres in 3-D (RVO2-3D-exact): ``(N, 3)`` arrays.
 * ``swerve.World`` — rigid-ball physics (elastic or restitution-scaled collisions, walls,
   segments, continuous collision detection) with a selectable broad phase.
+* ``swerve.World3d`` — the same for spheres in a box in 3-D: ``(N, 3)`` arrays, five broad
+  phases (octree included), gravity with resting contacts.
 * ``swerve.rvo2`` — a drop-in for Python-RVO2: ``import swerve.rvo2 as rvo2``.
 * ``swerve.pyrvo`` — a drop-in for pyrvo: ``import swerve.pyrvo as pyrvo``.
 * ``swerve.rvo2_3d`` — a drop-in for rvo23d (RVO2-3D): ``import swerve.rvo2_3d as rvo23d``.
@@ -20,6 +22,7 @@ from swerve._swerve import (
     SwerveError,
     UnknownIdError,
     World,
+    World3d,
 )
 
 __all__ = [
@@ -29,4 +32,5 @@ __all__ = [
     "SwerveError",
     "UnknownIdError",
     "World",
+    "World3d",
 ]
