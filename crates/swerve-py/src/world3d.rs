@@ -324,6 +324,18 @@ impl PyWorld3d {
         Ok(())
     }
 
+    /// Moves every sphere to the rows of an `(N, 3)` array (nothing changes on error).
+    fn set_positions(&mut self, values: &Bound<'_, PyAny>) -> PyResult<()> {
+        let values = points3(values, "positions")?;
+        self.world.set_positions(&values).py()
+    }
+
+    /// Sets every sphere's velocity from an `(N, 3)` array (nothing changes on error).
+    fn set_velocities(&mut self, values: &Bound<'_, PyAny>) -> PyResult<()> {
+        let values = points3(values, "velocities")?;
+        self.world.set_velocities(&values).py()
+    }
+
     /// Sphere positions (m) as a new `(N, 3)` float32 array, in the order of `sphere_ids()`.
     fn positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let spheres = self.world.spheres();

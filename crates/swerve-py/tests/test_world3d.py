@@ -203,6 +203,21 @@ def test_impulses_and_edits():
     assert world.velocities()[0][0] < 0, "the moving sphere hit the other"
 
 
+def test_bulk_positions_and_velocities_are_set_all_or_nothing():
+    world = gas("uniform-grid", n=20)
+    before = (world.positions(), world.velocities())
+    moved = before[0] + np.float32(0.25)
+    for bad in (moved[:-1], np.where(np.arange(20)[:, None] == 3, -5.0, moved), np.full((20, 3), np.nan)):
+        with pytest.raises(ValueError):
+            world.set_positions(bad)
+    with pytest.raises(ValueError):
+        world.set_velocities(np.full((20, 3), np.inf))
+    assert np.array_equal(world.positions(), before[0]) and np.array_equal(world.velocities(), before[1])
+    world.set_positions(moved)
+    world.set_velocities(-before[1])
+    assert np.array_equal(world.positions(), moved) and np.array_equal(world.velocities(), -before[1])
+
+
 def test_linear_damping_slows_spheres_by_its_factor():
     world = swerve.World3d(None)
     world.add_sphere((0.0, 0.0, 0.0), (3.0, 4.0, 12.0))

@@ -285,11 +285,20 @@ fn bad_input_is_refused_and_changes_nothing() {
     assert!(world.set_sphere_velocity(id, Vec3::splat(f32::NAN)).is_err());
     assert!(world.set_gravity(Vec3::new(0.0, 0.0, f32::NAN)).is_err());
     assert!(world.set_linear_damping(-1.0).is_err());
+    assert!(world.set_solver_iterations(0).is_err() && world.set_solver_iterations(1001).is_err());
+    assert_eq!(world.solver_iterations(), World::DEFAULT_SOLVER_ITERATIONS);
     assert!(world.apply_impulse(id, Vec3::splat(f32::INFINITY)).is_err());
     assert!(world.sphere(SphereId(7)).is_err());
+    assert!(world.set_positions(&[Vec3::splat(5.0), Vec3::splat(5.0)]).is_err(), "one sphere, two positions");
+    assert!(world.set_positions(&[Vec3::new(0.2, 5.0, 5.0)]).is_err(), "through a wall");
+    assert!(world.set_velocities(&[Vec3::new(f32::NAN, 0.0, 0.0)]).is_err());
     assert!("bvh".parse::<BroadPhaseKind>().unwrap_err().to_string().contains("octree"));
     assert_eq!(world.num_spheres(), 1);
     assert_eq!(world.sphere(id).unwrap(), good);
+    world.set_positions(&[Vec3::splat(4.0)]).unwrap();
+    world.set_velocities(&[Vec3::Y]).unwrap();
+    assert_eq!(world.sphere(id).unwrap(), Sphere { position: Vec3::splat(4.0), velocity: Vec3::Y, ..good });
+    world.set_sphere(id, good).unwrap();
     // A step of a nonsense length does nothing.
     for dt in [0.0, -1.0, f32::NAN, f32::INFINITY] {
         world.step(dt);

@@ -313,6 +313,43 @@ impl World {
         Ok(())
     }
 
+    /// Sets every sphere's velocity (m/s), in the order of [`World::sphere_ids`]; the
+    /// residuals are cleared. Nothing changes unless the length matches and every value is
+    /// finite.
+    pub fn set_velocities(&mut self, velocities: &[Vec3]) -> Result<(), Error> {
+        self.check_count("velocity count", velocities.len())?;
+        for &v in velocities {
+            Error::check_finite_vec3("sphere velocity", v)?;
+        }
+        for (sphere, &v) in self.spheres.iter_mut().zip(velocities) {
+            sphere.velocity = v;
+        }
+        self.residual.fill(Vec3::ZERO);
+        Ok(())
+    }
+
+    /// Moves every sphere (m), in the order of [`World::sphere_ids`]. Nothing changes unless
+    /// the length matches and every sphere fits inside the bounds at its new position.
+    pub fn set_positions(&mut self, positions: &[Vec3]) -> Result<(), Error> {
+        self.check_count("position count", positions.len())?;
+        for (sphere, &p) in self.spheres.iter().zip(positions) {
+            Error::check_finite_vec3("sphere position", p)?;
+            self.check_inside_bounds(p, sphere)?;
+        }
+        for (sphere, &p) in self.spheres.iter_mut().zip(positions) {
+            sphere.position = p;
+        }
+        Ok(())
+    }
+
+    fn check_count(&self, what: &'static str, count: usize) -> Result<(), Error> {
+        if count == self.spheres.len() {
+            Ok(())
+        } else {
+            Err(Error::OutOfRange { what, requirement: "equal to the number of spheres", value: count as f32 })
+        }
+    }
+
     /// Gives a live sphere an impulse (N·s): its velocity changes by `impulse / mass` (in
     /// `f64`, with its residual). A kinematic sphere's infinite mass takes any impulse without
     /// a change.
