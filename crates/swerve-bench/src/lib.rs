@@ -5,7 +5,9 @@
 //! * [`balls`] — the rigid-ball broad phases on seed 003's scene and a scaled ball pit, and the
 //!   Markdown table for `BENCHMARKS.md` (`swerve bench balls` calls it); [`plot`] draws the
 //!   log-log SVG. The criterion suite is `benches/balls.rs`; `examples/balls_report.rs` runs
-//!   the whole table with rapier2d on the same pit in the same run.
+//!   the whole table with rapier2d on the same pit in the same run. The 3-D ball world
+//!   (`swerve::physics3d`) has its criterion suite in `benches/balls3d.rs` and its report, with
+//!   rapier3d on the same scenes, in `examples/balls3d_report.rs`.
 #![warn(missing_docs)]
 
 pub mod balls;
