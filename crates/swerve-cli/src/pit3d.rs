@@ -8,7 +8,8 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use swerve::physics3d::scene::{mixed_pit, sphere_pit};
-use swerve::physics3d::{BroadPhaseKind, Vec3, World};
+use swerve::physics3d::broad_phase::BroadPhase;
+use swerve::physics3d::{Aabb3, BroadPhaseKind, Vec3, World};
 
 use crate::view3d::{box_edges, start_colour, write_gif, FrameKeeper, Orbit};
 
@@ -113,6 +114,7 @@ pub fn run(args: &Pit3dArgs) -> Result<()> {
     write_frame(&mut trajectory, 0, &world)?;
     let (e0, p0) = (world.kinetic_energy(), world.momentum());
     let (mut contacts, mut toi, mut deepest) = (0, 0, 0.0f32);
+    let mut overlaps = OverlapMeter::new();
     let mut simulation = Duration::ZERO;
     for step in 1..=args.steps {
         let step_started = Instant::now();
@@ -121,7 +123,7 @@ pub fn run(args: &Pit3dArgs) -> Result<()> {
         let stats = world.last_step_stats();
         contacts += stats.contacts;
         toi += stats.time_of_impact_events;
-        deepest = deepest.max(deepest_overlap(&world));
+        deepest = deepest.max(overlaps.deepest(&world));
         write_frame(&mut trajectory, step, &world)?;
         frames.offer(step, &positions(&world));
     }
@@ -181,23 +183,32 @@ pub fn run(args: &Pit3dArgs) -> Result<()> {
     Ok(())
 }
 
-/// The deepest overlap of any pair, as a fraction of the pair's smaller radius: a sweep along
-/// x over the spheres sorted by their left edge.
-fn deepest_overlap(world: &World) -> f32 {
-    let mut order: Vec<(f32, f32, Vec3)> =
-        world.spheres().iter().map(|s| (s.position.x - s.radius, s.radius, s.position)).collect();
-    order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-    let mut deepest = 0.0f32;
-    for (i, &(_, ra, pa)) in order.iter().enumerate() {
-        for &(left, rb, pb) in &order[i + 1..] {
-            if left > pa.x + ra {
-                break;
-            }
-            let depth = ra + rb - pa.distance(pb);
-            deepest = deepest.max(depth / ra.min(rb));
-        }
+/// The deepest overlap of any pair after a step, as a fraction of the pair's smaller radius:
+/// the pairs whose boxes overlap come from a uniform grid (a sweep along one axis collects
+/// `N^(5/3)` candidates in a cube, and took 83 % of a 100,000-sphere run).
+struct OverlapMeter {
+    grid: Box<dyn BroadPhase>,
+    boxes: Vec<Aabb3>,
+    pairs: Vec<(u32, u32)>,
+}
+
+impl OverlapMeter {
+    fn new() -> OverlapMeter {
+        OverlapMeter { grid: BroadPhaseKind::UniformGrid.create(), boxes: Vec::new(), pairs: Vec::new() }
     }
-    deepest
+
+    fn deepest(&mut self, world: &World) -> f32 {
+        let spheres = world.spheres();
+        self.boxes.clear();
+        self.boxes.extend(spheres.iter().map(|s| Aabb3::around_sphere(s.position, s.radius)));
+        self.pairs.clear();
+        self.grid.find_pairs(&self.boxes, &mut self.pairs);
+        let depth = |&(i, j): &(u32, u32)| {
+            let (a, b) = (&spheres[i as usize], &spheres[j as usize]);
+            (a.radius + b.radius - a.position.distance(b.position)) / a.radius.min(b.radius)
+        };
+        self.pairs.iter().map(depth).fold(0.0, f32::max)
+    }
 }
 
 fn write_frame(out: &mut impl Write, frame: usize, world: &World) -> Result<()> {
