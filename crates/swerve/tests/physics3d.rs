@@ -274,6 +274,9 @@ fn bad_input_is_refused_and_changes_nothing() {
         Sphere { mass: f32::NAN, ..good },
         Sphere { restitution: 1.5, ..good },
         Sphere { restitution: -0.1, ..good },
+        Sphere { friction: -0.5, ..good },
+        Sphere { friction: f32::NAN, ..good },
+        Sphere { angular_velocity: Vec3::new(0.0, f32::INFINITY, 0.0), ..good },
         Sphere { position: Vec3::new(9.5, 5.0, 5.0), ..good }, // pokes through a wall
     ];
     for sphere in bad {
@@ -355,4 +358,108 @@ fn a_poured_pile_comes_to_rest_without_sinking_into_itself() {
     // Every sphere is on the floor or on others: none floats (the top layer is low).
     let top = world.spheres().iter().map(|s| s.position.z).fold(0.0f32, f32::max);
     assert!(top < 0.5 * scene.bounds.max.z, "top of the pile at {top} m in a {} m box", scene.bounds.max.z);
+}
+
+/// Angular momentum `Σ m (p × v) + I ω` about the origin (`I = 2/5 m r²`), in `f64`.
+fn angular_momentum(world: &World) -> DVec3 {
+    world
+        .spheres()
+        .iter()
+        .map(|s| {
+            let m = f64::from(s.mass);
+            let inertia = 0.4 * m * f64::from(s.radius).powi(2);
+            m * s.position.as_dvec3().cross(s.velocity.as_dvec3()) + inertia * s.angular_velocity.as_dvec3()
+        })
+        .sum()
+}
+
+#[test]
+fn a_sphere_set_sliding_on_a_rough_floor_ends_up_rolling_at_five_sevenths_of_its_speed() {
+    // The textbook result for a solid sphere (I = 2/5 m r²): friction brakes the centre and
+    // spins the sphere up until its contact point stops, at v = 5/7 v₀, whatever μ.
+    for friction in [0.2f32, 0.6] {
+        let mut world = World::new(unit_box(100.0), BroadPhaseKind::UniformGrid).unwrap();
+        world.set_gravity(Vec3::new(0.0, 0.0, -9.81)).unwrap();
+        let v0 = 4.0f32;
+        let start = Sphere::new(Vec3::new(20.0, 50.0, 0.5), Vec3::new(v0, 0.0, 0.0), 0.5).with_friction(friction);
+        let id = world.add_sphere(start.with_restitution(0.0)).unwrap();
+        for _ in 0..240 {
+            world.step(1.0 / 120.0);
+        }
+        let s = world.sphere(id).unwrap();
+        assert!((s.velocity.x - 5.0 / 7.0 * v0).abs() < 0.01 * v0, "μ = {friction}: {:?}", s.velocity);
+        assert!(s.velocity.y.abs() < 1e-4 && s.velocity.z.abs() < 0.02, "{:?}", s.velocity);
+        // Rolling without slipping: ω = (0, v/r, 0), the contact point at rest.
+        let w = s.angular_velocity;
+        assert!((w.y - s.velocity.x / 0.5).abs() < 0.02 * w.y, "μ = {friction}: ω = {w:?}, v = {:?}", s.velocity);
+        assert!(w.x.abs() < 1e-4 && w.z.abs() < 1e-4, "{w:?}");
+    }
+    // A frictionless sphere slides on at its speed and never spins.
+    let mut world = World::new(unit_box(100.0), BroadPhaseKind::UniformGrid).unwrap();
+    world.set_gravity(Vec3::new(0.0, 0.0, -9.81)).unwrap();
+    let id = world.add_sphere(Sphere::new(Vec3::new(20.0, 50.0, 0.5), Vec3::new(4.0, 0.0, 0.0), 0.5)).unwrap();
+    for _ in 0..240 {
+        world.step(1.0 / 120.0);
+    }
+    let s = world.sphere(id).unwrap();
+    assert_eq!((s.velocity.x, s.angular_velocity), (4.0, Vec3::ZERO));
+}
+
+#[test]
+fn a_rough_impact_keeps_momentum_and_angular_momentum_and_loses_energy() {
+    let mut world = open_world();
+    let a = Sphere::new(Vec3::ZERO, Vec3::new(4.0, 0.5, -0.25), 1.0).with_mass(2.0).with_friction(0.5);
+    let b = Sphere::new(Vec3::new(3.0, 0.9, 0.4), Vec3::new(-1.0, 0.0, 0.3), 0.5).with_mass(0.7).with_friction(0.8);
+    let b = Sphere { angular_velocity: Vec3::new(0.0, 0.0, 6.0), ..b };
+    world.add_sphere(a).unwrap();
+    world.add_sphere(b).unwrap();
+    let (p0, l0, e0) = (world.momentum(), angular_momentum(&world), world.kinetic_energy());
+    world.step(1.0);
+    assert_eq!(world.last_step_stats().time_of_impact_events, 1);
+    let (p1, l1, e1) = (world.momentum(), angular_momentum(&world), world.kinetic_energy());
+    assert!((p1 - p0).length() < 1e-5, "momentum {p0:?} → {p1:?}");
+    assert!((l1 - l0).length() < 1e-4 * l0.length(), "angular momentum {l0:?} → {l1:?}");
+    assert!(e1 < e0 - 1e-3, "friction must dissipate: {e0} → {e1}");
+    let spun = world.spheres()[0].angular_velocity;
+    assert!(spun.length() > 0.1, "the rough impact did not spin the first sphere: {spun:?}");
+}
+
+#[test]
+fn a_rough_sphere_bouncing_off_a_wall_keeps_five_sevenths_of_its_sliding_speed() {
+    // Normal impulse 2·m·3 (e = 1) allows far more friction than the 4m/7 that stops a 2 m/s
+    // slide: the contact point stops, the centre keeps 5/7 of its tangential speed.
+    let mut world = World::new(unit_box(10.0), BroadPhaseKind::BruteForce).unwrap();
+    let id = world
+        .add_sphere(Sphere::new(Vec3::new(1.2, 5.0, 5.0), Vec3::new(-3.0, 2.0, 0.0), 1.0).with_friction(1.0))
+        .unwrap();
+    world.step(0.1);
+    let s = world.sphere(id).unwrap();
+    assert!((s.velocity.x - 3.0).abs() < 1e-6, "{:?}", s.velocity);
+    assert!((s.velocity.y - 2.0 * 5.0 / 7.0).abs() < 1e-6, "{:?}", s.velocity);
+    // The contact point (at −r·x̂ from the centre) no longer slides: v + ω × (−r x̂) has no y.
+    let point = s.velocity + s.angular_velocity.cross(Vec3::new(-1.0, 0.0, 0.0));
+    assert!(point.y.abs() < 1e-6 && point.z.abs() < 1e-6, "contact point still slides: {point:?}");
+}
+
+#[test]
+fn a_rough_pour_comes_to_rest_sooner_than_a_frictionless_one() {
+    let mean_speed_after = |friction: f32, steps: usize| {
+        let mut scene = sphere_pit(800, 0.1, PIT_SEED);
+        for s in &mut scene.spheres {
+            (s.restitution, s.friction) = (0.3, friction);
+        }
+        let mut world = scene.world(BroadPhaseKind::UniformGrid).unwrap();
+        world.set_gravity(Vec3::new(0.0, 0.0, -9.81)).unwrap();
+        for _ in 0..steps {
+            world.step(scene.dt);
+        }
+        let n = world.num_spheres() as f32;
+        let speed = world.spheres().iter().map(|s| s.velocity.length()).sum::<f32>() / n;
+        (speed, deepest_overlap(&world))
+    };
+    let (rough, rough_overlap) = mean_speed_after(0.5, 600);
+    let (smooth, _) = mean_speed_after(0.0, 600);
+    assert!(rough < 0.01, "a rough pour still moves at {rough} m/s after 10 s");
+    assert!(rough < 0.5 * smooth, "friction did not help: {rough} against {smooth} m/s");
+    assert!(rough_overlap < 0.05, "overlap {rough_overlap} of a radius");
 }

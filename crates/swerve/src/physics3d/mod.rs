@@ -25,6 +25,7 @@
 
 mod aabb;
 pub mod broad_phase;
+mod friction;
 mod resting;
 pub mod scene;
 mod sphere;

@@ -15,11 +15,17 @@
 //!   two sphere ids;
 //! * a contact new this step that approaches faster than the resting speed is an impact, left
 //!   to the world's elastic response; a contact already held keeps being held, and gets its
-//!   restitution once after the solve if it met an impact.
+//!   restitution once after the solve if it met an impact;
+//! * with friction, each contact also has a tangential row: an accumulated impulse in the
+//!   tangent plane that stops the two contact points sliding, kept within a disc of radius `μ`
+//!   times the normal impulse (Coulomb's cone) and warm-started like the normal one. It turns
+//!   the spheres (module `friction`), so a sphere set sliding on a floor ends up rolling.
 
 use glam::{DVec3, Vec3};
 
 use super::broad_phase::Pair;
+use super::friction::{apply_tangent_impulse, sliding_velocity, tangent_inverse_mass, ContactSide};
+use super::world::pair_friction;
 use super::{Aabb3, Sphere, SphereId};
 
 /// No sphere: the partner of a contact with a wall.
@@ -47,6 +53,15 @@ struct RestingContact {
     mass: f64,
     /// The accumulated impulse along the normal (N·s), pushing the two apart; ≥ 0.
     impulse: f64,
+    /// The contact's friction coefficient (0: no tangential row).
+    friction: f64,
+    /// The arms from each centre to the contact point, along the normal (m): `r_a` and `−r_b`
+    /// (0 for a wall).
+    arm_a: f64,
+    arm_b: f64,
+    /// The accumulated tangential impulse on the partner (N·s), in the tangent plane, within
+    /// `friction · impulse`.
+    tangent: DVec3,
 }
 
 /// The solver and its buffers (kept between steps: nothing is allocated once they have grown
@@ -54,11 +69,16 @@ struct RestingContact {
 #[derive(Default)]
 pub(crate) struct RestingContacts {
     contacts: Vec<RestingContact>,
-    /// Last step's contacts as (key, accumulated impulse), ordered by key.
-    previous: Vec<(u64, f64)>,
+    /// Last step's contacts as (key, accumulated normal and tangential impulses), ordered by
+    /// key.
+    previous: Vec<(u64, f64, DVec3)>,
     /// Each sphere's velocity during the solve (`f64`, with its residual), and inverse mass.
     velocities: Vec<DVec3>,
     inverse_masses: Vec<f64>,
+    /// With friction anywhere: each sphere's spin during the solve and inverse moment of
+    /// inertia (empty otherwise).
+    spins: Vec<DVec3>,
+    inverse_inertias: Vec<f64>,
     /// Which spheres a contact touched (their velocities are written back), and their list.
     is_touched: Vec<bool>,
     touched: Vec<u32>,
@@ -94,20 +114,29 @@ impl RestingContacts {
     pub(crate) fn solve(&mut self, scene: &Scene<'_>, dt: f32, resting_speed: f64, iterations: usize) -> usize {
         self.gather(scene, dt, resting_speed);
         let (contacts, velocities, inverse_masses) = (&mut self.contacts, &mut self.velocities, &self.inverse_masses);
+        let mut bodies = Bodies { spins: &mut self.spins, inverse_inertias: &self.inverse_inertias };
         // Warm start: the impulses each contact ended last step with.
         for c in contacts.iter() {
             velocities[c.a as usize] -= c.normal * (c.impulse * inverse_masses[c.a as usize]);
             if c.b != WALL {
                 velocities[c.b as usize] += c.normal * (c.impulse * inverse_masses[c.b as usize]);
             }
+            if c.friction > 0.0 {
+                bodies.push_tangent(c, c.tangent, velocities, inverse_masses);
+            }
         }
         for _ in 0..iterations {
             for c in contacts.iter_mut() {
+                // Friction first, within the normal impulse so far (Box2D's order: the normal
+                // row then has the last word on penetration).
+                if c.friction > 0.0 {
+                    bodies.relax_friction(c, velocities, inverse_masses);
+                }
                 relax(c, c.target, velocities, inverse_masses);
             }
         }
         self.previous.clear();
-        self.previous.extend(contacts.iter().map(|c| (c.key, c.impulse)));
+        self.previous.extend(contacts.iter().map(|c| (c.key, c.impulse, c.tangent)));
         // Restitution for the held contacts that met an impact, once after the solve and not
         // warm-started (as Box2D 3 does: warm-starting a bounce throws the pair apart again).
         for c in contacts.iter_mut() {
@@ -118,9 +147,11 @@ impl RestingContacts {
         self.contacts.len()
     }
 
-    /// The spheres whose velocity the solve may have changed, with their new `f64` velocity.
-    pub(crate) fn solved_velocities(&self) -> impl Iterator<Item = (usize, DVec3)> + '_ {
-        self.touched.iter().map(move |&i| (i as usize, self.velocities[i as usize]))
+    /// The spheres whose velocity the solve may have changed, with their new `f64` velocity
+    /// and, when some contact had friction, their new spin.
+    pub(crate) fn solved_velocities(&self) -> impl Iterator<Item = (usize, DVec3, Option<DVec3>)> + '_ {
+        let spins = &self.spins;
+        self.touched.iter().map(move |&i| (i as usize, self.velocities[i as usize], spins.get(i as usize).copied()))
     }
 
     /// Lists the step's resting contacts, ordered by key (so that the solve does not depend on
@@ -138,10 +169,16 @@ impl RestingContacts {
         self.velocities.extend(with_residual.map(|(s, r)| s.velocity.as_dvec3() + r.as_dvec3()));
         self.inverse_masses.clear();
         self.inverse_masses.extend(scene.spheres.iter().map(|s| 1.0 / f64::from(s.mass)));
+        self.spins.clear();
+        self.inverse_inertias.clear();
+        if scene.spheres.iter().any(|s| s.friction > 0.0) {
+            self.spins.extend(scene.spheres.iter().map(|s| s.angular_velocity.as_dvec3()));
+            self.inverse_inertias.extend(scene.spheres.iter().map(Sphere::inverse_inertia));
+        }
         self.contacts.clear();
         let dt = f64::from(dt);
         let (velocities, inverse_masses) = (&self.velocities, &self.inverse_masses);
-        let mut push = |a: usize, b: u32, code: u32, normal: DVec3, gap: f64, e: f32| {
+        let mut push = |a: usize, b: u32, code: u32, normal: DVec3, gap: f64, e: f32, friction: f32| {
             let inverse_mass = inverse_masses[a] + if b == WALL { 0.0 } else { inverse_masses[b as usize] };
             if inverse_mass == 0.0 {
                 return; // two kinematic spheres
@@ -157,6 +194,10 @@ impl RestingContacts {
                 target: -gap.max(0.0) / dt,
                 mass: 1.0 / inverse_mass,
                 impulse: 0.0,
+                friction: f64::from(friction),
+                arm_a: f64::from(scene.spheres[a].radius),
+                arm_b: if b == WALL { 0.0 } else { -f64::from(scene.spheres[b as usize].radius) },
+                tangent: DVec3::ZERO,
             });
         };
         for &(i, j) in scene.pairs {
@@ -168,7 +209,8 @@ impl RestingContacts {
                 continue;
             }
             // Ids are below 2³¹ (`World::add_sphere`), below the walls' codes.
-            push(i as usize, j, scene.ids[j as usize].0, d / distance, gap, a.restitution.max(b.restitution));
+            let e = a.restitution.max(b.restitution);
+            push(i as usize, j, scene.ids[j as usize].0, d / distance, gap, e, pair_friction(a, b));
         }
         if let Some(bounds) = scene.bounds {
             let (lo, hi) = (bounds.min.as_dvec3(), bounds.max.as_dvec3());
@@ -184,7 +226,7 @@ impl RestingContacts {
                             let mut normal = DVec3::ZERO;
                             normal[axis] = if side == 1 { 1.0 } else { -1.0 };
                             let code = (1 << 31) + 2 * axis as u32 + side;
-                            push(i, WALL, code, normal, gap, sphere.restitution);
+                            push(i, WALL, code, normal, gap, sphere.restitution, sphere.friction);
                         }
                     }
                 }
@@ -203,6 +245,9 @@ impl RestingContacts {
             }
             if k < previous.len() && previous[k].0 == c.key {
                 c.impulse = previous[k].1;
+                // Last step's tangent, in this step's tangent plane (the normal turns a little).
+                let t = previous[k].2;
+                c.tangent = if c.friction > 0.0 { t - c.normal * t.dot(c.normal) } else { DVec3::ZERO };
                 true
             } else {
                 c.approach <= resting_speed
@@ -216,6 +261,64 @@ impl RestingContacts {
                 }
             }
         }
+    }
+}
+
+/// The spheres' spins and inverse inertias during the solve (empty without friction).
+struct Bodies<'a> {
+    spins: &'a mut [DVec3],
+    inverse_inertias: &'a [f64],
+}
+
+impl Bodies<'_> {
+    /// Contact `c`'s two sides (module `friction`), with the current velocities and spins.
+    #[inline]
+    fn sides(&self, c: &RestingContact, velocities: &[DVec3], inverse_masses: &[f64]) -> (ContactSide, ContactSide) {
+        let side = |k: usize, arm: f64| ContactSide {
+            velocity: velocities[k],
+            spin: self.spins[k],
+            inverse_mass: inverse_masses[k],
+            inverse_inertia: self.inverse_inertias[k],
+            arm: c.normal * arm,
+        };
+        let b = if c.b == WALL { ContactSide::STATIC } else { side(c.b as usize, c.arm_b) };
+        (side(c.a as usize, c.arm_a), b)
+    }
+
+    /// Writes contact `c`'s sides back.
+    #[inline]
+    fn store(&mut self, c: &RestingContact, a: ContactSide, b: ContactSide, velocities: &mut [DVec3]) {
+        velocities[c.a as usize] = a.velocity;
+        self.spins[c.a as usize] = a.spin;
+        if c.b != WALL {
+            velocities[c.b as usize] = b.velocity;
+            self.spins[c.b as usize] = b.spin;
+        }
+    }
+
+    /// Applies tangential impulse `p` on `c`'s partner (and `−p` on its sphere).
+    #[inline]
+    fn push_tangent(&mut self, c: &RestingContact, p: DVec3, velocities: &mut [DVec3], inverse_masses: &[f64]) {
+        let (mut a, mut b) = self.sides(c, velocities, inverse_masses);
+        apply_tangent_impulse(&mut a, &mut b, p);
+        self.store(c, a, b, velocities);
+    }
+
+    /// Relaxes contact `c`'s tangential row: the accumulated impulse that stops the contact
+    /// points sliding, clamped to the disc of radius `friction · impulse`.
+    #[inline]
+    fn relax_friction(&mut self, c: &mut RestingContact, velocities: &mut [DVec3], inverse_masses: &[f64]) {
+        let (mut a, mut b) = self.sides(c, velocities, inverse_masses);
+        let k = tangent_inverse_mass(&a, &b);
+        if k == 0.0 {
+            return;
+        }
+        let wanted = c.tangent - sliding_velocity(&a, &b, c.normal) / k;
+        let (limit, length) = (c.friction * c.impulse, wanted.length());
+        let accumulated = if length > limit { wanted * (limit / length) } else { wanted };
+        apply_tangent_impulse(&mut a, &mut b, accumulated - c.tangent);
+        c.tangent = accumulated;
+        self.store(c, a, b, velocities);
     }
 }
 

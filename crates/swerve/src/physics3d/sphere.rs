@@ -2,10 +2,10 @@
 
 use glam::Vec3;
 
-/// A rigid, frictionless sphere.
+/// A rigid sphere.
 ///
-/// Mass is a real mass (kilograms); [`Sphere::new`] gives a sphere of unit density
-/// (`mass = 4/3 π r³`).
+/// Mass is a real mass (kilograms); [`Sphere::new`] gives a frictionless, elastic sphere of unit
+/// density (`mass = 4/3 π r³`) that does not spin.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sphere {
     /// Centre (metres).
@@ -20,13 +20,22 @@ pub struct Sphere {
     /// Coefficient of restitution in `[0, 1]`: 1 is perfectly elastic, 0 perfectly plastic.
     /// A pair uses the larger of the two (Box2D's mixing rule, as the planar world does).
     pub restitution: f32,
+    /// Coulomb friction coefficient, ≥ 0; 0 (the default) is frictionless and the sphere never
+    /// spins from a contact. A pair uses `√(μ_a·μ_b)` (Box2D's mixing rule, as the planar world
+    /// does), so a frictionless sphere slides on any other; against a box wall the sphere's
+    /// own coefficient applies.
+    pub friction: f32,
+    /// Angular velocity (radians per second, about the axis it points along, right-handed).
+    /// Contacts with friction change it, through the moment of inertia of a solid sphere,
+    /// `2/5 m r²`; a sphere's orientation is not tracked (it changes nothing in the dynamics).
+    pub angular_velocity: Vec3,
 }
 
 impl Sphere {
     /// A perfectly elastic sphere of unit density (`mass = 4/3 π r³`).
     pub fn new(position: Vec3, velocity: Vec3, radius: f32) -> Sphere {
         let mass = 4.0 / 3.0 * std::f32::consts::PI * radius * radius * radius;
-        Sphere { position, velocity, radius, mass, restitution: 1.0 }
+        Sphere { position, velocity, radius, mass, restitution: 1.0, friction: 0.0, angular_velocity: Vec3::ZERO }
     }
 
     /// The same sphere with mass `mass` (kilograms).
@@ -39,18 +48,29 @@ impl Sphere {
         Sphere { restitution, ..self }
     }
 
+    /// The same sphere with Coulomb friction coefficient `friction` (see [`Sphere::friction`]).
+    pub fn with_friction(self, friction: f32) -> Sphere {
+        Sphere { friction, ..self }
+    }
+
     /// A kinematic sphere: infinite mass, so it moves only as its velocity says and pushes
     /// the spheres it meets without being pushed back (a paddle, a piston). It passes through
     /// the box walls and other kinematic spheres, is not damped or accelerated by gravity, and
     /// is left out of [`super::World::momentum`] and [`super::World::kinetic_energy`].
     pub fn kinematic(position: Vec3, velocity: Vec3, radius: f32) -> Sphere {
-        Sphere { position, velocity, radius, mass: f32::INFINITY, restitution: 1.0 }
+        Sphere { mass: f32::INFINITY, ..Sphere::new(position, velocity, radius) }
     }
 
     /// Whether the sphere is kinematic (infinite mass).
     #[inline]
     pub fn is_kinematic(&self) -> bool {
         self.mass == f32::INFINITY
+    }
+
+    /// `1 / I` for a solid sphere, `I = 2/5 m r²` (0 for a kinematic sphere), in `f64`.
+    #[inline]
+    pub(crate) fn inverse_inertia(&self) -> f64 {
+        2.5 / (f64::from(self.mass) * f64::from(self.radius) * f64::from(self.radius))
     }
 }
 

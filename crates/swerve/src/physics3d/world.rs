@@ -6,6 +6,7 @@ use std::collections::BinaryHeap;
 use glam::{DVec3, Vec3};
 
 use super::broad_phase::{BroadPhase, BroadPhaseKind, Pair};
+use super::friction::{impact_friction, ContactSide};
 use super::resting::{self, RestingContacts};
 use super::time_of_impact;
 use super::{Aabb3, Sphere, SphereId};
@@ -237,6 +238,8 @@ impl World {
                 value: sphere.restitution,
             });
         }
+        Error::check_non_negative("sphere friction", sphere.friction)?;
+        Error::check_finite_vec3("sphere angular velocity", sphere.angular_velocity)?;
         self.check_inside_bounds(sphere.position, sphere)
     }
 
@@ -490,13 +493,16 @@ impl World {
         self.stats
     }
 
-    /// Total kinetic energy `Σ ½ m |v|²` of the non-kinematic spheres, in `f64` with the
-    /// velocity residuals (joules).
+    /// Total kinetic energy `Σ ½ m |v|² + ½ I |ω|²` (translation and spin, `I = 2/5 m r²`) of
+    /// the non-kinematic spheres, in `f64` with the velocity residuals (joules).
     pub fn kinetic_energy(&self) -> f64 {
-        (0..self.spheres.len())
-            .filter(|&i| !self.spheres[i].is_kinematic())
-            .map(|i| 0.5 * f64::from(self.spheres[i].mass) * self.velocity64(i).length_squared())
-            .sum()
+        let energy = |i: usize| {
+            let s = &self.spheres[i];
+            let (m, r) = (f64::from(s.mass), f64::from(s.radius));
+            0.5 * m * self.velocity64(i).length_squared()
+                + 0.2 * m * r * r * s.angular_velocity.as_dvec3().length_squared()
+        };
+        (0..self.spheres.len()).filter(|&i| !self.spheres[i].is_kinematic()).map(energy).sum()
     }
 
     /// Total momentum `Σ m v` of the non-kinematic spheres, in `f64` with the velocity
@@ -563,9 +569,12 @@ impl World {
         };
         self.stats.resting_contacts = self.resting.solve(&scene, dt, self.resting_speed, self.solver_iterations);
         let resting = std::mem::take(&mut self.resting);
-        for (i, v) in resting.solved_velocities() {
+        for (i, v, spin) in resting.solved_velocities() {
             if !self.spheres[i].is_kinematic() {
                 self.set_velocity64(i, v);
+                if let Some(spin) = spin {
+                    self.spheres[i].angular_velocity = spin.as_vec3();
+                }
             }
         }
         self.resting = resting;
@@ -588,7 +597,7 @@ impl World {
                     let mut mirrored = *s;
                     mirrored.position = end;
                     let mut no_residual = Vec3::ZERO;
-                    reflect_off_walls(&mut mirrored, &mut no_residual, bounds);
+                    reflect_off_walls(&mut mirrored, &mut no_residual, bounds, false);
                     lo = lo.min(mirrored.position);
                     hi = hi.max(mirrored.position);
                 }
@@ -773,7 +782,27 @@ impl World {
             return false;
         }
         let impulse = -(1.0 + e) * approach / (inv_a + inv_b);
-        for (k, v) in [(i, va - normal * (impulse * inv_a)), (j, vb + normal * (impulse * inv_b))] {
+        let (mut va, mut vb) = (va - normal * (impulse * inv_a), vb + normal * (impulse * inv_b));
+        let friction = pair_friction(a, b);
+        if friction > 0.0 {
+            // The contact point is on the line of centres: at `r_a·n` from a, `−r_b·n` from b.
+            let side = |s: &Sphere, v: DVec3, arm: f64| ContactSide {
+                velocity: v,
+                spin: s.angular_velocity.as_dvec3(),
+                inverse_mass: 1.0 / f64::from(s.mass),
+                inverse_inertia: s.inverse_inertia(),
+                arm: normal * arm,
+            };
+            let (mut sa, mut sb) = (side(a, va, f64::from(a.radius)), side(b, vb, -f64::from(b.radius)));
+            impact_friction(&mut sa, &mut sb, normal, f64::from(friction) * impulse);
+            (va, vb) = (sa.velocity, sb.velocity);
+            for (k, side) in [(i, sa), (j, sb)] {
+                if !self.spheres[k].is_kinematic() {
+                    self.spheres[k].angular_velocity = side.spin.as_vec3();
+                }
+            }
+        }
+        for (k, v) in [(i, va), (j, vb)] {
             if !self.spheres[k].is_kinematic() {
                 self.set_velocity64(k, v);
             }
@@ -802,11 +831,11 @@ impl World {
     /// Step 3: every sphere to the end of its path, walls reflecting it.
     #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
     fn integrate(&mut self, dt: f32) {
-        let mut escaped = 0;
+        let (mut escaped, compensated) = (0, self.compensated);
         for ((sphere, residual), swept) in self.spheres.iter_mut().zip(&mut self.residual).zip(&mut self.swept) {
             sphere.position += sphere.velocity * dt;
             if let (Some(bounds), false) = (self.bounds, sphere.is_kinematic()) {
-                reflect_off_walls(sphere, residual, bounds);
+                reflect_off_walls(sphere, residual, bounds, compensated);
             }
             let end = Aabb3::around_sphere(sphere.position, sphere.radius);
             if !swept.contains(&end) {
@@ -973,6 +1002,43 @@ impl World {
     }
 }
 
+/// Coulomb friction of sphere `sphere`'s bounce off the wall on `axis` (`outward`: ±1, from
+/// the sphere towards the wall), whose normal impulse changed its velocity by `normal_change`
+/// (m/s): the tangential impulse that stops its contact point sliding, capped at
+/// `μ · m · normal_change`, in `f64` on the velocity with its residual.
+#[cold]
+fn rub_wall(
+    sphere: &mut Sphere,
+    residual: &mut Vec3,
+    axis: usize,
+    outward: f64,
+    normal_change: f32,
+    compensated: bool,
+) {
+    let mut normal = DVec3::ZERO;
+    normal[axis] = outward;
+    let mut side = ContactSide {
+        velocity: sphere.velocity.as_dvec3() + residual.as_dvec3(),
+        spin: sphere.angular_velocity.as_dvec3(),
+        inverse_mass: 1.0 / f64::from(sphere.mass),
+        inverse_inertia: sphere.inverse_inertia(),
+        arm: normal * f64::from(sphere.radius),
+    };
+    let limit = f64::from(sphere.friction) * f64::from(sphere.mass) * f64::from(normal_change);
+    impact_friction(&mut side, &mut { ContactSide::STATIC }, normal, limit);
+    let hi = side.velocity.as_vec3();
+    sphere.velocity = hi;
+    *residual = if compensated { (side.velocity - hi.as_dvec3()).as_vec3() } else { Vec3::ZERO };
+    sphere.angular_velocity = side.spin.as_vec3();
+}
+
+/// A pair's friction coefficient: `√(μ_a·μ_b)` (Box2D's mixing rule), 0 when either is
+/// frictionless.
+#[inline]
+pub(crate) fn pair_friction(a: &Sphere, b: &Sphere) -> f32 {
+    (a.friction * b.friction).sqrt()
+}
+
 /// The overlap the position passes leave alone for a contact whose smaller radius is
 /// `radius`: [`World::RESTING_SLOP`] of it with gravity (`RESTING`), none without.
 #[inline]
@@ -988,7 +1054,7 @@ fn slop<const RESTING: bool>(radius: f32) -> f32 {
 /// the restitution) and the normal velocity component flipped, which conserves energy exactly
 /// for `e = 1` (a sign change is exact in floating point).
 #[inline]
-fn reflect_off_walls(sphere: &mut Sphere, residual: &mut Vec3, bounds: Aabb3) {
+fn reflect_off_walls(sphere: &mut Sphere, residual: &mut Vec3, bounds: Aabb3, compensated: bool) {
     let r = sphere.radius;
     for axis in 0..3 {
         let (lo, hi) = (bounds.min[axis] + r, bounds.max[axis] - r);
@@ -996,7 +1062,7 @@ fn reflect_off_walls(sphere: &mut Sphere, residual: &mut Vec3, bounds: Aabb3) {
         // Between the walls (nearly every sphere, every step) or NaN: nothing to mirror. The
         // bounces are out of line so that this test is all the move loop carries.
         if p < lo || p > hi {
-            bounce_on_axis(sphere, residual, axis, lo, hi);
+            bounce_on_axis(sphere, residual, axis, lo, hi, compensated);
         }
     }
 }
@@ -1006,7 +1072,7 @@ fn reflect_off_walls(sphere: &mut Sphere, residual: &mut Vec3, bounds: Aabb3) {
 /// while the image lies beyond the other wall. Past this many bounces in one step (an absurd
 /// speed) the sphere is put on the wall it last reached.
 #[inline(never)]
-fn bounce_on_axis(sphere: &mut Sphere, residual: &mut Vec3, axis: usize, lo: f32, hi: f32) {
+fn bounce_on_axis(sphere: &mut Sphere, residual: &mut Vec3, axis: usize, lo: f32, hi: f32, compensated: bool) {
     const MAX_BOUNCES: usize = 16;
     let e = sphere.restitution;
     for _ in 0..MAX_BOUNCES {
@@ -1021,8 +1087,14 @@ fn bounce_on_axis(sphere: &mut Sphere, residual: &mut Vec3, axis: usize, lo: f32
             return;
         };
         if inward {
+            let speed_in = sphere.velocity[axis].abs();
             sphere.velocity[axis] = -sphere.velocity[axis] * e;
             residual[axis] = -residual[axis] * e;
+            if sphere.friction > 0.0 {
+                // Outward: from the sphere towards the wall it hit.
+                let outward = if p < lo { -1.0 } else { 1.0 };
+                rub_wall(sphere, residual, axis, outward, speed_in * (1.0 + e), compensated);
+            }
         }
     }
     let p = sphere.position[axis];
