@@ -7,8 +7,8 @@ use serde::Serialize;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use swerve::physics3d::scene::{mixed_pit, sphere_pit};
 use swerve::physics3d::broad_phase::BroadPhase;
+use swerve::physics3d::scene::{mixed_pit, sphere_pit};
 use swerve::physics3d::{Aabb3, BroadPhaseKind, Vec3, World};
 
 use crate::view3d::{box_edges, start_colour, write_gif, FrameKeeper, Orbit};
@@ -28,6 +28,10 @@ pub struct Pit3dArgs {
     /// Restitution of every sphere (1 is elastic).
     #[arg(long, default_value_t = 1.0)]
     restitution: f32,
+    /// Coulomb friction coefficient of every sphere (0 is frictionless; contacts then spin
+    /// the spheres).
+    #[arg(long, default_value_t = 0.0)]
+    friction: f32,
     /// Gravity along −z (m/s²; 0 is none).
     #[arg(long, default_value_t = 0.0)]
     gravity: f32,
@@ -84,6 +88,7 @@ pub fn run(args: &Pit3dArgs) -> Result<()> {
     anyhow::ensure!((0.001..=0.5).contains(&args.fraction), "--fraction: must be between 0.001 and 0.5");
     anyhow::ensure!((0.0..=1.0).contains(&args.restitution), "--restitution: must be between 0 and 1");
     anyhow::ensure!(args.gravity.is_finite() && args.gravity >= 0.0, "--gravity: must be 0 or more");
+    anyhow::ensure!(args.friction.is_finite() && args.friction >= 0.0, "--friction: must be 0 or more");
     anyhow::ensure!(args.steps >= 1, "--steps: must be at least 1");
     if !args.no_gif {
         anyhow::ensure!(args.gif_frames >= 1, "--gif-frames: must be at least 1");
@@ -98,7 +103,7 @@ pub fn run(args: &Pit3dArgs) -> Result<()> {
         sphere_pit(args.spheres, args.fraction, args.seed)
     };
     for s in &mut scene.spheres {
-        s.restitution = args.restitution;
+        (s.restitution, s.friction) = (args.restitution, args.friction);
     }
     let mut world = scene.world(kind)?;
     world.set_gravity(Vec3::new(0.0, 0.0, -args.gravity))?;

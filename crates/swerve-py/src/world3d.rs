@@ -138,7 +138,13 @@ impl PyWorld3d {
     /// with `set_sphere`), pushes the spheres it meets, passes through the walls and other
     /// kinematic spheres, ignores gravity, and is left out of `momentum()` and
     /// `kinetic_energy()`. `restitution` is in `[0, 1]` (a pair uses the larger of the two).
-    #[pyo3(signature = (position, velocity = None, *, radius = 1.0, mass = None, restitution = 1.0))]
+    /// `friction` is a Coulomb coefficient ≥ 0 (a pair uses `√(μa·μb)`; 0, the default, is
+    /// frictionless): contacts then spin the sphere (`angular_velocity`, rad/s, `I = 2/5 m r²`).
+    #[pyo3(signature = (
+        position, velocity = None, *, radius = 1.0, mass = None, restitution = 1.0, friction = 0.0,
+        angular_velocity = None
+    ))]
+    #[allow(clippy::too_many_arguments)] // Python keyword arguments
     fn add_sphere(
         &mut self,
         position: &Bound<'_, PyAny>,
@@ -146,10 +152,14 @@ impl PyWorld3d {
         radius: f32,
         mass: Option<f64>,
         restitution: f32,
+        friction: f32,
+        angular_velocity: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<u32> {
         let position = vec3(position, "position")?;
         let velocity = velocity.map(|v| vec3(v, "velocity")).transpose()?.unwrap_or(Vec3::ZERO);
-        let mut sphere = Sphere::new(position, velocity, radius).with_restitution(restitution);
+        let spin = angular_velocity.map(|w| vec3(w, "angular_velocity")).transpose()?.unwrap_or(Vec3::ZERO);
+        let mut sphere = Sphere::new(position, velocity, radius).with_restitution(restitution).with_friction(friction);
+        sphere.angular_velocity = spin;
         if let Some(m) = mass {
             sphere = sphere.with_mass(self::mass(m, "mass")?);
         }
@@ -157,9 +167,13 @@ impl PyWorld3d {
     }
 
     /// Adds `N` spheres: `positions` and `velocities` (default 0) are `(N, 3)`; `radii`
-    /// (default 1), `masses` (default: volume) and `restitutions` (default 1) one number for
-    /// all or `N`. Returns the ids (uint32). Nothing is added if any sphere is invalid.
-    #[pyo3(signature = (positions, velocities = None, *, radii = None, masses = None, restitutions = None))]
+    /// (default 1), `masses` (default: volume), `restitutions` (default 1) and `frictions`
+    /// (default 0) one number for all or `N`. Returns the ids (uint32). Nothing is added if any
+    /// sphere is invalid.
+    #[pyo3(signature = (
+        positions, velocities = None, *, radii = None, masses = None, restitutions = None, frictions = None
+    ))]
+    #[allow(clippy::too_many_arguments)] // Python keyword arguments
     fn add_spheres<'py>(
         &mut self,
         py: Python<'py>,
@@ -168,6 +182,7 @@ impl PyWorld3d {
         radii: Option<&Bound<'py, PyAny>>,
         masses: Option<&Bound<'py, PyAny>>,
         restitutions: Option<&Bound<'py, PyAny>>,
+        frictions: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<u32>>> {
         let positions = points3(positions, "positions")?;
         let n = positions.len();
@@ -194,9 +209,15 @@ impl PyWorld3d {
             Some(e) => per_sphere(e, n, "restitutions")?.into_iter().map(|e| e as f32).collect(),
             None => vec![1.0; n],
         };
+        let frictions = match frictions {
+            Some(f) => per_sphere(f, n, "frictions")?.into_iter().map(|f| f as f32).collect(),
+            None => vec![0.0; n],
+        };
         let spheres: Vec<Sphere> = (0..n)
             .map(|i| {
-                let sphere = Sphere::new(positions[i], velocities[i], radii[i]).with_restitution(restitutions[i]);
+                let sphere = Sphere::new(positions[i], velocities[i], radii[i])
+                    .with_restitution(restitutions[i])
+                    .with_friction(frictions[i]);
                 match &masses {
                     Some(m) => sphere.with_mass(m[i]),
                     None => sphere,
@@ -261,7 +282,7 @@ impl PyWorld3d {
     }
 
     /// One sphere's state as a dict: `position` and `velocity` (tuples), `radius`, `mass`
-    /// (`math.inf` for a kinematic sphere) and `restitution`.
+    /// (`math.inf` for a kinematic sphere), `restitution`, `friction` and `angular_velocity`.
     fn sphere<'py>(&self, py: Python<'py>, sphere: u32) -> PyResult<Bound<'py, PyDict>> {
         let s = self.world.sphere(SphereId(sphere)).py()?;
         let d = PyDict::new(py);
@@ -270,13 +291,19 @@ impl PyWorld3d {
         d.set_item("radius", s.radius)?;
         d.set_item("mass", s.mass)?;
         d.set_item("restitution", s.restitution)?;
+        d.set_item("friction", s.friction)?;
+        d.set_item("angular_velocity", triple(s.angular_velocity))?;
         Ok(d)
     }
 
     /// Changes the given fields of one sphere (the others keep their values, the mass too
     /// when the radius changes), with the rules of `add_sphere`; nothing changes on error. A
     /// sphere moved onto another is pushed out by the next step.
-    #[pyo3(signature = (sphere, *, position = None, velocity = None, radius = None, mass = None, restitution = None))]
+    #[pyo3(signature = (
+        sphere, *, position = None, velocity = None, radius = None, mass = None, restitution = None,
+        friction = None, angular_velocity = None
+    ))]
+    #[allow(clippy::too_many_arguments)] // Python keyword arguments
     fn set_sphere(
         &mut self,
         sphere: u32,
@@ -285,6 +312,8 @@ impl PyWorld3d {
         radius: Option<f32>,
         mass: Option<f64>,
         restitution: Option<f32>,
+        friction: Option<f32>,
+        angular_velocity: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let id = SphereId(sphere);
         let mut s = self.world.sphere(id).py()?;
@@ -299,6 +328,10 @@ impl PyWorld3d {
             s.mass = self::mass(m, "mass")?;
         }
         s.restitution = restitution.unwrap_or(s.restitution);
+        s.friction = friction.unwrap_or(s.friction);
+        if let Some(w) = angular_velocity {
+            s.angular_velocity = vec3(w, "angular_velocity")?;
+        }
         self.world.set_sphere(id, s).py()
     }
 
@@ -347,6 +380,13 @@ impl PyWorld3d {
     fn velocities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let spheres = self.world.spheres();
         to_array(py, spheres.iter().map(|s| s.velocity), spheres.len())
+    }
+
+    /// Sphere angular velocities (rad/s) as a new `(N, 3)` float32 array, in the order of
+    /// `sphere_ids()` (non-zero only for spheres with friction, or set so).
+    fn angular_velocities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let spheres = self.world.spheres();
+        to_array(py, spheres.iter().map(|s| s.angular_velocity), spheres.len())
     }
 
     /// Sphere radii (m) as a new `(N,)` float32 array.

@@ -187,7 +187,8 @@ def test_impulses_and_edits():
     a = world.add_sphere((0.0, 0.0, 0.0), (1.0, 0.0, 0.0), radius=0.5, mass=2.0)
     b = world.add_sphere((10.0, 0.0, 0.0))
     assert world.sphere(b) == {"position": (10.0, 0.0, 0.0), "velocity": (0.0, 0.0, 0.0), "radius": 1.0,
-                               "mass": pytest.approx(4 / 3 * math.pi), "restitution": 1.0}
+                               "mass": pytest.approx(4 / 3 * math.pi), "restitution": 1.0, "friction": 0.0,
+                               "angular_velocity": (0.0, 0.0, 0.0)}
     p0 = np.array(world.momentum())
     world.apply_impulse(a, (4.0, -2.0, 1.0))
     assert world.sphere(a)["velocity"] == pytest.approx((3.0, -1.0, 0.5))
@@ -216,6 +217,26 @@ def test_bulk_positions_and_velocities_are_set_all_or_nothing():
     world.set_positions(moved)
     world.set_velocities(-before[1])
     assert np.array_equal(world.positions(), moved) and np.array_equal(world.velocities(), -before[1])
+
+
+def test_a_rough_sphere_sliding_on_the_floor_ends_up_rolling():
+    # Textbook: a solid sphere set sliding rolls at 5/7 of its speed, omega = v / r.
+    world = swerve.World3d(((0, 0, 0), (100, 100, 100)), gravity=(0, 0, -9.81))
+    ball = world.add_sphere((20, 50, 0.5), (4, 0, 0), radius=0.5, restitution=0.0, friction=0.4)
+    world.step(1 / 120, n=240)
+    state = world.sphere(ball)
+    assert state["velocity"][0] == pytest.approx(4 * 5 / 7, rel=0.01)
+    assert state["angular_velocity"][1] == pytest.approx(state["velocity"][0] / 0.5, rel=0.02)
+    assert state["friction"] == pytest.approx(0.4)
+    np.testing.assert_allclose(world.angular_velocities()[0], state["angular_velocity"])
+    for bad in (-0.1, math.nan):
+        with pytest.raises(ValueError):
+            world.add_sphere((50, 50, 50), friction=bad)
+        with pytest.raises(ValueError):
+            world.set_sphere(ball, friction=bad)
+    with pytest.raises(ValueError):
+        world.add_spheres([(50, 50, 50), (60, 60, 60)], frictions=[0.5, -1.0])
+    assert len(world) == 1
 
 
 def test_linear_damping_slows_spheres_by_its_factor():
