@@ -15,12 +15,14 @@
 //!   hierarchical grid and a loose octree, behind one trait and selectable at run time.
 //! * **Precision**: `f32` state with an `f32` residual per velocity, so that momentum and
 //!   energy are conserved to `f64` precision, as in the planar world.
-//!
 //! * **Gravity and resting contacts** ([`World::set_gravity`]): the touching contacts of each
 //!   step are solved together by sequential impulses, warm-started, so that piles come to
 //!   rest.
+//! * **Friction and spin** ([`Sphere::friction`], [`Sphere::angular_velocity`]): Coulomb
+//!   friction at impacts, wall bounces and resting contacts turns solid spheres
+//!   (`I = 2/5 m r²`), so a sphere set sliding ends up rolling.
 //!
-//! Not in 3-D (the planar world has them): friction and spin, static segments and polygons,
+//! Not in 3-D (the planar world has them): rolling resistance, static segments and polygons,
 //! substeps, contact events and queries.
 
 mod aabb;
