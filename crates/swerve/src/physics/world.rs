@@ -6,7 +6,9 @@ use std::collections::BinaryHeap;
 use glam::{DVec2, Vec2};
 
 use super::ball::{Ball, BallId};
-use super::broad_phase::{overlap, pairs_with_grown, BroadPhase, BroadPhaseDebug, BroadPhaseKind, GrownScratch, Pair};
+use super::broad_phase::{
+    overlap, pairs_with_grown, partner_rows, BroadPhase, BroadPhaseDebug, BroadPhaseKind, GrownScratch, Pair,
+};
 use super::contact::{BoxWall, Collider, Contact, ContactLog};
 use super::narrow_phase::closest_point_on_segment;
 use super::query::{self, RayHit};
@@ -996,31 +998,7 @@ impl World {
     /// Candidate partners of each ball, as compressed rows (counting sort of the pairs).
     #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
     fn build_adjacency(&mut self) {
-        let n = self.balls.len();
-        self.adjacency_start.clear();
-        self.adjacency_start.resize(n + 1, 0);
-        for &(i, j) in &self.pairs {
-            self.adjacency_start[i as usize + 1] += 1;
-            self.adjacency_start[j as usize + 1] += 1;
-        }
-        for k in 0..n {
-            self.adjacency_start[k + 1] += self.adjacency_start[k];
-        }
-        self.adjacency.clear();
-        self.adjacency.resize(2 * self.pairs.len(), 0);
-        // Fill using the starts as cursors, then shift them back.
-        for &(i, j) in &self.pairs {
-            let ci = &mut self.adjacency_start[i as usize];
-            self.adjacency[*ci as usize] = j;
-            *ci += 1;
-            let cj = &mut self.adjacency_start[j as usize];
-            self.adjacency[*cj as usize] = i;
-            *cj += 1;
-        }
-        for k in (1..=n).rev() {
-            self.adjacency_start[k] = self.adjacency_start[k - 1];
-        }
-        self.adjacency_start[0] = 0;
+        partner_rows(self.balls.len(), &self.pairs, &mut self.adjacency_start, &mut self.adjacency);
     }
 
     /// After ball `i` was deflected at `now` by `other`, its impacts with its other partners.

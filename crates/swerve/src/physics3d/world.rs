@@ -11,6 +11,7 @@ use super::resting::{self, RestingContacts};
 use super::time_of_impact;
 use super::{Aabb3, Sphere, SphereId};
 use crate::error::Error;
+use crate::physics::broad_phase::partner_rows;
 use crate::physics::response::correction_shares;
 
 /// A slot of a removed sphere.
@@ -704,31 +705,7 @@ impl World {
     /// Candidate partners of each sphere, as compressed rows (counting sort of the pairs).
     #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
     fn build_adjacency(&mut self) {
-        let n = self.spheres.len();
-        self.adjacency_start.clear();
-        self.adjacency_start.resize(n + 1, 0);
-        for &(i, j) in &self.pairs {
-            self.adjacency_start[i as usize + 1] += 1;
-            self.adjacency_start[j as usize + 1] += 1;
-        }
-        for k in 0..n {
-            self.adjacency_start[k + 1] += self.adjacency_start[k];
-        }
-        self.adjacency.clear();
-        self.adjacency.resize(2 * self.pairs.len(), 0);
-        // Fill using the starts as cursors, then shift them back.
-        for &(i, j) in &self.pairs {
-            let ci = &mut self.adjacency_start[i as usize];
-            self.adjacency[*ci as usize] = j;
-            *ci += 1;
-            let cj = &mut self.adjacency_start[j as usize];
-            self.adjacency[*cj as usize] = i;
-            *cj += 1;
-        }
-        for k in (1..=n).rev() {
-            self.adjacency_start[k] = self.adjacency_start[k - 1];
-        }
-        self.adjacency_start[0] = 0;
+        partner_rows(self.spheres.len(), &self.pairs, &mut self.adjacency_start, &mut self.adjacency);
     }
 
     /// The candidate partners of sphere `i` (after [`World::build_adjacency`]).

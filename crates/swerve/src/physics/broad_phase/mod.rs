@@ -229,6 +229,36 @@ pub(crate) fn overlap(a: &Aabb, b: &Aabb) -> bool {
     (a.min.x <= b.max.x) & (b.min.x <= a.max.x) & (a.min.y <= b.max.y) & (b.min.y <= a.max.y)
 }
 
+/// Each of `n` bodies' partners in `pairs`, as compressed rows: body `k`'s partners are
+/// `rows[start[k]..start[k + 1]]`, in the order of `pairs` (a counting sort). Shared by the
+/// planar and the 3-D worlds' impact and correction passes; reuses both buffers.
+pub(crate) fn partner_rows(n: usize, pairs: &[Pair], start: &mut Vec<u32>, rows: &mut Vec<u32>) {
+    start.clear();
+    start.resize(n + 1, 0);
+    for &(i, j) in pairs {
+        start[i as usize + 1] += 1;
+        start[j as usize + 1] += 1;
+    }
+    for k in 0..n {
+        start[k + 1] += start[k];
+    }
+    rows.clear();
+    rows.resize(2 * pairs.len(), 0);
+    // Fill using the starts as cursors, then shift them back.
+    for &(i, j) in pairs {
+        let ci = &mut start[i as usize];
+        rows[*ci as usize] = j;
+        *ci += 1;
+        let cj = &mut start[j as usize];
+        rows[*cj as usize] = i;
+        *cj += 1;
+    }
+    for k in (1..=n).rev() {
+        start[k] = start[k - 1];
+    }
+    start[0] = 0;
+}
+
 /// The pair `(i, j)` ordered so that the first is smaller.
 #[inline(always)]
 pub(crate) fn ordered(i: u32, j: u32) -> Pair {
