@@ -239,6 +239,19 @@ def test_a_rough_sphere_sliding_on_the_floor_ends_up_rolling():
     assert len(world) == 1
 
 
+def test_substeps_are_a_setting_with_bounds():
+    world = gas("uniform-grid", n=40, gravity=(0, 0, -9.81))
+    assert world.substeps == 1
+    world.substeps = 4
+    assert world.substeps == 4
+    for bad in (0, 65):
+        with pytest.raises(ValueError):
+            world.substeps = bad
+    assert world.substeps == 4
+    world.step(1 / 60, n=10)
+    assert world.last_step_stats()["correction_passes"] >= 1
+
+
 def test_linear_damping_slows_spheres_by_its_factor():
     world = swerve.World3d(None)
     world.add_sphere((0.0, 0.0, 0.0), (3.0, 4.0, 12.0))

@@ -366,6 +366,7 @@ class World3d:
     def last_step_stats(self) -> dict[str, int]: ...
     gravity: Tuple[float, float, float]
     solver_iterations: int
+    substeps: int
     linear_damping: float
     def set_continuous_collision(self, on: bool) -> None: ...
 
