@@ -3,10 +3,11 @@
 //!
 //! Configured to do the same work as swerve's 3-D world: dynamic balls of density 1 (so the
 //! masses of swerve's `Sphere::new`, `4/3 π r³`), each ball's restitution with `Max` combine
-//! (the walls' is 0, so a ball keeps its own against them), no friction, no gravity, no
-//! sleeping (swerve simulates every sphere every step), six fixed cuboid walls, rapier's
-//! default solver ([`IntegrationParameters::default`]), single thread (rapier3d without its
-//! `parallel` feature), no CCD (rapier's default). At the pits' speeds (at most 10 m/s, so
+//! (the walls' is 0, so a ball keeps its own against them), no friction, no gravity (unless
+//! [`Rapier3dPit::set_gravity`]: the 3-D gravity report), no sleeping (swerve simulates every
+//! sphere every step), six fixed cuboid walls, rapier's default solver
+//! ([`IntegrationParameters::default`]), single thread (rapier3d without its `parallel`
+//! feature), no CCD (rapier's default). At the pits' speeds (at most 10 m/s, so
 //! pairs close at most 1/3 m per step at `dt = 1/60`) no pair can pass through another in one
 //! step (that takes the sum of the radii, at least 0.5 m), so rapier needs no CCD; swerve's
 //! continuous detection never runs in the radius-1 pit (it starts at half the smaller radius)
@@ -89,6 +90,18 @@ impl Rapier3dPit {
             ccd: CCDSolver::new(),
             gravity: vector![0.0, 0.0, 0.0],
         }
+    }
+
+    /// Gravity (m/s²; none unless set, as in swerve's world).
+    #[allow(dead_code)] // used by the 3-D gravity report, not the criterion bench
+    pub fn set_gravity(&mut self, x: f32, y: f32, z: f32) {
+        self.gravity = vector![x, y, z];
+    }
+
+    /// The balls' speeds (m/s), in the scene's order.
+    #[allow(dead_code)] // used by the 3-D gravity report, not the criterion bench
+    pub fn speeds(&self) -> Vec<f32> {
+        self.bodies.iter().map(|(_, b)| b.linvel().norm()).collect()
     }
 
     /// The balls' positions, in the scene's order.
