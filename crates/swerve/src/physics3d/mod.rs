@@ -22,8 +22,10 @@
 //!   friction at impacts, wall bounces and resting contacts turns solid spheres
 //!   (`I = 2/5 m r²`), so a sphere set sliding ends up rolling.
 //!
+//! * **Substeps** ([`World::set_substeps`]): deep piles hold with shorter steps.
+//!
 //! Not in 3-D (the planar world has them): rolling resistance, static segments and polygons,
-//! substeps, contact events and queries.
+//! contact events and queries.
 
 mod aabb;
 pub mod broad_phase;
