@@ -34,8 +34,10 @@ pub struct Segment {
     pub b: Vec2,
 }
 
-/// What the last [`World::step`] did. With substeps ([`World::set_substeps`]) each count is
-/// the sum over the substeps, but [`StepStats::correction_passes`], the most any one ran.
+/// What the last [`World::step`] did — of the planar world, and of the 3-D one
+/// ([`crate::physics3d::World::last_step_stats`]), whose spheres count as balls here and whose
+/// only walls are its box's. With substeps ([`World::set_substeps`]) each count is the sum over
+/// the substeps, but [`StepStats::correction_passes`], the most any one ran.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StepStats {
     /// Ball–ball pairs the broad phase reported (a superset of the colliding pairs).
@@ -49,11 +51,11 @@ pub struct StepStats {
     /// phase ran a second time.
     pub escaped_swept_boxes: usize,
     /// Position-correction passes the discrete pass ran: the last one found nothing to correct,
-    /// unless the count is [`World::CORRECTION_PASSES`] (dense packings).
+    /// unless the count is [`World::CORRECTION_PASSES`] (dense packings; 16 in both worlds).
     pub correction_passes: usize,
     /// Times a position correction pushed a ball out of its swept box (and its room, see
     /// [`World::CORRECTION_ROOM`]); the pairs its grown box makes were looked up before the
-    /// next pass.
+    /// next pass (the 3-D world runs its broad phase again).
     pub pushed_out_of_box: usize,
     /// With gravity: the resting contacts (touching pairs, and balls touching a wall or a
     /// segment) solved together before the move (see [`World::set_gravity`]).
@@ -62,7 +64,7 @@ pub struct StepStats {
 
 impl StepStats {
     /// Adds a substep's statistics to the step's.
-    fn add(&mut self, substep: &StepStats) {
+    pub(crate) fn add(&mut self, substep: &StepStats) {
         self.candidate_pairs += substep.candidate_pairs;
         self.contacts += substep.contacts;
         self.time_of_impact_events += substep.time_of_impact_events;

@@ -36,8 +36,9 @@ mod sphere;
 pub mod time_of_impact;
 mod world;
 
+pub use crate::physics::StepStats;
 pub use aabb::Aabb3;
 pub use broad_phase::BroadPhaseKind;
 pub use glam::Vec3;
 pub use sphere::{Sphere, SphereId};
-pub use world::{StepStats, World};
+pub use world::World;

@@ -13,47 +13,10 @@ use super::{Aabb3, Sphere, SphereId};
 use crate::error::Error;
 use crate::physics::broad_phase::partner_rows;
 use crate::physics::response::correction_shares;
+use crate::physics::StepStats;
 
 /// A slot of a removed sphere.
 const REMOVED: u32 = u32::MAX;
-
-/// What the last [`World::step`] did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct StepStats {
-    /// Sphere pairs the broad phase reported (a superset of the colliding pairs).
-    pub candidate_pairs: usize,
-    /// Sphere–sphere collisions resolved (impulses applied or overlaps corrected); bounces
-    /// off the box walls are not counted.
-    pub contacts: usize,
-    /// Of those, collisions found by continuous detection at their time of impact.
-    pub time_of_impact_events: usize,
-    /// Spheres that ended the step outside their swept box (deflected); when non-zero the
-    /// broad phase ran a second time.
-    pub escaped_swept_boxes: usize,
-    /// Position-correction passes the discrete pass ran: the last one found nothing to
-    /// correct, unless the count is [`World::CORRECTION_PASSES`] (dense packings).
-    pub correction_passes: usize,
-    /// Times a position correction pushed a sphere out of its swept box (and its room, see
-    /// [`World::CORRECTION_ROOM`]); the broad phase then ran again before the next pass.
-    pub pushed_out_of_box: usize,
-    /// With gravity: the resting contacts (touching pairs, and spheres touching a wall)
-    /// solved together before the move (see [`World::set_gravity`]).
-    pub resting_contacts: usize,
-}
-
-impl StepStats {
-    /// Adds a substep's statistics to the step's ([`StepStats::correction_passes`]: the most
-    /// any substep ran).
-    fn add(&mut self, substep: &StepStats) {
-        self.candidate_pairs += substep.candidate_pairs;
-        self.contacts += substep.contacts;
-        self.time_of_impact_events += substep.time_of_impact_events;
-        self.escaped_swept_boxes += substep.escaped_swept_boxes;
-        self.correction_passes = self.correction_passes.max(substep.correction_passes);
-        self.pushed_out_of_box += substep.pushed_out_of_box;
-        self.resting_contacts += substep.resting_contacts;
-    }
-}
 
 /// Spheres in a box (or in free space).
 ///
