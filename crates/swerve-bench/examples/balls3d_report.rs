@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use swerve::physics3d::scene::{mixed_pit, sphere_pit, Scene};
 use swerve::physics3d::{BroadPhaseKind, World};
-use swerve_bench::balls::{time_steps, Timing, SCENE_SEED};
+use swerve_bench::balls::{time_steps, timing_cell, write_timing_table, Timing, SCENE_SEED};
 
 #[path = "../benches/rapier3d_pit.rs"]
 mod rapier3d_pit;
@@ -237,66 +237,22 @@ fn run_pit(pit: Pit, sizes: &[usize], best_k: usize, rapier_max: usize, settings
     cells
 }
 
-fn format_ms(ms: f64) -> String {
-    if ms >= 100.0 {
-        format!("{ms:.0}")
-    } else if ms >= 1.0 {
-        format!("{ms:.2}")
-    } else {
-        format!("{ms:.4}")
-    }
-}
-
 /// The timing table of one pit: rows are engines, columns sizes, cells "wall ms (steps/s) ·
 /// CPU ms".
 fn render_table(out: &mut String, pit: Pit, cells: &[Cell]) {
-    let mine: Vec<&Cell> = cells.iter().filter(|c| c.pit == pit).collect();
-    let mut sizes: Vec<usize> = mine.iter().map(|c| c.n).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
-    let mut algorithms: Vec<&str> = Vec::new();
-    for c in &mine {
-        if !algorithms.contains(&c.algorithm.as_str()) {
-            algorithms.push(&c.algorithm);
-        }
-    }
-    let _ = writeln!(
-        out,
-        "**{}** — wall-clock ms per step (steps per second) · CPU ms per step of the stepping thread\n",
-        pit.title()
-    );
-    let _ = write!(out, "| engine / broad phase |");
-    for n in &sizes {
-        let _ = write!(out, " N = {n} |");
-    }
-    let _ = write!(out, "\n|---|");
-    for _ in &sizes {
-        let _ = write!(out, "---:|");
-    }
-    out.push('\n');
-    for alg in algorithms {
-        let label = if alg == RAPIER { RAPIER.to_string() } else { format!("swerve {alg}") };
-        let _ = write!(out, "| {label} |");
-        for &n in &sizes {
-            let text = match mine.iter().find(|c| c.algorithm == alg && c.n == n) {
-                Some(c) => match (c.wall_ms(), c.timing) {
-                    (Some(ms), Some(t)) => {
-                        let one = if t.steps == 1 { ", 1 step" } else { "" };
-                        let cpu = c.cpu_ms().map_or(String::new(), |x| format!(" · {}", format_ms(x)));
-                        let per_second = 1000.0 / ms;
-                        let per_second =
-                            if per_second < 10.0 { format!("{per_second:.2}") } else { format!("{per_second:.0}") };
-                        format!("{} ({per_second}{one}){cpu}", format_ms(ms))
-                    }
-                    _ => c.note.clone(),
-                },
-                None => "—".to_string(),
+    let rows: Vec<(String, usize, String)> = cells
+        .iter()
+        .filter(|c| c.pit == pit)
+        .map(|c| {
+            let label = if c.algorithm == RAPIER { RAPIER.to_string() } else { format!("swerve {}", c.algorithm) };
+            let text = match (c.wall_ms(), c.timing) {
+                (Some(ms), Some(t)) => timing_cell(ms, c.cpu_ms(), t.steps),
+                _ => c.note.clone(),
             };
-            let _ = write!(out, " {text} |");
-        }
-        out.push('\n');
-    }
-    out.push('\n');
+            (label, c.n, text)
+        })
+        .collect();
+    write_timing_table(out, pit.title(), "engine / broad phase", &rows);
 }
 
 /// rapier3d ÷ the best swerve broad phase at each size of each pit.

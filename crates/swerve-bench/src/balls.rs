@@ -249,7 +249,8 @@ pub fn run(config: &Config) -> Vec<Row> {
     run_with_progress(config, |_| {})
 }
 
-fn format_ms(ms: f64) -> String {
+/// A time in ms with the digits the benchmark tables show (fewer for larger times).
+pub fn format_ms(ms: f64) -> String {
     if ms >= 100.0 {
         format!("{ms:.0}")
     } else if ms >= 1.0 {
@@ -259,58 +260,71 @@ fn format_ms(ms: f64) -> String {
     }
 }
 
+/// One measured cell of a timing table: "wall ms (steps per second[, 1 step]) · CPU ms".
+pub fn timing_cell(wall_ms: f64, cpu_ms: Option<f64>, steps: usize) -> String {
+    let one = if steps == 1 { ", 1 step" } else { "" };
+    let cpu = cpu_ms.map_or(String::new(), |c| format!(" · {}", format_ms(c)));
+    let per_second = 1000.0 / wall_ms;
+    let per_second = if per_second < 10.0 { format!("{per_second:.2}") } else { format!("{per_second:.0}") };
+    format!("{} ({per_second}{one}){cpu}", format_ms(wall_ms))
+}
+
+/// Appends a Markdown timing table titled `title`: one row per label of `cells` (in the order
+/// first seen), one column per size (ascending), each cell's text from `cells` (label, size,
+/// text), "—" where there is none. Shared by the planar and the 3-D ball reports.
+pub fn write_timing_table(out: &mut String, title: &str, first_column: &str, cells: &[(String, usize, String)]) {
+    let mut sizes: Vec<usize> = cells.iter().map(|c| c.1).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let mut labels: Vec<&str> = Vec::new();
+    for (label, _, _) in cells {
+        if !labels.contains(&label.as_str()) {
+            labels.push(label);
+        }
+    }
+    let _ = writeln!(
+        out,
+        "**{title}** — wall-clock ms per step (steps per second) · CPU ms per step of the stepping thread\n"
+    );
+    let _ = write!(out, "| {first_column} |");
+    for n in &sizes {
+        let _ = write!(out, " N = {n} |");
+    }
+    let _ = write!(out, "\n|---|");
+    for _ in &sizes {
+        let _ = write!(out, "---:|");
+    }
+    out.push('\n');
+    for label in labels {
+        let _ = write!(out, "| {label} |");
+        for &n in &sizes {
+            let text = cells.iter().find(|c| c.0 == label && c.1 == n).map_or("—", |c| c.2.as_str());
+            let _ = write!(out, " {text} |");
+        }
+        out.push('\n');
+    }
+    out.push('\n');
+}
+
 /// Markdown tables (one per scene): rows are algorithms, columns are ball counts, cells are
 /// "wall ms per step (steps per second) · CPU ms per step". Skipped cells say so.
 pub fn render_markdown(rows: &[Row]) -> String {
     let mut out = String::new();
     for scene in [SceneKind::Seed, SceneKind::Pit] {
-        let mine: Vec<&Row> = rows.iter().filter(|r| r.scene == scene).collect();
-        if mine.is_empty() {
-            continue;
-        }
-        let mut sizes: Vec<usize> = mine.iter().map(|r| r.n).collect();
-        sizes.sort_unstable();
-        sizes.dedup();
-        let mut algorithms: Vec<&str> = Vec::new();
-        for r in &mine {
-            if !algorithms.contains(&r.algorithm.as_str()) {
-                algorithms.push(&r.algorithm);
-            }
-        }
-        let _ = writeln!(
-            out,
-            "**{}** — wall-clock ms per step (steps per second) · CPU ms per step of the stepping thread\n",
-            scene.title()
-        );
-        let _ = write!(out, "| algorithm |");
-        for n in &sizes {
-            let _ = write!(out, " N = {n} |");
-        }
-        let _ = write!(out, "\n|---|");
-        for _ in &sizes {
-            let _ = write!(out, "---:|");
-        }
-        out.push('\n');
-        for alg in algorithms {
-            let _ = write!(out, "| {alg} |");
-            for &n in &sizes {
-                let cell = match mine.iter().find(|r| r.algorithm == alg && r.n == n) {
-                    Some(Row { ms_per_step: Some(ms), cpu_ms_per_step, steps, .. }) => {
-                        let one = if *steps == 1 { ", 1 step" } else { "" };
-                        let cpu = cpu_ms_per_step.map_or(String::new(), |c| format!(" · {}", format_ms(c)));
-                        let per_second = 1000.0 / ms;
-                        let per_second =
-                            if per_second < 10.0 { format!("{per_second:.2}") } else { format!("{per_second:.0}") };
-                        format!("{} ({per_second}{one}){cpu}", format_ms(*ms))
-                    }
-                    Some(Row { note, .. }) => note.clone(),
-                    None => "—".to_string(),
+        let cells: Vec<(String, usize, String)> = rows
+            .iter()
+            .filter(|r| r.scene == scene)
+            .map(|r| {
+                let text = match r.ms_per_step {
+                    Some(ms) => timing_cell(ms, r.cpu_ms_per_step, r.steps),
+                    None => r.note.clone(),
                 };
-                let _ = write!(out, " {cell} |");
-            }
-            out.push('\n');
+                (r.algorithm.clone(), r.n, text)
+            })
+            .collect();
+        if !cells.is_empty() {
+            write_timing_table(&mut out, scene.title(), "algorithm", &cells);
         }
-        out.push('\n');
     }
     out
 }
