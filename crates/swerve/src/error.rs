@@ -89,6 +89,23 @@ pub enum Error {
         /// Radius.
         radius: f32,
     },
+    /// A static triangle of a 3-D world whose corners are repeated or in a line (it has no
+    /// normal).
+    #[error("triangle {triangle} has no area (its corners are repeated or in a line)")]
+    DegenerateTriangle {
+        /// The triangle's place in what was given (0 for a single triangle).
+        triangle: usize,
+    },
+    /// A mesh triangle that names a vertex the mesh does not have.
+    #[error("triangle {triangle} names vertex {index}, but the mesh has {vertices} vertices")]
+    MeshIndexOutOfRange {
+        /// The triangle's place in the mesh.
+        triangle: usize,
+        /// The vertex index it gave.
+        index: u32,
+        /// How many vertices the mesh has.
+        vertices: usize,
+    },
     /// A ball that does not lie inside the world's bounds.
     #[error("ball at ({x}, {y}) with radius {radius} does not fit inside the world's bounds")]
     BallOutsideBounds {
