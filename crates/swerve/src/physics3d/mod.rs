@@ -34,6 +34,7 @@ mod resting;
 pub mod scene;
 mod sphere;
 pub mod time_of_impact;
+mod triangle;
 mod world;
 
 pub use crate::physics::StepStats;
@@ -41,4 +42,5 @@ pub use aabb::Aabb3;
 pub use broad_phase::BroadPhaseKind;
 pub use glam::Vec3;
 pub use sphere::{Sphere, SphereId};
+pub use triangle::Triangle;
 pub use world::World;
