@@ -35,6 +35,7 @@ pub mod scene;
 mod sphere;
 pub mod time_of_impact;
 mod triangle;
+mod triangle_grid;
 mod world;
 
 pub use crate::physics::StepStats;
