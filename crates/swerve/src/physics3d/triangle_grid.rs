@@ -424,7 +424,8 @@ mod tests {
         let grid = TriangleGrid::build(&triangles);
         let (nan, inf) = (f32::NAN, f32::INFINITY);
         let mut out = Vec::new();
-        let values = [nan, inf, -inf, 0.0, 5.0, -1.0e30, 1.0e30, f32::MAX, f32::MIN];
+        // Inverted boxes too (min above max), by a cell and by the whole grid.
+        let values = [nan, inf, -inf, 0.0, 5.0, 30.0, -1.0e30, 1.0e30, f32::MAX, f32::MIN];
         for &a in &values {
             for &b in &values {
                 for axis in 0..3 {
@@ -464,6 +465,19 @@ mod tests {
                 assert!(out.is_empty(), "{query:?}: {out:?}");
             }
         }
+    }
+
+    #[test]
+    fn triangles_with_non_finite_corners_are_left_out() {
+        // Only possible for triangles written out field by field (`Triangle::new` rejects them).
+        let nan = Triangle { a: Vec3::NAN, b: Vec3::X, c: Vec3::Y };
+        let good = Triangle::new(Vec3::ZERO, Vec3::X, Vec3::Z).unwrap();
+        let everything = Aabb3 { min: Vec3::splat(f32::NEG_INFINITY), max: Vec3::splat(f32::INFINITY) };
+        let mut out = Vec::new();
+        TriangleGrid::build(&[nan, good, nan]).near(&everything, &mut out);
+        assert_eq!(out, [1]);
+        TriangleGrid::build(&[nan]).near(&everything, &mut out);
+        assert!(out.is_empty());
     }
 
     /// With `out`'s capacity at the triangle count, `near` never grows it, even when the cells
