@@ -241,6 +241,20 @@ fn closest_point_of_each_region() {
     }
 }
 
+#[test]
+fn closest_point_of_a_triangle_without_area_written_out_by_hand() {
+    // `Triangle::new` rejects these; written field by field they still get the nearest point
+    // of their edges rather than NaN.
+    let line = Triangle { a: Vec3::ZERO, b: Vec3::X, c: Vec3::X * 2.0 };
+    assert_eq!(line.closest_point(DVec3::new(1.5, 1.0, 0.0)), DVec3::new(1.5, 0.0, 0.0));
+    // a = b: Ericson's edge region AB divides 0 by 0 here.
+    let repeated = Triangle { a: Vec3::ZERO, b: Vec3::ZERO, c: Vec3::X * 2.0 };
+    assert_eq!(repeated.closest_point(DVec3::new(1.0, 1.0, 0.0)), DVec3::new(1.0, 0.0, 0.0));
+    let point = Triangle { a: Vec3::ONE, b: Vec3::ONE, c: Vec3::ONE };
+    assert_eq!(point.closest_point(DVec3::ZERO), DVec3::ONE);
+    assert_eq!(point.normal(), DVec3::ZERO);
+}
+
 // ---------------------------------------------------------------------------------------------
 // sphere_triangle.
 
