@@ -7,7 +7,7 @@
 //!
 //! A sphere against a static [`Triangle`] ([`sphere_triangle`]) is its centre, a point,
 //! against the triangle inflated by the radius: two offset faces, three cylinders around the
-//! edges and three spheres at the corners (Ericson, *Real-Time Collision Detection* §5.5.7),
+//! edges and three spheres at the corners (Ericson, *Real-Time Collision Detection* §5.5.6),
 //! the planar disc–segment test with a third coordinate.
 
 use glam::{DVec3, Vec3};
@@ -57,7 +57,7 @@ pub fn spheres(pa: Vec3, va: Vec3, pb: Vec3, vb: Vec3, radius_sum: f32, t_max: f
 /// discrete pass handles it.
 ///
 /// The centre's path is tested, in `f64`, against the triangle inflated by the radius
-/// (Ericson, *Real-Time Collision Detection* §5.5.7, the swept sphere against a triangle):
+/// (Ericson, *Real-Time Collision Detection* §5.5.6, the swept sphere against a triangle):
 /// * the **face**: the triangle's plane offset by `radius` towards the side the sphere starts
 ///   on, hit where the hit point projects into the triangle;
 /// * the three **edges**: an infinite cylinder of radius `radius` around each edge's line
