@@ -1,5 +1,5 @@
 //! The 3-D world's `step` does not allocate once warmed up, for every broad phase, and with
-//! gravity and friction (the resting-contact solver keeps its buffers). A counting global allocator sees
+//! gravity and friction (the resting-contact solver keeps its buffers), and with static triangles. A counting global allocator sees
 //! every allocation of this test binary, so the binary holds this one test only.
 
 use glam::Vec3;
@@ -51,4 +51,26 @@ fn step_does_not_allocate_once_warm() {
     let (allocations, resting) = warm_allocations(&mut world, scene.dt, 900, |s| s.resting_contacts);
     assert!(resting > 0, "no resting contacts: the solver was not exercised");
     assert_eq!(allocations, 0, "with gravity, step allocated {allocations} times after warm-up");
+    // Static triangles: the pour lands on a slanted mesh floor (two triangles per cell of a
+    // 4 × 4 grid, a slope along x), so the triangle pairs, impacts and rows are exercised too.
+    let mut world = scene.world(BroadPhaseKind::UniformGrid).unwrap();
+    world.set_gravity(Vec3::new(0.0, 0.0, -9.81)).unwrap();
+    let (min, max) = (scene.bounds.min, scene.bounds.max);
+    let size = max - min;
+    let vertex = |i: u32, j: u32| {
+        let (u, v) = (i as f32 / 4.0, j as f32 / 4.0);
+        Vec3::new(min.x + u * size.x, min.y + v * size.y, min.z + 0.05 * size.z + 0.1 * size.z * u)
+    };
+    let vertices: Vec<Vec3> = (0..5).flat_map(|j| (0..5).map(move |i| vertex(i, j))).collect();
+    let triangles: Vec<[u32; 3]> = (0..4)
+        .flat_map(|j| {
+            (0..4).flat_map(move |i| {
+                [[j * 5 + i, j * 5 + i + 1, j * 5 + i + 6], [j * 5 + i, j * 5 + i + 6, j * 5 + i + 5]]
+            })
+        })
+        .collect();
+    world.add_mesh(&vertices, &triangles).unwrap();
+    let (allocations, resting) = warm_allocations(&mut world, scene.dt, 900, |s| s.resting_contacts);
+    assert!(resting > 0, "no resting contacts: the solver was not exercised");
+    assert_eq!(allocations, 0, "with triangles, step allocated {allocations} times after warm-up");
 }

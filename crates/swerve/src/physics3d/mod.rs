@@ -23,9 +23,12 @@
 //!   (`I = 2/5 m r²`), so a sphere set sliding ends up rolling.
 //!
 //! * **Substeps** ([`World::set_substeps`]): deep piles hold with shorter steps.
+//! * **Static triangles** ([`World::add_triangle`], [`World::add_mesh`]): ramps, funnels and
+//!   closed meshes, the 3-D counterpart of the planar world's segments; found near each
+//!   sphere by a grid over the triangles, hit at their time of impact, held by the resting
+//!   solver.
 //!
-//! Not in 3-D (the planar world has them): rolling resistance, static segments and polygons,
-//! contact events and queries.
+//! Not in 3-D (the planar world has them): rolling resistance, contact events and queries.
 
 mod aabb;
 pub mod broad_phase;

@@ -26,7 +26,7 @@ use glam::{DVec3, Vec3};
 use super::broad_phase::Pair;
 use super::friction::{apply_tangent_impulse, sliding_velocity, tangent_inverse_mass, ContactSide};
 use super::world::pair_friction;
-use super::{Aabb3, Sphere, SphereId};
+use super::{Aabb3, Sphere, SphereId, Triangle};
 
 /// No sphere: the partner of a contact with a wall.
 const WALL: u32 = u32::MAX;
@@ -93,6 +93,9 @@ pub(crate) struct Scene<'a> {
     /// The step's candidate pairs (swept boxes, which cover each sphere and its margin).
     pub pairs: &'a [Pair],
     pub bounds: Option<Aabb3>,
+    /// The static triangles, and the step's candidate (sphere, triangle) pairs.
+    pub triangles: &'a [Triangle],
+    pub triangle_pairs: &'a [(u32, u32)],
 }
 
 impl RestingContacts {
@@ -231,6 +234,19 @@ impl RestingContacts {
                     }
                 }
             }
+        }
+        for &(i, t) in scene.triangle_pairs {
+            let sphere = &scene.spheres[i as usize];
+            let center = sphere.position.as_dvec3();
+            let toward = scene.triangles[t as usize].closest_point(center) - center;
+            let distance = toward.length();
+            let gap = distance - f64::from(sphere.radius);
+            if gap > f64::from(Self::MARGIN * sphere.radius) || distance == 0.0 {
+                continue;
+            }
+            // After the six walls' codes (`World::add_triangles` keeps `t` below 2³¹ − 8).
+            let code = (1 << 31) + 6 + t;
+            push(i as usize, WALL, code, toward / distance, gap, sphere.restitution, sphere.friction);
         }
         self.contacts.sort_unstable_by_key(|c| c.key);
         // Keys are unique but for a pair the broad phase reported twice.

@@ -13,10 +13,6 @@
 //! convert exactly, and `f64` keeps the cell arithmetic exact enough at any `f32` coordinate
 //! (`f32` cells far from the origin would round by more than a small cell's size).
 
-// Until the world's triangle contacts (being written against this API) use the grid; remove
-// then, so that an unused item shows again.
-#![allow(dead_code)]
-
 use glam::DVec3;
 
 use super::{Aabb3, Triangle};

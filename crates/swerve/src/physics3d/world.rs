@@ -9,7 +9,8 @@ use super::broad_phase::{BroadPhase, BroadPhaseKind, Pair};
 use super::friction::{impact_friction, ContactSide};
 use super::resting::{self, RestingContacts};
 use super::time_of_impact;
-use super::{Aabb3, Sphere, SphereId};
+use super::triangle_grid::TriangleGrid;
+use super::{Aabb3, Sphere, SphereId, Triangle};
 use crate::error::Error;
 use crate::physics::broad_phase::partner_rows;
 use crate::physics::response::correction_shares;
@@ -17,6 +18,14 @@ use crate::physics::StepStats;
 
 /// A slot of a removed sphere.
 const REMOVED: u32 = u32::MAX;
+
+/// Marks the second index of an impact event as a triangle index rather than a sphere index
+/// (sphere indices are below 2³¹, see [`World::add_sphere`]).
+const TRIANGLE_FLAG: u32 = 1 << 31;
+
+/// The most static triangles a world holds: their numbers share the resting contacts' key
+/// space with the six walls (module `resting`).
+const MAX_TRIANGLES: usize = (1 << 31) - 8;
 
 /// Spheres in a box (or in free space).
 ///
@@ -95,7 +104,21 @@ pub struct World {
     grown: bool,
     adjacency_start: Vec<u32>,
     adjacency: Vec<u32>,
+    /// Impacts by time: `(time bits, sphere, partner)`, the partner a sphere or a flagged
+    /// triangle ([`TRIANGLE_FLAG`]).
     events: BinaryHeap<Reverse<(u32, u32, u32)>>,
+    /// The static triangles, and the grid that finds those near a box (rebuilt at the first
+    /// step after a change).
+    triangles: Vec<Triangle>,
+    triangle_grid: TriangleGrid,
+    triangle_grid_stale: bool,
+    /// The step's candidate sphere–triangle pairs (a sphere's swept box meets the triangle),
+    /// ordered by sphere, then triangle; `triangle_rows[i]..triangle_rows[i + 1]` are sphere
+    /// `i`'s (empty when the world has no triangles).
+    triangle_pairs: Vec<(u32, u32)>,
+    triangle_rows: Vec<u32>,
+    /// Scratch: the triangles near one box.
+    near_triangles: Vec<u32>,
 }
 
 impl World {
@@ -174,6 +197,12 @@ impl World {
             adjacency_start: Vec::new(),
             adjacency: Vec::new(),
             events: BinaryHeap::new(),
+            triangles: Vec::new(),
+            triangle_grid: TriangleGrid::default(),
+            triangle_grid_stale: false,
+            triangle_pairs: Vec::new(),
+            triangle_rows: Vec::new(),
+            near_triangles: Vec::new(),
         })
     }
 
@@ -394,6 +423,57 @@ impl World {
         self.bounds
     }
 
+    /// Adds a static triangle with corners `a`, `b`, `c` (m). Both faces are solid: spheres
+    /// bounce off it, rest and roll on it, and with continuous collision do not pass through
+    /// it; kinematic spheres pass through, as through the walls. Errors on a non-finite corner
+    /// or a triangle without area ([`Triangle::new`]).
+    pub fn add_triangle(&mut self, a: Vec3, b: Vec3, c: Vec3) -> Result<(), Error> {
+        self.add_triangles(&[Triangle::new(a, b, c)?])
+    }
+
+    /// Adds the triangles of a mesh: `triangles` index `vertices` (m). All or nothing: a
+    /// non-finite vertex, an index beyond the vertices or a triangle without area adds none of
+    /// them. Shared edges are fine (a sphere rolls across the seam of a flat mesh as over one
+    /// face: its contact with the neighbour is never closer than with the face it is on).
+    pub fn add_mesh(&mut self, vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<(), Error> {
+        for &v in vertices {
+            Error::check_finite_vec3("mesh vertex", v)?;
+        }
+        let mut mesh = Vec::with_capacity(triangles.len());
+        for (k, corners) in triangles.iter().enumerate() {
+            let corner = |index: u32| {
+                vertices.get(index as usize).copied().ok_or(Error::MeshIndexOutOfRange {
+                    triangle: k,
+                    index,
+                    vertices: vertices.len(),
+                })
+            };
+            let triangle = Triangle::new(corner(corners[0])?, corner(corners[1])?, corner(corners[2])?)
+                .map_err(|_| Error::DegenerateTriangle { triangle: k })?;
+            mesh.push(triangle);
+        }
+        self.add_triangles(&mesh)
+    }
+
+    /// Adds checked triangles, all or none.
+    fn add_triangles(&mut self, triangles: &[Triangle]) -> Result<(), Error> {
+        if self.triangles.len() + triangles.len() > MAX_TRIANGLES {
+            return Err(Error::OutOfRange {
+                what: "triangle count",
+                requirement: "below 2^31 - 8",
+                value: (self.triangles.len() + triangles.len()) as f32,
+            });
+        }
+        self.triangles.extend_from_slice(triangles);
+        self.triangle_grid_stale = true;
+        Ok(())
+    }
+
+    /// The static triangles, in the order they were added.
+    pub fn triangles(&self) -> &[Triangle] {
+        &self.triangles
+    }
+
     /// Switches the broad phase (the step's result does not depend on it; see [`World`]).
     pub fn set_broad_phase(&mut self, kind: BroadPhaseKind) {
         if kind != self.broad_phase.kind() {
@@ -528,6 +608,10 @@ impl World {
         if !(dt.is_finite() && dt > 0.0) || self.spheres.is_empty() {
             return;
         }
+        if self.triangle_grid_stale {
+            self.triangle_grid = TriangleGrid::build(&self.triangles);
+            self.triangle_grid_stale = false;
+        }
         if self.damping != 0.0 {
             let scale = 1.0 / (1.0 + f64::from(self.damping) * f64::from(dt));
             self.change_velocities(|v| v * scale);
@@ -589,6 +673,8 @@ impl World {
             ids: &self.ids,
             pairs: &self.pairs,
             bounds: self.bounds,
+            triangles: &self.triangles,
+            triangle_pairs: &self.triangle_pairs,
         };
         self.stats.resting_contacts = self.resting.solve(&scene, dt, self.resting_speed, self.solver_iterations);
         let resting = std::mem::take(&mut self.resting);
@@ -630,22 +716,60 @@ impl World {
         self.find_pairs();
     }
 
-    /// Runs the broad phase on the swept boxes.
+    /// Runs the broad phase on the swept boxes, and lists the triangles each box meets.
     fn find_pairs(&mut self) {
         self.pairs.clear();
         self.broad_phase.find_pairs(&self.swept, &mut self.pairs);
         self.stats.candidate_pairs = self.pairs.len();
+        if !self.triangles.is_empty() {
+            self.find_triangle_pairs();
+        }
+    }
+
+    /// The candidate sphere–triangle pairs: each non-kinematic sphere's swept box (which
+    /// covers its path, its contact margin and its corrections' room) against the triangle
+    /// grid, then against each triangle's box.
+    #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
+    fn find_triangle_pairs(&mut self) {
+        self.triangle_pairs.clear();
+        self.triangle_rows.clear();
+        let mut near = std::mem::take(&mut self.near_triangles);
+        for (i, (sphere, swept)) in self.spheres.iter().zip(&self.swept).enumerate() {
+            self.triangle_rows.push(self.triangle_pairs.len() as u32);
+            if sphere.is_kinematic() {
+                continue; // passes through triangles, as through walls
+            }
+            self.triangle_grid.near(swept, &mut near);
+            let meets = |&&t: &&u32| self.triangles[t as usize].bounding_box().overlaps(swept);
+            self.triangle_pairs.extend(near.iter().filter(meets).map(|&t| (i as u32, t)));
+        }
+        self.triangle_rows.push(self.triangle_pairs.len() as u32);
+        self.near_triangles = near;
+    }
+
+    /// The triangles near sphere `i` this step (after [`World::find_pairs`]).
+    #[inline]
+    fn triangles_near(&self, i: u32) -> std::ops::Range<usize> {
+        match self.triangle_rows.get(i as usize..i as usize + 2) {
+            Some(&[start, end]) => start as usize..end as usize,
+            _ => 0..0,
+        }
     }
 
     /// Whether pair `(i, j)` moves fast enough, relative to each other, to need its time of
     /// impact: more than [`World::CONTINUOUS_FRACTION`] of the smaller radius in this step.
     /// Slower pairs cannot pass through each other (that takes a relative displacement of more
     /// than the sum of the radii); the discrete pass resolves them.
+    /// The same for sphere `i` and a flagged triangle `j`, which is still.
     #[inline]
     fn needs_time_of_impact(&self, i: u32, j: u32, dt: f32) -> bool {
-        let (a, b) = (&self.spheres[i as usize], &self.spheres[j as usize]);
-        let reach = Self::CONTINUOUS_FRACTION * a.radius.min(b.radius);
-        (b.velocity - a.velocity).length_squared() * (dt * dt) > reach * reach
+        let a = &self.spheres[i as usize];
+        let (velocity, radius) = match self.spheres.get(j as usize) {
+            Some(b) => (b.velocity - a.velocity, a.radius.min(b.radius)),
+            None => (a.velocity, a.radius), // a triangle
+        };
+        let reach = Self::CONTINUOUS_FRACTION * radius;
+        velocity.length_squared() * (dt * dt) > reach * reach
     }
 
     /// Where sphere `i` is at time `t` on its current path.
@@ -654,12 +778,19 @@ impl World {
         self.spheres[i].position + self.spheres[i].velocity * t
     }
 
-    /// Time of impact of spheres `i` and `j` from time `now`.
+    /// Time of impact of sphere `i` and sphere (or flagged triangle) `j` from time `now`.
     #[inline]
     fn impact_time(&self, i: u32, j: u32, now: f32, dt: f32) -> Option<f32> {
-        let (a, b) = (&self.spheres[i as usize], &self.spheres[j as usize]);
-        let (pa, pb) = (self.position_at(i as usize, now), self.position_at(j as usize, now));
-        time_of_impact::spheres(pa, a.velocity, pb, b.velocity, a.radius + b.radius, dt - now).map(|t| now + t)
+        let a = &self.spheres[i as usize];
+        let pa = self.position_at(i as usize, now);
+        let t = if j & TRIANGLE_FLAG != 0 {
+            let triangle = &self.triangles[(j & !TRIANGLE_FLAG) as usize];
+            time_of_impact::sphere_triangle(pa, a.velocity, a.radius, triangle, dt - now)
+        } else {
+            let (b, pb) = (&self.spheres[j as usize], self.position_at(j as usize, now));
+            time_of_impact::spheres(pa, a.velocity, pb, b.velocity, a.radius + b.radius, dt - now)
+        };
+        t.map(|t| now + t)
     }
 
     /// Step 2: continuous collision detection and time-ordered impacts.
@@ -667,6 +798,15 @@ impl World {
     fn process_impacts(&mut self, dt: f32) {
         self.events.clear();
         for &(i, j) in &self.pairs {
+            if self.needs_time_of_impact(i, j, dt) {
+                if let Some(t) = self.impact_time(i, j, 0.0, dt) {
+                    self.events.push(Reverse((t.to_bits(), i, j)));
+                }
+            }
+        }
+        for k in 0..self.triangle_pairs.len() {
+            let (i, triangle) = self.triangle_pairs[k];
+            let j = triangle | TRIANGLE_FLAG;
             if self.needs_time_of_impact(i, j, dt) {
                 if let Some(t) = self.impact_time(i, j, 0.0, dt) {
                     self.events.push(Reverse((t.to_bits(), i, j)));
@@ -697,7 +837,13 @@ impl World {
                 continue;
             }
             now = now.max(t);
-            if self.collide(i, j, now) {
+            if j & TRIANGLE_FLAG != 0 {
+                if self.bounce_off_triangle(i, j & !TRIANGLE_FLAG, now) {
+                    self.stats.contacts += 1;
+                    self.stats.time_of_impact_events += 1;
+                    self.push_new_impacts(i, j, now, dt);
+                }
+            } else if self.collide(i, j, now) {
                 self.stats.contacts += 1;
                 self.stats.time_of_impact_events += 1;
                 self.push_new_impacts(i, j, now, dt);
@@ -713,6 +859,7 @@ impl World {
     #[cold]
     fn stop_pending_spheres(&mut self, now: f32, dt: f32) {
         let mut pending: Vec<u32> = self.events.drain().flat_map(|Reverse((_, i, j))| [i, j]).collect();
+        pending.retain(|&k| k & TRIANGLE_FLAG == 0);
         pending.sort_unstable();
         pending.dedup();
         for i in pending {
@@ -736,8 +883,8 @@ impl World {
         self.adjacency_start[i as usize] as usize..self.adjacency_start[i as usize + 1] as usize
     }
 
-    /// After sphere `i` was deflected at `now` by `other`, its impacts with its other
-    /// partners.
+    /// After sphere `i` was deflected at `now` by `other` (a sphere or a flagged triangle),
+    /// its impacts with its other partners and triangles.
     fn push_new_impacts(&mut self, i: u32, other: u32, now: f32, dt: f32) {
         for k in self.partners(i) {
             let j = self.adjacency[k];
@@ -748,6 +895,14 @@ impl World {
             if self.needs_time_of_impact(a, b, dt) {
                 if let Some(t) = self.impact_time(a, b, now, dt) {
                     self.events.push(Reverse((t.to_bits(), a, b)));
+                }
+            }
+        }
+        for k in self.triangles_near(i) {
+            let j = self.triangle_pairs[k].1 | TRIANGLE_FLAG;
+            if j != other && self.needs_time_of_impact(i, j, dt) {
+                if let Some(t) = self.impact_time(i, j, now, dt) {
+                    self.events.push(Reverse((t.to_bits(), i, j)));
                 }
             }
         }
@@ -807,6 +962,68 @@ impl World {
             }
         }
         true
+    }
+
+    /// The approach-only impulse of sphere `i` against something static in direction `toward`
+    /// (unit, `f64`, from the sphere's centre to the contact), with Coulomb friction; returns
+    /// whether the sphere was approaching. As a wall bounce: the normal velocity is reversed
+    /// and scaled by the restitution (none below the resting speed).
+    fn apply_static_impulse(&mut self, i: usize, toward: DVec3) -> bool {
+        let sphere = self.spheres[i];
+        let v = self.velocity64(i);
+        let approach = v.dot(toward);
+        if approach <= 0.0 || sphere.is_kinematic() {
+            return false;
+        }
+        let e = if approach < self.resting_speed { 0.0 } else { f64::from(sphere.restitution) };
+        let normal_change = (1.0 + e) * approach;
+        let mut v = v - toward * normal_change;
+        if sphere.friction > 0.0 {
+            let mut side = ContactSide {
+                velocity: v,
+                spin: sphere.angular_velocity.as_dvec3(),
+                inverse_mass: 1.0 / f64::from(sphere.mass),
+                inverse_inertia: sphere.inverse_inertia(),
+                arm: toward * f64::from(sphere.radius),
+            };
+            let limit = f64::from(sphere.friction) * f64::from(sphere.mass) * normal_change;
+            impact_friction(&mut side, &mut { ContactSide::STATIC }, toward, limit);
+            v = side.velocity;
+            self.spheres[i].angular_velocity = side.spin.as_vec3();
+        }
+        self.set_velocity64(i, v);
+        true
+    }
+
+    /// Sphere `i` touching triangle `t` at time `time` bounces off it; re-anchors its path.
+    fn bounce_off_triangle(&mut self, i: u32, t: u32, time: f32) -> bool {
+        let i = i as usize;
+        let at = self.position_at(i, time);
+        // In f64: the sphere is only a radius away, and an f32 normal would tilt the bounce
+        // (energy would drift, as the planar world measured for segments).
+        let toward = self.toward_triangle(at, t as usize, self.spheres[i].velocity);
+        if !self.apply_static_impulse(i, toward) {
+            return false;
+        }
+        self.spheres[i].position = at - self.spheres[i].velocity * time;
+        true
+    }
+
+    /// The unit direction from a sphere centred at `center` to its nearest point on triangle
+    /// `t`; for a centre on the triangle, the face normal on the side `velocity` moves to.
+    fn toward_triangle(&self, center: Vec3, t: usize, velocity: Vec3) -> DVec3 {
+        let triangle = &self.triangles[t];
+        let toward = triangle.closest_point(center.as_dvec3()) - center.as_dvec3();
+        let length = toward.length();
+        if length > 0.0 {
+            return toward / length;
+        }
+        let normal = triangle.normal();
+        if normal.dot(velocity.as_dvec3()) >= 0.0 {
+            normal
+        } else {
+            -normal
+        }
     }
 
     /// Impulse between spheres `i` and `j` touching at time `t`; re-anchors their paths.
@@ -945,7 +1162,36 @@ impl World {
             self.stats.contacts += 1;
             corrected += 1;
         }
+        for k in 0..self.triangle_pairs.len() {
+            let (i, t) = self.triangle_pairs[k];
+            corrected += self.resolve_triangle_overlap::<RESTING>(i as usize, t as usize);
+        }
         corrected
+    }
+
+    /// Pushes sphere `i` out of triangle `t` if it overlaps it (beyond the slop), and bounces
+    /// it off if it moves inwards; returns 1 if it did. `RESTING`: as in
+    /// [`World::resolve_overlaps_once`].
+    fn resolve_triangle_overlap<const RESTING: bool>(&mut self, i: usize, t: usize) -> usize {
+        let sphere = self.spheres[i];
+        let center = sphere.position.as_dvec3();
+        let nearest = self.triangles[t].closest_point(center);
+        let (r, slop) = (f64::from(sphere.radius), f64::from(slop::<RESTING>(sphere.radius)));
+        if center.distance_squared(nearest) >= (r - slop) * (r - slop) {
+            return 0;
+        }
+        let toward = self.toward_triangle(sphere.position, t, sphere.velocity);
+        // Out to the radius and a few ulps more (see the pairs above), or, resting, to half the
+        // slop.
+        let margin = 4.0 * f64::from(f32::EPSILON) * f64::from(sphere.position.abs().max_element().max(sphere.radius));
+        let distance = if RESTING { r - 0.5 * slop } else { r + margin };
+        self.spheres[i].position = (nearest - toward * distance).as_vec3();
+        self.apply_static_impulse(i, toward);
+        self.clamp_into_bounds(i);
+        self.keep_in_swept_box(i);
+        self.mark_moved(i as u32);
+        self.stats.contacts += 1;
+        1
     }
 
     /// Grows sphere `i`'s swept box, with room, when a correction has pushed it out of it, and
