@@ -8,7 +8,7 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use swerve::physics3d::broad_phase::BroadPhase;
-use swerve::physics3d::scene::{mixed_pit, sphere_pit};
+use swerve::physics3d::scene::{hourglass, mixed_pit, sphere_pit};
 use swerve::physics3d::{Aabb3, BroadPhaseKind, Vec3, World};
 
 use crate::view3d::{box_edges, start_colour, write_gif, FrameKeeper, Orbit};
@@ -25,6 +25,10 @@ pub struct Pit3dArgs {
     /// Radii from 0.25 to 1 m instead of all 1 m.
     #[arg(long)]
     mixed: bool,
+    /// The spheres start above a funnel of static triangles that opens into a lower chamber
+    /// (`swerve::physics3d::scene::hourglass`); pour them with `--gravity`.
+    #[arg(long, conflicts_with = "mixed")]
+    hourglass: bool,
     /// Restitution of every sphere (1 is elastic).
     #[arg(long, default_value_t = 1.0)]
     restitution: f32,
@@ -66,6 +70,8 @@ pub struct Pit3dArgs {
 #[derive(Serialize)]
 struct Metrics {
     spheres: usize,
+    /// Static triangles (the hourglass's funnel).
+    triangles: usize,
     steps: usize,
     broad_phase: String,
     /// Simulated seconds.
@@ -101,15 +107,21 @@ pub fn run(args: &Pit3dArgs) -> Result<()> {
     let kind: BroadPhaseKind = args.broad_phase.parse().context("--broad-phase")?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
 
-    let mut scene = if args.mixed {
-        mixed_pit(args.spheres, args.fraction, args.seed)
+    let (mut scene, mesh) = if args.hourglass {
+        let (scene, mesh) = hourglass(args.spheres, args.fraction, args.seed);
+        (scene, Some(mesh))
+    } else if args.mixed {
+        (mixed_pit(args.spheres, args.fraction, args.seed), None)
     } else {
-        sphere_pit(args.spheres, args.fraction, args.seed)
+        (sphere_pit(args.spheres, args.fraction, args.seed), None)
     };
     for s in &mut scene.spheres {
         (s.restitution, s.friction) = (args.restitution, args.friction);
     }
     let mut world = scene.world(kind)?;
+    if let Some(mesh) = &mesh {
+        world.add_mesh(&mesh.vertices, &mesh.triangles)?;
+    }
     world.set_gravity(Vec3::new(0.0, 0.0, -args.gravity))?;
     world.set_substeps(args.substeps).context("--substeps")?;
     let positions = |w: &World| w.spheres().iter().map(|s| s.position).collect::<Vec<_>>();
@@ -143,6 +155,7 @@ pub fn run(args: &Pit3dArgs) -> Result<()> {
     let (e1, p1) = (world.kinetic_energy(), world.momentum());
     let metrics = Metrics {
         spheres: args.spheres,
+        triangles: world.triangles().len(),
         steps: args.steps,
         broad_phase: kind.to_string(),
         simulated_time: args.steps as f32 * scene.dt,
@@ -166,13 +179,9 @@ pub fn run(args: &Pit3dArgs) -> Result<()> {
         let (centre, half) = ((min + max) * 0.5, (max - min) * 0.5);
         let colours: Vec<[u8; 3]> = frames.kept[0].1.iter().map(|&p| start_colour((p - centre) / half)).collect();
         let radii: Vec<f32> = world.spheres().iter().map(|s| s.radius).collect();
-        let orbit = Orbit {
-            centre,
-            distance: 3.2 * half.length(),
-            radii: &radii,
-            colours: &colours,
-            edges: &box_edges(min, max),
-        };
+        let mut edges = box_edges(min, max);
+        edges.extend(world.triangles().iter().flat_map(|t| [(t.a, t.b), (t.b, t.c), (t.c, t.a)]));
+        let orbit = Orbit { centre, distance: 3.2 * half.length(), radii: &radii, colours: &colours, edges: &edges };
         write_gif(&args.out.join("run.gif"), &frames.kept, args.steps, &orbit, args.gif_frames, args.size)?;
         files.push("run.gif");
     }

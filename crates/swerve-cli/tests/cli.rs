@@ -473,11 +473,41 @@ fn pit3d_runs_spheres_in_a_box_and_writes_3d_trajectories() {
     assert!(metrics["kinetic_energy_end"].as_f64().unwrap() < 0.01 * metrics["kinetic_energy_start"].as_f64().unwrap());
     assert!(!poured.join("run.gif").exists());
 
+    // The hourglass: poured through a funnel of eight triangles into the chamber below it.
+    let glass = dir.path().join("hourglass");
+    let args = ["pit3d", "--hourglass", "--spheres", "300", "--steps", "240", "--gravity", "9.81"];
+    let args = [&args[..], &["--restitution", "0.3", "--no-gif", "--out", glass.to_str().unwrap()]].concat();
+    let result = swerve(&args);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let metrics: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(glass.join("metrics.json")).unwrap()).unwrap();
+    assert_eq!(metrics["triangles"], 8, "{metrics}");
+    let csv = std::fs::read_to_string(glass.join("trajectory.csv")).unwrap();
+    let last: Vec<Vec<f32>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|f| f.parse().unwrap()).collect::<Vec<f32>>())
+        .filter(|r| r[0] == 240.0)
+        .collect();
+    // The pit's side, from its start (a cube from the origin); the funnel's opening is half a
+    // side below its floor.
+    let side = csv
+        .lines()
+        .skip(1)
+        .filter(|l| l.starts_with("0,"))
+        .map(|l| l.split(',').nth(4).unwrap().parse::<f32>().unwrap())
+        .fold(0.0f32, f32::max)
+        + 1.0;
+    let below = last.iter().filter(|r| r[4] < -0.5 * side).count();
+    assert!(below > 0, "no sphere came through the funnel in 4 s");
+    assert!(last.iter().all(|r| r[4] > -1.5 * side), "a sphere left through the floor");
+
     for bad in [
         &["pit3d", "--spheres", "0"][..],
         &["pit3d", "--fraction", "0.9"],
         &["pit3d", "--restitution", "1.5"],
         &["pit3d", "--broad-phase", "bvh"],
+        &["pit3d", "--hourglass", "--mixed"],
     ] {
         let result = swerve(&[bad, &["--out", o]].concat());
         assert!(!result.status.success(), "{bad:?} succeeded");

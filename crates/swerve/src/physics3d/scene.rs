@@ -1,5 +1,5 @@
-//! Reproducible 3-D scenes: the sphere pit (the planar ball pit with a third axis) and a
-//! mixed-size variant, shared by the tests, the benchmark crate, the CLI and the bindings so
+//! Reproducible 3-D scenes: the sphere pit (the planar ball pit with a third axis), a
+//! mixed-size variant and an hourglass of static triangles, shared by the tests, the benchmark crate, the CLI and the bindings so
 //! that every figure is measured on the same spheres.
 
 use glam::Vec3;
@@ -44,6 +44,36 @@ pub fn sphere_pit(n: usize, fraction: f32, seed: u64) -> Scene {
 /// of it). The size spread is what hierarchical grids are for.
 pub fn mixed_pit(n: usize, fraction: f32, seed: u64) -> Scene {
     scene(n, fraction, seed, |rng| rng.range(0.25, 1.0))
+}
+
+/// A static triangle mesh (see [`World::add_mesh`]).
+#[derive(Clone, Debug)]
+pub struct Mesh {
+    /// Corner positions (m).
+    pub vertices: Vec<Vec3>,
+    /// Each triangle's three indices into `vertices`.
+    pub triangles: Vec<[u32; 3]>,
+}
+
+/// The hourglass: [`sphere_pit`]'s spheres (`n`, `fraction`, `seed`) over a square funnel of
+/// eight triangles, in a box deepened below the pit to 2.5 times its side. The funnel's rim is
+/// the box's walls at the pit's floor (z = 0); it narrows over half a side to a centred square
+/// opening 12 m (six sphere diameters) or a quarter of the side across, whichever is wider,
+/// wide enough that the spheres flow rather than arch over it. Under gravity the spheres pour
+/// through into the lower chamber. [`Scene::world`] leaves the mesh out: add it with
+/// [`World::add_mesh`].
+pub fn hourglass(n: usize, fraction: f32, seed: u64) -> (Scene, Mesh) {
+    let mut scene = sphere_pit(n, fraction, seed);
+    let side = scene.bounds.max.x;
+    scene.bounds.min.z = -1.5 * side;
+    let (centre, half) = (0.5 * side, (0.125 * side).max(6.0).min(0.45 * side));
+    let ring = |lo: f32, hi: f32, z: f32| {
+        [Vec3::new(lo, lo, z), Vec3::new(hi, lo, z), Vec3::new(hi, hi, z), Vec3::new(lo, hi, z)]
+    };
+    let mut vertices = ring(0.0, side, 0.0).to_vec();
+    vertices.extend(ring(centre - half, centre + half, -0.5 * side));
+    let triangles = (0..4u32).flat_map(|k| [[k, (k + 1) % 4, (k + 1) % 4 + 4], [k, (k + 1) % 4 + 4, k + 4]]).collect();
+    (scene, Mesh { vertices, triangles })
 }
 
 fn scene(n: usize, fraction: f32, seed: u64, mut radius: impl FnMut(&mut SplitMix64) -> f32) -> Scene {
