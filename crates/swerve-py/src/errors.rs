@@ -90,6 +90,8 @@ pub fn to_py(error: swerve::Error) -> PyErr {
         | E::UnknownBroadPhase3d(_)
         | E::BallOutsideBounds { .. }
         | E::SphereOutsideBounds { .. }
+        | E::DegenerateTriangle { .. }
+        | E::MeshIndexOutOfRange { .. }
         | E::Parse { .. } => invalid_value(message),
         _ => SwerveError::new_err(message),
     }

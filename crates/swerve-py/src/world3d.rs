@@ -5,7 +5,7 @@
 use crate::errors::{invalid_value, IntoPyResult};
 use crate::native3d::{points3, vec3};
 use glam::Vec3;
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use swerve::physics3d::{Aabb3, BroadPhaseKind, Sphere, SphereId, World};
@@ -53,6 +53,29 @@ fn per_sphere(value: &Bound<'_, PyAny>, n: usize, what: &str) -> PyResult<Vec<f6
         return Err(invalid_value(format!("{what} must have {n} values (one per sphere), got {}", array.len())));
     }
     Ok(array.as_array().to_vec())
+}
+
+/// An `(M, 3)` array of vertex indices: integers only (a float index is refused rather than
+/// truncated), none negative or beyond `u32`.
+fn index_triples(value: &Bound<'_, PyAny>) -> PyResult<Vec<[u32; 3]>> {
+    let numpy = value.py().import("numpy")?;
+    let array = numpy
+        .call_method1("asarray", (value,))
+        .map_err(|e| invalid_value(format!("cannot read triangles as an array: {e}")))?;
+    let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
+    let shape: Vec<usize> = array.getattr("shape")?.extract()?;
+    if shape.len() != 2 || shape[1] != 3 {
+        return Err(invalid_value(format!("triangles must have shape (M, 3), got {shape:?}")));
+    }
+    if shape[0] > 0 && kind != "i" && kind != "u" {
+        return Err(invalid_value("triangles must be integer vertex indices"));
+    }
+    let array: PyReadonlyArray2<'_, i64> = array.call_method1("astype", ("int64",))?.extract()?;
+    let view = array.as_array();
+    let index = |value: i64| {
+        u32::try_from(value).map_err(|_| invalid_value(format!("a triangle names vertex {value}, which no mesh has")))
+    };
+    view.rows().into_iter().map(|row| Ok([index(row[0])?, index(row[1])?, index(row[2])?])).collect()
 }
 
 fn triple(v: Vec3) -> (f32, f32, f32) {
@@ -355,6 +378,29 @@ impl PyWorld3d {
         let gone: std::collections::HashSet<u32> = spheres.into_iter().collect();
         self.world.retain_spheres(|id, _| !gone.contains(&id.0));
         Ok(())
+    }
+
+    /// Adds a static triangle with corners `a`, `b`, `c` (each `(x, y, z)`, m). Both faces are
+    /// solid: spheres bounce off it, rest and roll on it, and do not pass through it (kinematic
+    /// spheres do). Raises `ValueError` for a non-finite corner or a triangle without area.
+    fn add_triangle(&mut self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, c: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.world.add_triangle(vec3(a, "a")?, vec3(b, "b")?, vec3(c, "c")?).py()
+    }
+
+    /// Adds a triangle mesh: `vertices` an `(N, 3)` array (m), `triangles` an `(M, 3)`
+    /// integer array of vertex indices. All or nothing: a non-finite vertex, an index out of
+    /// range or a triangle without area raises `ValueError` and adds no triangle.
+    fn add_mesh(&mut self, vertices: &Bound<'_, PyAny>, triangles: &Bound<'_, PyAny>) -> PyResult<()> {
+        let vertices = points3(vertices, "vertices")?;
+        let triangles = index_triples(triangles)?;
+        self.world.add_mesh(&vertices, &triangles).py()
+    }
+
+    /// The static triangles as a new `(M, 3, 3)` float32 array: triangle, corner, coordinate.
+    fn triangles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        let triangles = self.world.triangles();
+        let flat: Vec<f32> = triangles.iter().flat_map(|t| [t.a, t.b, t.c]).flat_map(|v| v.to_array()).collect();
+        PyArray1::from_vec(py, flat).reshape([triangles.len(), 3, 3])
     }
 
     /// Moves every sphere to the rows of an `(N, 3)` array (nothing changes on error).

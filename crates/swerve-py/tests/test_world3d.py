@@ -430,3 +430,55 @@ def test_ids_are_stable_after_removal_and_the_rest_moves_as_if_never_added():
     assert list(world.sphere_ids()[-2:]) == [318, 320]
     with pytest.raises(LookupError):
         world.sphere(319)
+
+
+def test_a_sphere_bounces_off_a_slanted_triangle_like_a_mirror():
+    world = swerve.World3d(None)
+    a, b, c = np.array([-20.0, -20.0, -3.0]), np.array([20.0, -15.0, 4.0]), np.array([0.0, 25.0, 2.0])
+    world.add_triangle(a, b, c)
+    assert world.triangles().shape == (1, 3, 3) and world.triangles().dtype == np.float32
+    n = np.cross(b - a, c - a)
+    n /= np.linalg.norm(n)
+    v0 = np.array([0.7, -1.3, -9.0])
+    world.add_sphere((0.5, 0.2, 6.0), tuple(v0), radius=0.5)
+    e0 = world.kinetic_energy()
+    world.step(1 / 60, n=60)
+    mirrored = v0 - 2 * v0.dot(n) * n  # the mirror formula
+    np.testing.assert_allclose(world.velocities()[0], mirrored, atol=1e-5)
+    assert world.kinetic_energy() == pytest.approx(e0, rel=1e-12)
+
+
+def test_a_sphere_rolls_down_a_mesh_ramp_at_five_sevenths_g_sin_theta():
+    theta = math.radians(20)
+    down = np.array([math.cos(theta), 0.0, -math.sin(theta)])
+    normal = np.array([math.sin(theta), 0.0, math.cos(theta)])
+    side = np.array([0.0, 4.0, 0.0])
+    bottom = down * 60
+    world = swerve.World3d(None, gravity=(0, 0, -9.81))
+    world.add_mesh(np.array([-side, side, bottom + side, bottom - side]), np.array([[0, 1, 2], [0, 2, 3]]))
+    world.add_sphere(tuple(down * 2 + normal * 0.5), (0, 0, 0), radius=0.5, restitution=0.0, friction=0.5)
+    world.step(1 / 120, n=240)
+    along = world.velocities()[0].dot(down)
+    assert along == pytest.approx(5 / 7 * 9.81 * math.sin(theta) * 2.0, rel=0.02)
+
+
+def test_bad_meshes_raise_and_add_nothing():
+    world = swerve.World3d(None)
+    vertices = np.eye(3)
+    with pytest.raises(ValueError, match="names vertex 3"):
+        world.add_mesh(vertices, [[0, 1, 2], [0, 1, 3]])
+    with pytest.raises(ValueError, match="no area"):
+        world.add_mesh(vertices, [[0, 1, 1]])
+    with pytest.raises(ValueError, match="integer"):
+        world.add_mesh(vertices, [[0.0, 1.5, 2.0]])
+    with pytest.raises(ValueError, match="vertex -1"):
+        world.add_mesh(vertices, [[0, 1, -1]])
+    with pytest.raises(ValueError, match=r"shape \(M, 3\)"):
+        world.add_mesh(vertices, [0, 1, 2])
+    with pytest.raises(ValueError, match="finite"):
+        world.add_triangle((0, 0, math.nan), (1, 0, 0), (0, 1, 0))
+    with pytest.raises(ValueError, match="no area"):
+        world.add_triangle((0, 0, 0), (1, 0, 0), (2, 0, 0))
+    assert world.triangles().shape == (0, 3, 3)
+    world.add_mesh(vertices, np.array([[0, 1, 2]], dtype=np.uint8))
+    assert world.triangles().shape == (1, 3, 3)
