@@ -28,11 +28,15 @@
 //!   sphere by a grid over the triangles, hit at their time of impact, held by the resting
 //!   solver.
 //!
-//! Not in 3-D (the planar world has them): rolling resistance, contact events and queries.
+//! * **Queries** ([`World::spheres_in_ball`], [`World::sphere_at`], [`World::cast_ray`]):
+//!   picking, line of sight, a shot, between steps.
+//!
+//! Not in 3-D (the planar world has them): rolling resistance and contact events.
 
 mod aabb;
 pub mod broad_phase;
 mod friction;
+mod query;
 mod resting;
 pub mod scene;
 mod sphere;
@@ -45,6 +49,7 @@ pub use crate::physics::StepStats;
 pub use aabb::Aabb3;
 pub use broad_phase::BroadPhaseKind;
 pub use glam::Vec3;
+pub use query::{BoxWall, Collider, RayHit};
 pub use sphere::{Sphere, SphereId};
 pub use triangle::Triangle;
 pub use world::World;

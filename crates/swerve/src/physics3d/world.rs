@@ -7,6 +7,7 @@ use glam::{DVec3, Vec3};
 
 use super::broad_phase::{BroadPhase, BroadPhaseKind, Pair};
 use super::friction::{impact_friction, ContactSide};
+use super::query::{self, RayHit};
 use super::resting::{self, RestingContacts};
 use super::time_of_impact;
 use super::triangle_grid::TriangleGrid;
@@ -472,6 +473,39 @@ impl World {
     /// The static triangles, in the order they were added.
     pub fn triangles(&self) -> &[Triangle] {
         &self.triangles
+    }
+
+    /// The spheres that overlap the ball (`center`, `radius` ≥ 0), in the order of
+    /// [`World::spheres`]; with `radius = 0`, the spheres that contain `center`. O(n). Errors
+    /// on a non-finite centre or a negative or non-finite radius.
+    pub fn spheres_in_ball(&self, center: Vec3, radius: f32) -> Result<impl Iterator<Item = SphereId> + '_, Error> {
+        Error::check_finite_vec3("query centre", center)?;
+        Error::check_non_negative("query radius", radius)?;
+        Ok(query::spheres_in_ball(&self.spheres, &self.ids, center, radius))
+    }
+
+    /// The first sphere that contains `point` (in the order of [`World::spheres`]), if any.
+    pub fn sphere_at(&self, point: Vec3) -> Result<Option<SphereId>, Error> {
+        Ok(self.spheres_in_ball(point, 0.0)?.next())
+    }
+
+    /// What the ray from `origin` along `direction` (any length; it is normalised) meets first
+    /// within `max_distance` (m; may be infinite): a sphere where the ray enters it (spheres
+    /// that contain the origin are skipped), a static triangle (either face), or a wall of the
+    /// box (from either side). O(n + triangles). Errors on a non-finite origin or direction, a
+    /// zero direction, or a negative or NaN distance.
+    pub fn cast_ray(&self, origin: Vec3, direction: Vec3, max_distance: f32) -> Result<Option<RayHit>, Error> {
+        Error::check_finite_vec3("ray origin", origin)?;
+        Error::check_finite_vec3("ray direction", direction)?;
+        let unit = direction.as_dvec3().normalize_or_zero();
+        if unit == DVec3::ZERO {
+            return Err(Error::OutOfRange { what: "ray direction", requirement: "non-zero", value: 0.0 });
+        }
+        if max_distance.is_nan() || max_distance < 0.0 {
+            return Err(Error::OutOfRange { what: "ray length", requirement: "at least 0", value: max_distance });
+        }
+        let (spheres, triangles, max) = (&self.spheres, &self.triangles, f64::from(max_distance));
+        Ok(query::cast_ray(spheres, &self.ids, triangles, self.bounds, origin.as_dvec3(), unit, max))
     }
 
     /// Switches the broad phase (the step's result does not depend on it; see [`World`]).
