@@ -98,6 +98,21 @@ impl Rapier3dPit {
         self.gravity = vector![x, y, z];
     }
 
+    /// Adds a fixed triangle mesh as one trimesh collider (rapier's default flags, so both
+    /// faces are solid, as swerve's triangles), of the walls' material: restitution 0 with
+    /// `Max` combine (a ball keeps its own), no friction. `triangles` index `vertices`.
+    #[allow(dead_code)] // used by the hourglass report, not the criterion bench
+    pub fn add_trimesh(&mut self, vertices: &[swerve::physics3d::Vec3], triangles: &[[u32; 3]]) {
+        let points = vertices.iter().map(|v| point![v.x, v.y, v.z]).collect();
+        self.colliders.insert(
+            ColliderBuilder::trimesh(points, triangles.to_vec())
+                .restitution(0.0)
+                .restitution_combine_rule(CoefficientCombineRule::Max)
+                .friction(0.0)
+                .build(),
+        );
+    }
+
     /// The balls' speeds (m/s), in the scene's order.
     #[allow(dead_code)] // used by the 3-D gravity report, not the criterion bench
     pub fn speeds(&self) -> Vec<f32> {
