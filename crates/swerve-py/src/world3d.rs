@@ -8,7 +8,7 @@ use glam::Vec3;
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use swerve::physics3d::{Aabb3, BroadPhaseKind, Sphere, SphereId, World};
+use swerve::physics3d::{Aabb3, BoxWall, BroadPhaseKind, Collider, Sphere, SphereId, World};
 
 fn broad_phase(name: &str) -> PyResult<BroadPhaseKind> {
     name.parse::<BroadPhaseKind>().py()
@@ -76,6 +76,26 @@ fn index_triples(value: &Bound<'_, PyAny>) -> PyResult<Vec<[u32; 3]>> {
         u32::try_from(value).map_err(|_| invalid_value(format!("a triangle names vertex {value}, which no mesh has")))
     };
     view.rows().into_iter().map(|row| Ok([index(row[0])?, index(row[1])?, index(row[2])?])).collect()
+}
+
+/// A ray's collider as `(kind, index)`: a sphere by id, a triangle by its index in
+/// `triangles()`, a wall as 0–5 for min x, max x, min y, max y, min z, max z.
+fn collider(c: Collider) -> (&'static str, u64) {
+    match c {
+        Collider::Sphere(s) => ("sphere", u64::from(s.0)),
+        Collider::Triangle(t) => ("triangle", t as u64),
+        Collider::Wall(w) => (
+            "wall",
+            match w {
+                BoxWall::MinX => 0,
+                BoxWall::MaxX => 1,
+                BoxWall::MinY => 2,
+                BoxWall::MaxY => 3,
+                BoxWall::MinZ => 4,
+                BoxWall::MaxZ => 5,
+            },
+        ),
+    }
 }
 
 fn triple(v: Vec3) -> (f32, f32, f32) {
@@ -401,6 +421,51 @@ impl PyWorld3d {
         let triangles = self.world.triangles();
         let flat: Vec<f32> = triangles.iter().flat_map(|t| [t.a, t.b, t.c]).flat_map(|v| v.to_array()).collect();
         PyArray1::from_vec(py, flat).reshape([triangles.len(), 3, 3])
+    }
+
+    /// The ids (uint32) of the spheres that overlap the ball (`center`, `radius`), in the
+    /// order of `sphere_ids()`; with `radius=0`, the spheres that contain `center`. O(N).
+    #[pyo3(signature = (center, radius = 0.0))]
+    fn spheres_in_ball<'py>(
+        &self,
+        py: Python<'py>,
+        center: &Bound<'py, PyAny>,
+        radius: f32,
+    ) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        let found = self.world.spheres_in_ball(vec3(center, "center")?, radius).py()?;
+        Ok(PyArray1::from_iter(py, found.map(|s| s.0)))
+    }
+
+    /// The id of the first sphere that contains `point`, or `None`.
+    fn sphere_at(&self, point: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+        Ok(self.world.sphere_at(vec3(point, "point")?).py()?.map(|s| s.0))
+    }
+
+    /// What the ray from `origin` along `direction` meets first within `max_distance`: `None`,
+    /// or a dict with `kind` ("sphere", "triangle", "wall"), `index` (a sphere's id, a
+    /// triangle's index in `triangles()`, a wall 0–5: min x, max x, min y, max y, min z, max
+    /// z), `distance`, `point` and `normal` (facing the origin). Spheres that contain the
+    /// origin are skipped. O(N + triangles).
+    #[pyo3(signature = (origin, direction, max_distance = f32::INFINITY))]
+    fn cast_ray<'py>(
+        &self,
+        py: Python<'py>,
+        origin: &Bound<'py, PyAny>,
+        direction: &Bound<'py, PyAny>,
+        max_distance: f32,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let hit = self.world.cast_ray(vec3(origin, "origin")?, vec3(direction, "direction")?, max_distance).py()?;
+        hit.map(|h| {
+            let (kind, index) = collider(h.collider);
+            let d = PyDict::new(py);
+            d.set_item("kind", kind)?;
+            d.set_item("index", index)?;
+            d.set_item("distance", h.distance)?;
+            d.set_item("point", triple(h.point))?;
+            d.set_item("normal", triple(h.normal))?;
+            Ok(d)
+        })
+        .transpose()
     }
 
     /// Moves every sphere to the rows of an `(N, 3)` array (nothing changes on error).

@@ -482,3 +482,26 @@ def test_bad_meshes_raise_and_add_nothing():
     assert world.triangles().shape == (0, 3, 3)
     world.add_mesh(vertices, np.array([[0, 1, 2]], dtype=np.uint8))
     assert world.triangles().shape == (1, 3, 3)
+
+
+def test_rays_and_ball_queries():
+    world = swerve.World3d(((-20, -20, -20), (20, 20, 20)))
+    ids = world.add_spheres(np.array([[10.0, 0, 0], [0, 0, 5]]), np.zeros((2, 3)), radii=np.array([2.0, 0.5]))
+    hit = world.cast_ray((0, 0, 0), (3, 0, 0))
+    assert hit["kind"] == "sphere" and hit["index"] == ids[0]
+    assert hit["distance"] == 8.0 and hit["point"] == (8.0, 0.0, 0.0) and hit["normal"] == (-1.0, 0.0, 0.0)
+    assert world.cast_ray((0, 0, 0), (1, 0, 0), max_distance=7.5) is None
+    world.add_triangle((5, -4, -4), (5, 4, -4), (5, 0, 6))
+    hit = world.cast_ray((0, 0, 0), (1, 0, 0))
+    assert (hit["kind"], hit["index"], hit["distance"]) == ("triangle", 0, 5.0)
+    hit = world.cast_ray((0, 0, 0), (0, -1, 0))
+    assert (hit["kind"], hit["index"], hit["distance"], hit["normal"]) == ("wall", 2, 20.0, (0.0, 1.0, 0.0))
+    assert list(world.spheres_in_ball((0, 0, 3), 1.6)) == [ids[1]]
+    assert world.spheres_in_ball((0, 0, 3)).size == 0
+    assert world.sphere_at((10.5, 1, 0)) == ids[0] and world.sphere_at((0, 0, 0)) is None
+    with pytest.raises(ValueError, match="non-zero"):
+        world.cast_ray((0, 0, 0), (0, 0, 0))
+    with pytest.raises(ValueError, match="ray length"):
+        world.cast_ray((0, 0, 0), (1, 0, 0), max_distance=-1)
+    with pytest.raises(ValueError, match="finite"):
+        world.spheres_in_ball((0, math.nan, 0), 1.0)
