@@ -274,3 +274,25 @@ fn bad_triangles_and_meshes_are_refused_and_add_nothing() {
     assert!(world.add_mesh(&[Vec3::ZERO, nan, Vec3::Y], &[[0, 1, 2]]).is_err());
     assert_eq!(world.triangles().len(), 1, "a refused mesh added some of its triangles");
 }
+
+#[test]
+fn a_sphere_wedged_in_a_narrow_groove_is_pushed_clear_of_both_faces() {
+    // A V-shaped groove along y, 40° wide, each face two triangles; a sphere put deep into it
+    // overlaps both. Pushing it out of one face pushes it into the other: the position passes
+    // must keep checking the first face after the second pushed it.
+    let beta = 20f32.to_radians();
+    let mut world = World::new(None, BroadPhaseKind::BruteForce).unwrap();
+    for side in [-1.0f32, 1.0] {
+        let up = Vec3::new(side * beta.sin(), 0.0, beta.cos()) * 10.0;
+        let (a, b) = (Vec3::new(0.0, -10.0, 0.0), Vec3::new(0.0, 10.0, 0.0));
+        world.add_mesh(&[a, b, b + up, a + up], &[[0, 1, 2], [0, 2, 3]]).unwrap();
+    }
+    let id = world.add_sphere(Sphere::new(Vec3::new(0.05, 0.0, 1.5), Vec3::ZERO, 1.0)).unwrap();
+    let clearance = |world: &World| {
+        let p = world.sphere(id).unwrap().position;
+        world.triangles().iter().map(|t| distance_to(t, p)).fold(f64::INFINITY, f64::min)
+    };
+    assert!(clearance(&world) < 0.6, "the sphere must start deep in the groove");
+    world.step(1.0 / 60.0);
+    assert!(clearance(&world) > 1.0 - 1e-3, "left overlapping a face by {}", 1.0 - clearance(&world));
+}
