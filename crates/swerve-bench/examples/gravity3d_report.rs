@@ -37,6 +37,7 @@ use swerve::physics3d::scene::Scene;
 use swerve::physics3d::{Aabb3, Sphere, Vec3, World};
 
 use rapier3d_pit::Rapier3dPit;
+use swerve_bench::pour3d::{deepest_overlap, load_average, median, speed};
 
 const POUR_SEED: u64 = 0x0006_7A11;
 const G: f32 = 9.81;
@@ -143,21 +144,11 @@ fn snapshot(engine: &dyn Engine, bounds: Aabb3) -> Snapshot {
         mean_speed,
         median_speed: speeds[speeds.len() / 2],
         fastest: speeds[speeds.len() - 1],
-        deepest: deepest_overlap(&positions),
+        deepest: deepest_overlap(&positions, RADIUS),
         into_wall,
         outside: positions.iter().filter(|&&p| !inside(p)).count(),
         top: positions.iter().map(|p| p.z).fold(f32::NEG_INFINITY, f32::max),
     }
-}
-
-/// The deepest overlap of two unit spheres, as a fraction of the radius: the candidate pairs of
-/// swerve's uniform grid on the spheres' boxes (a box with a NaN coordinate overlaps nothing).
-fn deepest_overlap(positions: &[Vec3]) -> f32 {
-    let boxes: Vec<Aabb3> = positions.iter().map(|&p| Aabb3::around_sphere(p, RADIUS)).collect();
-    let mut pairs = Vec::new();
-    BroadPhaseKind::UniformGrid.create().find_pairs(&boxes, &mut pairs);
-    let deepest = pairs.iter().map(|&(i, j)| 2.0 * RADIUS - positions[i as usize].distance(positions[j as usize]));
-    deepest.fold(0.0, f32::max) / RADIUS
 }
 
 /// What one engine did with one pour.
@@ -172,11 +163,6 @@ struct Pour {
     snapshots: [Snapshot; 3],
     /// Wall-clock time of the whole run, measurements included (s).
     seconds: f64,
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 /// Runs `engine` for [`STEPS`] steps.
@@ -213,20 +199,6 @@ fn run(engine: &mut dyn Engine, bounds: Aabb3) -> Pour {
         first_below,
         snapshots,
         seconds: started.elapsed().as_secs_f64(),
-    }
-}
-
-fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".to_string())
-}
-
-fn speed(v: f64) -> String {
-    if v < 0.1 {
-        format!("{:.1} cm/s", v * 100.0)
-    } else {
-        format!("{v:.2} m/s")
     }
 }
 

@@ -52,6 +52,7 @@ use swerve::physics3d::{Aabb3, Vec3, World};
 use swerve_bench::balls::SCENE_SEED;
 
 use rapier3d_pit::Rapier3dPit;
+use swerve_bench::pour3d::{deepest_overlap, load_average, median, speed};
 
 const G: f32 = 9.81;
 const DT: f32 = 1.0 / 60.0;
@@ -213,17 +214,6 @@ fn closest_point(p: DVec3, [a, b, c]: &[DVec3; 3]) -> DVec3 {
     *a + ab * (vb * denom) + ac * (vc * denom)
 }
 
-/// The deepest overlap of two unit spheres, as a fraction of the radius: the candidate pairs of
-/// swerve's uniform grid on the spheres' boxes (a box with a NaN coordinate overlaps nothing).
-/// `gravity3d_report`'s.
-fn deepest_overlap(positions: &[Vec3]) -> f32 {
-    let boxes: Vec<Aabb3> = positions.iter().map(|&p| Aabb3::around_sphere(p, RADIUS)).collect();
-    let mut pairs = Vec::new();
-    BroadPhaseKind::UniformGrid.create().find_pairs(&boxes, &mut pairs);
-    let deepest = pairs.iter().map(|&(i, j)| 2.0 * RADIUS - positions[i as usize].distance(positions[j as usize]));
-    deepest.fold(0.0, f32::max) / RADIUS
-}
-
 /// The hourglass at one moment, from its positions and speeds.
 #[derive(Clone, Copy, Default)]
 struct Snapshot {
@@ -256,7 +246,7 @@ fn snapshot(engine: &dyn Engine, bounds: Aabb3, funnel: &Funnel) -> Snapshot {
         below: count(Region::Below),
         beside: count(Region::Beside),
         escaped: count(Region::Escaped),
-        deepest: deepest_overlap(&positions),
+        deepest: deepest_overlap(&positions, RADIUS),
         into_funnel: funnel.deepest_into(&positions) / RADIUS,
         into_wall,
         mean_speed: speeds.iter().map(|&v| f64::from(v)).sum::<f64>() / speeds.len() as f64,
@@ -284,11 +274,6 @@ struct Run {
     into_funnel_ever: f32,
     /// Wall-clock time of the whole run, measurements included (s).
     seconds: f64,
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 /// Runs `engine` for [`STEPS`] steps.
@@ -343,20 +328,6 @@ fn run(engine: &mut dyn Engine, bounds: Aabb3, funnel: &Funnel) -> Run {
         escaped_ever: escaped.iter().filter(|&&e| e).count(),
         into_funnel_ever,
         seconds: started.elapsed().as_secs_f64(),
-    }
-}
-
-fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".to_string())
-}
-
-fn speed(v: f64) -> String {
-    if v < 0.1 {
-        format!("{:.1} cm/s", v * 100.0)
-    } else {
-        format!("{v:.2} m/s")
     }
 }
 

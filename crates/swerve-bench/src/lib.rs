@@ -7,9 +7,11 @@
 //!   log-log SVG. The criterion suite is `benches/balls.rs`; `examples/balls_report.rs` runs
 //!   the whole table with rapier2d on the same pit in the same run. The 3-D ball world
 //!   (`swerve::physics3d`) has its criterion suite in `benches/balls3d.rs` and its report, with
-//!   rapier3d on the same scenes, in `examples/balls3d_report.rs`.
+//!   rapier3d on the same scenes, in `examples/balls3d_report.rs`; [`pour3d`] holds what its
+//!   gravity reports (`gravity3d_report`, `hourglass3d_report`) measure alike.
 #![warn(missing_docs)]
 
 pub mod balls;
 pub mod orca;
 pub mod plot;
+pub mod pour3d;
