@@ -90,16 +90,10 @@ pub(crate) fn cast_ray(
     })
 }
 
-/// Where the ray enters the disc, if it does at `t ≥ 0`; `None` from inside or on the rim.
+/// Where the ray enters the disc, if it does at `t ≥ 0`; `None` from inside or on the rim. The
+/// sphere's formula with z = 0 (the zero terms add exactly: the same bits).
 fn ray_enters_disc(origin: DVec2, direction: DVec2, centre: DVec2, radius: f64) -> Option<f64> {
-    let m = origin - centre;
-    let b = m.dot(direction);
-    let c = m.length_squared() - radius * radius;
-    if c <= 0.0 || b >= 0.0 {
-        return None; // inside, or outside and moving away
-    }
-    let discriminant = b * b - c;
-    (discriminant >= 0.0).then(|| -b - discriminant.sqrt())
+    crate::physics3d::query::ray_enters_sphere(origin.extend(0.0), direction.extend(0.0), centre.extend(0.0), radius)
 }
 
 /// Where the ray crosses segment `a`–`b` at `t ≥ 0`, with the segment's normal facing the

@@ -36,7 +36,7 @@
 mod aabb;
 pub mod broad_phase;
 mod friction;
-mod query;
+pub(crate) mod query;
 mod resting;
 pub mod scene;
 mod sphere;

@@ -137,7 +137,7 @@ pub(crate) fn cast_ray(
 
 /// Where the ray enters the sphere, if it does at `t ≥ 0`; `None` from inside or on its
 /// surface.
-fn ray_enters_sphere(origin: DVec3, direction: DVec3, centre: DVec3, radius: f64) -> Option<f64> {
+pub(crate) fn ray_enters_sphere(origin: DVec3, direction: DVec3, centre: DVec3, radius: f64) -> Option<f64> {
     let m = origin - centre;
     let b = m.dot(direction);
     let c = m.length_squared() - radius * radius;
