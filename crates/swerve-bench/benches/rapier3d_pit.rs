@@ -174,3 +174,15 @@ impl Rapier3dPit {
         self.bodies.iter().map(|(_, b)| energy(b)).sum()
     }
 }
+
+impl swerve_bench::pour3d::Engine for Rapier3dPit {
+    fn step(&mut self) {
+        Rapier3dPit::step(self);
+    }
+    fn positions(&self) -> Vec<swerve::physics3d::Vec3> {
+        Rapier3dPit::positions(self)
+    }
+    fn speeds(&self) -> Vec<f32> {
+        Rapier3dPit::speeds(self)
+    }
+}

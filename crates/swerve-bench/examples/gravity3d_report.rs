@@ -37,11 +37,10 @@ use swerve::physics3d::scene::Scene;
 use swerve::physics3d::{Aabb3, Sphere, Vec3, World};
 
 use rapier3d_pit::Rapier3dPit;
-use swerve_bench::pour3d::{deepest_overlap, load_average, median, speed};
+use swerve_bench::pour3d::{deepest_overlap, load_average, median, speed, Engine, DT};
 
 const POUR_SEED: u64 = 0x0006_7A11;
 const G: f32 = 9.81;
-const DT: f32 = 1.0 / 60.0;
 /// 30 s.
 const STEPS: usize = 1800;
 /// Steps a second.
@@ -80,37 +79,6 @@ fn poured_pile(n: usize, width: f32, e: f32, seed: u64) -> Scene {
         .collect();
     let top = 4.0 + (n / per_layer + 1) as f32 * 2.3;
     Scene { bounds: Aabb3 { min: Vec3::ZERO, max: Vec3::new(width, width, top) }, spheres, dt: DT }
-}
-
-/// An engine that steps a pile and reports its spheres.
-trait Engine {
-    fn step(&mut self);
-    fn positions(&self) -> Vec<Vec3>;
-    fn speeds(&self) -> Vec<f32>;
-}
-
-impl Engine for World {
-    fn step(&mut self) {
-        World::step(self, DT);
-    }
-    fn positions(&self) -> Vec<Vec3> {
-        self.spheres().iter().map(|s| s.position).collect()
-    }
-    fn speeds(&self) -> Vec<f32> {
-        self.spheres().iter().map(|s| s.velocity.length()).collect()
-    }
-}
-
-impl Engine for Rapier3dPit {
-    fn step(&mut self) {
-        Rapier3dPit::step(self);
-    }
-    fn positions(&self) -> Vec<Vec3> {
-        Rapier3dPit::positions(self)
-    }
-    fn speeds(&self) -> Vec<f32> {
-        Rapier3dPit::speeds(self)
-    }
 }
 
 /// The state of a pile at one moment, from its positions and speeds.

@@ -48,14 +48,13 @@ use std::time::Instant;
 use glam::DVec3;
 use swerve::physics3d::broad_phase::BroadPhaseKind;
 use swerve::physics3d::scene::{hourglass, Mesh};
-use swerve::physics3d::{Aabb3, Vec3, World};
+use swerve::physics3d::{Aabb3, Vec3};
 use swerve_bench::balls::SCENE_SEED;
 
 use rapier3d_pit::Rapier3dPit;
-use swerve_bench::pour3d::{deepest_overlap, load_average, median, speed};
+use swerve_bench::pour3d::{deepest_overlap, load_average, median, speed, Engine};
 
 const G: f32 = 9.81;
-const DT: f32 = 1.0 / 60.0;
 /// 20 s.
 const STEPS: usize = 1200;
 /// Steps a second.
@@ -69,37 +68,6 @@ const RESTITUTION: f32 = 0.3;
 const FRACTION: f32 = 0.1;
 /// The spheres' radius (m).
 const RADIUS: f32 = 1.0;
-
-/// An engine that steps the hourglass and reports its spheres.
-trait Engine {
-    fn step(&mut self);
-    fn positions(&self) -> Vec<Vec3>;
-    fn speeds(&self) -> Vec<f32>;
-}
-
-impl Engine for World {
-    fn step(&mut self) {
-        World::step(self, DT);
-    }
-    fn positions(&self) -> Vec<Vec3> {
-        self.spheres().iter().map(|s| s.position).collect()
-    }
-    fn speeds(&self) -> Vec<f32> {
-        self.spheres().iter().map(|s| s.velocity.length()).collect()
-    }
-}
-
-impl Engine for Rapier3dPit {
-    fn step(&mut self) {
-        Rapier3dPit::step(self);
-    }
-    fn positions(&self) -> Vec<Vec3> {
-        Rapier3dPit::positions(self)
-    }
-    fn speeds(&self) -> Vec<f32> {
-        Rapier3dPit::speeds(self)
-    }
-}
 
 /// Where a sphere's centre is, relative to the funnel.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! speeds alone, by the same code.
 
 use swerve::physics3d::broad_phase::BroadPhaseKind;
-use swerve::physics3d::{Aabb3, Vec3};
+use swerve::physics3d::{Aabb3, Vec3, World};
 
 /// The deepest overlap of two spheres of radius `radius`, as a fraction of it: the candidate
 /// pairs of swerve's uniform grid on the spheres' boxes (a box with a NaN coordinate overlaps
@@ -35,5 +35,31 @@ pub fn speed(v: f64) -> String {
         format!("{:.1} cm/s", v * 100.0)
     } else {
         format!("{v:.2} m/s")
+    }
+}
+
+/// The reports' time step (s).
+pub const DT: f32 = 1.0 / 60.0;
+
+/// An engine the reports step and judge alike: swerve's [`World`] here, rapier3d's peer in
+/// `benches/rapier3d_pit.rs` (rapier3d is a dev-dependency, out of this library's reach).
+pub trait Engine {
+    /// One step of [`DT`].
+    fn step(&mut self);
+    /// The spheres' centres, in the scene's order.
+    fn positions(&self) -> Vec<Vec3>;
+    /// The spheres' speeds (m/s), in the scene's order.
+    fn speeds(&self) -> Vec<f32>;
+}
+
+impl Engine for World {
+    fn step(&mut self) {
+        World::step(self, DT);
+    }
+    fn positions(&self) -> Vec<Vec3> {
+        self.spheres().iter().map(|s| s.position).collect()
+    }
+    fn speeds(&self) -> Vec<f32> {
+        self.spheres().iter().map(|s| s.velocity.length()).collect()
     }
 }
