@@ -119,8 +119,9 @@ impl Layout {
         let lo = (b.min - self.origin) / self.cell;
         let hi = (b.max - self.origin) / self.cell;
         let (columns, rows) = (self.columns as f32, self.rows as f32);
-        // Also false for NaN.
-        if !(hi.x >= 0.0 && hi.y >= 0.0 && lo.x < columns && lo.y < rows) {
+        // Also false for NaN, and for an inverted box (its min beyond its max: it holds nothing,
+        // and its cell range would run backwards).
+        if !(hi.x >= 0.0 && hi.y >= 0.0 && lo.x < columns && lo.y < rows && lo.x <= hi.x && lo.y <= hi.y) {
             return None;
         }
         // In range of `usize` by the clamps; `as` truncates towards zero, i.e. floors here.
@@ -216,6 +217,17 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn an_inverted_box_meets_nothing() {
+        let segments: Vec<Segment> =
+            (0..20).map(|k| Segment { a: Vec2::new(k as f32, 0.0), b: Vec2::new(k as f32, 20.0) }).collect();
+        let boxes: Vec<Aabb> = segments.iter().map(|s| Aabb { min: s.a.min(s.b), max: s.a.max(s.b) }).collect();
+        let grid = SegmentGrid::build(&segments, &boxes);
+        let mut out = Vec::new();
+        grid.near(&Aabb { min: Vec2::new(15.0, 15.0), max: Vec2::new(2.0, 3.0) }, &mut out);
+        assert!(out.is_empty(), "{out:?}");
     }
 
     #[test]
