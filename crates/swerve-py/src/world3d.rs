@@ -108,8 +108,10 @@ fn to_array<'py>(py: Python<'py>, values: impl Iterator<Item = Vec3>, n: usize) 
     PyArray1::from_vec(py, flat).reshape([n, 3])
 }
 
-/// Spheres with mass that bounce off each other and off the walls of an optional box, with
-/// continuous collision detection and optional gravity. Units: metres, seconds, kilograms.
+/// Spheres with mass that bounce off each other, off the walls of an optional box and off
+/// static triangles (`add_triangle`, `add_mesh`), with continuous collision detection and
+/// optional gravity; `cast_ray` and `spheres_in_ball` query them between steps. Units: metres,
+/// seconds, kilograms.
 ///
 /// `broad_phase` names the algorithm that finds candidate pairs: "brute-force",
 /// "sort-and-sweep", "uniform-grid", "hierarchical-grid" or "octree"
