@@ -276,6 +276,8 @@ fn bad_input_is_refused_and_changes_nothing() {
         Sphere { restitution: -0.1, ..good },
         Sphere { friction: -0.5, ..good },
         Sphere { friction: f32::NAN, ..good },
+        Sphere { rolling_resistance: -0.1, ..good },
+        Sphere { rolling_resistance: f32::INFINITY, ..good },
         Sphere { angular_velocity: Vec3::new(0.0, f32::INFINITY, 0.0), ..good },
         Sphere { position: Vec3::new(9.5, 5.0, 5.0), ..good }, // pokes through a wall
     ];
@@ -405,6 +407,58 @@ fn a_sphere_set_sliding_on_a_rough_floor_ends_up_rolling_at_five_sevenths_of_its
     }
     let s = world.sphere(id).unwrap();
     assert_eq!((s.velocity.x, s.angular_velocity), (4.0, Vec3::ZERO));
+}
+
+#[test]
+fn rolling_resistance_slows_a_rolling_sphere_at_five_sevenths_c_g() {
+    // A sphere rolling on a floor: the resting contact's rolling row brakes it with a torque of
+    // c·N·r, and friction keeps it rolling, so m v' = −F and (2/5) m r ω' = F r − c m g r with
+    // v = ω r give v' = −(5/7) c g.
+    let (v0, r, g) = (4.0f32, 0.5f32, 9.81f32);
+    for c in [0.02f32, 0.05] {
+        let mut world = World::new(unit_box(100.0), BroadPhaseKind::UniformGrid).unwrap();
+        world.set_gravity(Vec3::new(0.0, 0.0, -g)).unwrap();
+        let start = Sphere::new(Vec3::new(10.0, 50.0, r), Vec3::new(v0, 0.0, 0.0), r)
+            .with_friction(0.5)
+            .with_restitution(0.0)
+            .with_rolling_resistance(c);
+        // Already rolling: ω = v / r about +y.
+        let start = Sphere { angular_velocity: Vec3::new(0.0, v0 / r, 0.0), ..start };
+        let id = world.add_sphere(start).unwrap();
+        let (dt, steps) = (1.0 / 120.0, 120);
+        for _ in 0..steps {
+            world.step(dt);
+        }
+        let s = world.sphere(id).unwrap();
+        let expected = v0 - 5.0 / 7.0 * c * g * dt * steps as f32;
+        assert!(
+            (s.velocity.x - expected).abs() < 0.01 * (v0 - expected),
+            "c = {c}: {} m/s, expected {expected}",
+            s.velocity.x
+        );
+        assert!((s.angular_velocity.y * r - s.velocity.x).abs() < 0.01, "c = {c}: no longer rolling: {s:?}");
+    }
+    // It brakes rolling, not spinning about the contact normal: a sphere resting on the floor
+    // and spinning about the vertical keeps spinning.
+    let mut world = World::new(unit_box(100.0), BroadPhaseKind::UniformGrid).unwrap();
+    world.set_gravity(Vec3::new(0.0, 0.0, -g)).unwrap();
+    let top = Sphere::new(Vec3::new(10.0, 50.0, r), Vec3::ZERO, r).with_friction(0.5).with_rolling_resistance(0.05);
+    let id = world.add_sphere(Sphere { angular_velocity: Vec3::new(0.0, 0.0, 5.0), ..top }).unwrap();
+    for _ in 0..120 {
+        world.step(1.0 / 120.0);
+    }
+    assert!(world.last_step_stats().resting_contacts > 0);
+    assert_eq!(world.sphere(id).unwrap().angular_velocity, Vec3::new(0.0, 0.0, 5.0));
+    // Without it the rolling sphere keeps its speed.
+    let mut world = World::new(unit_box(100.0), BroadPhaseKind::UniformGrid).unwrap();
+    world.set_gravity(Vec3::new(0.0, 0.0, -g)).unwrap();
+    let start =
+        Sphere::new(Vec3::new(10.0, 50.0, r), Vec3::new(v0, 0.0, 0.0), r).with_friction(0.5).with_restitution(0.0);
+    let id = world.add_sphere(Sphere { angular_velocity: Vec3::new(0.0, v0 / r, 0.0), ..start }).unwrap();
+    for _ in 0..120 {
+        world.step(1.0 / 120.0);
+    }
+    assert!((world.sphere(id).unwrap().velocity.x - v0).abs() < 1e-3);
 }
 
 #[test]

@@ -31,7 +31,10 @@
 //! * **Queries** ([`World::spheres_in_ball`], [`World::sphere_at`], [`World::cast_ray`]):
 //!   picking, line of sight, a shot, between steps.
 //!
-//! Not in 3-D (the planar world has them): rolling resistance and contact events.
+//! * **Rolling resistance** ([`Sphere::rolling_resistance`]): a resting contact's third row
+//!   brakes rolling, so a rough sphere rolling on a floor slows at `5/7 · c · g`.
+//!
+//! Not in 3-D (the planar world has it): contact events.
 
 mod aabb;
 pub mod broad_phase;

@@ -19,7 +19,11 @@
 //! * with friction, each contact also has a tangential row: an accumulated impulse in the
 //!   tangent plane that stops the two contact points sliding, kept within a disc of radius `μ`
 //!   times the normal impulse (Coulomb's cone) and warm-started like the normal one. It turns
-//!   the spheres (module `friction`), so a sphere set sliding on a floor ends up rolling.
+//!   the spheres (module `friction`), so a sphere set sliding on a floor ends up rolling;
+//! * with rolling resistance ([`super::Sphere::rolling_resistance`]), a third row brakes the
+//!   two spheres' relative rolling (their relative angular velocity in the tangent plane) with
+//!   an accumulated angular impulse kept within a disc of radius `c · r_reduced` times the
+//!   normal impulse, the planar solver's rolling row (Box2D 3's) in three dimensions.
 
 use glam::{DVec3, Vec3};
 
@@ -62,6 +66,12 @@ struct RestingContact {
     /// The accumulated tangential impulse on the partner (N·s), in the tangent plane, within
     /// `friction · impulse`.
     tangent: DVec3,
+    /// The rolling row's reach, `c · r_reduced` (m; 0: no rolling row): the accumulated
+    /// angular impulse stays within this times the normal impulse.
+    rolling_arm: f64,
+    /// The accumulated angular impulse on the sphere (N·m·s; the partner gets the opposite),
+    /// in the tangent plane.
+    rolling: DVec3,
 }
 
 /// The solver and its buffers (kept between steps: nothing is allocated once they have grown
@@ -69,14 +79,14 @@ struct RestingContact {
 #[derive(Default)]
 pub(crate) struct RestingContacts {
     contacts: Vec<RestingContact>,
-    /// Last step's contacts as (key, accumulated normal and tangential impulses), ordered by
-    /// key.
-    previous: Vec<(u64, f64, DVec3)>,
+    /// Last step's contacts as (key, accumulated normal, tangential and rolling impulses),
+    /// ordered by key.
+    previous: Vec<(u64, f64, DVec3, DVec3)>,
     /// Each sphere's velocity during the solve (`f64`, with its residual), and inverse mass.
     velocities: Vec<DVec3>,
     inverse_masses: Vec<f64>,
-    /// With friction anywhere: each sphere's spin during the solve and inverse moment of
-    /// inertia (empty otherwise).
+    /// With friction or rolling resistance anywhere: each sphere's spin during the solve and
+    /// inverse moment of inertia (empty otherwise).
     spins: Vec<DVec3>,
     inverse_inertias: Vec<f64>,
     /// Which spheres a contact touched (their velocities are written back), and their list.
@@ -127,6 +137,9 @@ impl RestingContacts {
             if c.friction > 0.0 {
                 bodies.push_tangent(c, c.tangent, velocities, inverse_masses);
             }
+            if c.rolling_arm > 0.0 {
+                bodies.push_rolling(c, c.rolling);
+            }
         }
         for _ in 0..iterations {
             for c in contacts.iter_mut() {
@@ -135,11 +148,14 @@ impl RestingContacts {
                 if c.friction > 0.0 {
                     bodies.relax_friction(c, velocities, inverse_masses);
                 }
+                if c.rolling_arm > 0.0 {
+                    bodies.relax_rolling(c);
+                }
                 relax(c, c.target, velocities, inverse_masses);
             }
         }
         self.previous.clear();
-        self.previous.extend(contacts.iter().map(|c| (c.key, c.impulse, c.tangent)));
+        self.previous.extend(contacts.iter().map(|c| (c.key, c.impulse, c.tangent, c.rolling)));
         // Restitution for the held contacts that met an impact, once after the solve and not
         // warm-started (as Box2D 3 does: warm-starting a bounce throws the pair apart again).
         for c in contacts.iter_mut() {
@@ -174,35 +190,38 @@ impl RestingContacts {
         self.inverse_masses.extend(scene.spheres.iter().map(|s| 1.0 / f64::from(s.mass)));
         self.spins.clear();
         self.inverse_inertias.clear();
-        if scene.spheres.iter().any(|s| s.friction > 0.0) {
+        if scene.spheres.iter().any(|s| s.friction > 0.0 || s.rolling_resistance > 0.0) {
             self.spins.extend(scene.spheres.iter().map(|s| s.angular_velocity.as_dvec3()));
             self.inverse_inertias.extend(scene.spheres.iter().map(Sphere::inverse_inertia));
         }
         self.contacts.clear();
         let dt = f64::from(dt);
         let (velocities, inverse_masses) = (&self.velocities, &self.inverse_masses);
-        let mut push = |a: usize, b: u32, code: u32, normal: DVec3, gap: f64, e: f32, friction: f32| {
-            let inverse_mass = inverse_masses[a] + if b == WALL { 0.0 } else { inverse_masses[b as usize] };
-            if inverse_mass == 0.0 {
-                return; // two kinematic spheres
-            }
-            let vb = if b == WALL { DVec3::ZERO } else { velocities[b as usize] };
-            self.contacts.push(RestingContact {
-                key: (u64::from(scene.ids[a].0) << 32) | u64::from(code),
-                a: a as u32,
-                b,
-                normal,
-                approach: (velocities[a] - vb).dot(normal),
-                restitution: f64::from(e),
-                target: -gap.max(0.0) / dt,
-                mass: 1.0 / inverse_mass,
-                impulse: 0.0,
-                friction: f64::from(friction),
-                arm_a: f64::from(scene.spheres[a].radius),
-                arm_b: if b == WALL { 0.0 } else { -f64::from(scene.spheres[b as usize].radius) },
-                tangent: DVec3::ZERO,
-            });
-        };
+        let mut push =
+            |a: usize, b: u32, code: u32, normal: DVec3, gap: f64, e: f32, friction: f32, rolling_arm: f64| {
+                let inverse_mass = inverse_masses[a] + if b == WALL { 0.0 } else { inverse_masses[b as usize] };
+                if inverse_mass == 0.0 {
+                    return; // two kinematic spheres
+                }
+                let vb = if b == WALL { DVec3::ZERO } else { velocities[b as usize] };
+                self.contacts.push(RestingContact {
+                    key: (u64::from(scene.ids[a].0) << 32) | u64::from(code),
+                    a: a as u32,
+                    b,
+                    normal,
+                    approach: (velocities[a] - vb).dot(normal),
+                    restitution: f64::from(e),
+                    target: -gap.max(0.0) / dt,
+                    mass: 1.0 / inverse_mass,
+                    impulse: 0.0,
+                    friction: f64::from(friction),
+                    arm_a: f64::from(scene.spheres[a].radius),
+                    arm_b: if b == WALL { 0.0 } else { -f64::from(scene.spheres[b as usize].radius) },
+                    tangent: DVec3::ZERO,
+                    rolling_arm,
+                    rolling: DVec3::ZERO,
+                });
+            };
         for &(i, j) in scene.pairs {
             let (a, b) = (&scene.spheres[i as usize], &scene.spheres[j as usize]);
             let d = b.position.as_dvec3() - a.position.as_dvec3();
@@ -213,7 +232,9 @@ impl RestingContacts {
             }
             // Ids are below 2³¹ (`World::add_sphere`), below the walls' codes.
             let e = a.restitution.max(b.restitution);
-            push(i as usize, j, scene.ids[j as usize].0, d / distance, gap, e, pair_friction(a, b));
+            let (ra, rb) = (f64::from(a.radius), f64::from(b.radius));
+            let rolling_arm = f64::from(a.rolling_resistance.max(b.rolling_resistance)) * ra * rb / (ra + rb);
+            push(i as usize, j, scene.ids[j as usize].0, d / distance, gap, e, pair_friction(a, b), rolling_arm);
         }
         if let Some(bounds) = scene.bounds {
             let (lo, hi) = (bounds.min.as_dvec3(), bounds.max.as_dvec3());
@@ -229,7 +250,8 @@ impl RestingContacts {
                             let mut normal = DVec3::ZERO;
                             normal[axis] = if side == 1 { 1.0 } else { -1.0 };
                             let code = (1 << 31) + 2 * axis as u32 + side;
-                            push(i, WALL, code, normal, gap, sphere.restitution, sphere.friction);
+                            let rolling_arm = f64::from(sphere.rolling_resistance) * r;
+                            push(i, WALL, code, normal, gap, sphere.restitution, sphere.friction, rolling_arm);
                         }
                     }
                 }
@@ -246,7 +268,9 @@ impl RestingContacts {
             }
             // After the six walls' codes (`World::add_triangles` keeps `t` below 2³¹ − 8).
             let code = (1 << 31) + 6 + t;
-            push(i as usize, WALL, code, toward / distance, gap, sphere.restitution, sphere.friction);
+            let rolling_arm = f64::from(sphere.rolling_resistance) * f64::from(sphere.radius);
+            let (e, friction) = (sphere.restitution, sphere.friction);
+            push(i as usize, WALL, code, toward / distance, gap, e, friction, rolling_arm);
         }
         self.contacts.sort_unstable_by_key(|c| c.key);
         // Keys are unique but for a pair the broad phase reported twice.
@@ -261,9 +285,11 @@ impl RestingContacts {
             }
             if k < previous.len() && previous[k].0 == c.key {
                 c.impulse = previous[k].1;
-                // Last step's tangent, in this step's tangent plane (the normal turns a little).
-                let t = previous[k].2;
-                c.tangent = if c.friction > 0.0 { t - c.normal * t.dot(c.normal) } else { DVec3::ZERO };
+                // Last step's tangent and rolling impulses, in this step's tangent plane (the
+                // normal turns a little).
+                let in_plane = |v: DVec3| v - c.normal * v.dot(c.normal);
+                c.tangent = if c.friction > 0.0 { in_plane(previous[k].2) } else { DVec3::ZERO };
+                c.rolling = if c.rolling_arm > 0.0 { in_plane(previous[k].3) } else { DVec3::ZERO };
                 true
             } else {
                 c.approach <= resting_speed
@@ -335,6 +361,38 @@ impl Bodies<'_> {
         apply_tangent_impulse(&mut a, &mut b, accumulated - c.tangent);
         c.tangent = accumulated;
         self.store(c, a, b, velocities);
+    }
+}
+
+impl Bodies<'_> {
+    /// Applies angular impulse `j` to `c`'s sphere and `−j` to its partner.
+    #[inline]
+    fn push_rolling(&mut self, c: &RestingContact, j: DVec3) {
+        self.spins[c.a as usize] += j * self.inverse_inertias[c.a as usize];
+        if c.b != WALL {
+            self.spins[c.b as usize] -= j * self.inverse_inertias[c.b as usize];
+        }
+    }
+
+    /// Relaxes contact `c`'s rolling row: the accumulated angular impulse that stops the two
+    /// spheres rolling on each other (their relative angular velocity in the tangent plane),
+    /// clamped to the disc of radius `rolling_arm · impulse`.
+    #[inline]
+    fn relax_rolling(&mut self, c: &mut RestingContact) {
+        let (a, b) = (c.a as usize, c.b as usize);
+        let (spin_b, inverse_b) =
+            if c.b == WALL { (DVec3::ZERO, 0.0) } else { (self.spins[b], self.inverse_inertias[b]) };
+        let k = self.inverse_inertias[a] + inverse_b;
+        if k == 0.0 {
+            return;
+        }
+        let relative = self.spins[a] - spin_b;
+        let rolling = relative - c.normal * relative.dot(c.normal);
+        let wanted = c.rolling - rolling / k;
+        let (limit, length) = (c.rolling_arm * c.impulse, wanted.length());
+        let accumulated = if length > limit { wanted * (limit / length) } else { wanted };
+        self.push_rolling(c, accumulated - c.rolling);
+        c.rolling = accumulated;
     }
 }
 

@@ -25,6 +25,14 @@ pub struct Sphere {
     /// does), so a frictionless sphere slides on any other; against a box wall the sphere's
     /// own coefficient applies.
     pub friction: f32,
+    /// Rolling resistance coefficient, ≥ 0 (a length ratio; 0, the default, is none): in a
+    /// resting contact (with gravity) it brakes the two spheres' relative rolling with an
+    /// angular impulse of up to this times the contact's reduced radius (`r_a r_b / (r_a + r_b)`;
+    /// against a wall or a triangle, the sphere's radius) times its normal impulse, as the
+    /// planar world's balls do (Box2D 3's rolling resistance). A sphere rolling on a floor then
+    /// slows at `5/7 · c · g`. A pair uses the larger of the two. It brakes rolling only, not
+    /// spinning about the contact normal, and needs friction to act on the sphere's motion.
+    pub rolling_resistance: f32,
     /// Angular velocity (radians per second, about the axis it points along, right-handed).
     /// Contacts with friction change it, through the moment of inertia of a solid sphere,
     /// `2/5 m r²`; a sphere's orientation is not tracked (it changes nothing in the dynamics).
@@ -35,7 +43,17 @@ impl Sphere {
     /// A perfectly elastic sphere of unit density (`mass = 4/3 π r³`).
     pub fn new(position: Vec3, velocity: Vec3, radius: f32) -> Sphere {
         let mass = 4.0 / 3.0 * std::f32::consts::PI * radius * radius * radius;
-        Sphere { position, velocity, radius, mass, restitution: 1.0, friction: 0.0, angular_velocity: Vec3::ZERO }
+        let (restitution, friction, rolling_resistance) = (1.0, 0.0, 0.0);
+        Sphere {
+            position,
+            velocity,
+            radius,
+            mass,
+            restitution,
+            friction,
+            rolling_resistance,
+            angular_velocity: Vec3::ZERO,
+        }
     }
 
     /// The same sphere with mass `mass` (kilograms).
@@ -51,6 +69,12 @@ impl Sphere {
     /// The same sphere with Coulomb friction coefficient `friction` (see [`Sphere::friction`]).
     pub fn with_friction(self, friction: f32) -> Sphere {
         Sphere { friction, ..self }
+    }
+
+    /// The same sphere with rolling resistance coefficient `rolling_resistance` (see
+    /// [`Sphere::rolling_resistance`]).
+    pub fn with_rolling_resistance(self, rolling_resistance: f32) -> Sphere {
+        Sphere { rolling_resistance, ..self }
     }
 
     /// A kinematic sphere: infinite mass, so it moves only as its velocity says and pushes

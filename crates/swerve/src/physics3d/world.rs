@@ -259,6 +259,7 @@ impl World {
             });
         }
         Error::check_non_negative("sphere friction", sphere.friction)?;
+        Error::check_non_negative("sphere rolling resistance", sphere.rolling_resistance)?;
         Error::check_finite_vec3("sphere angular velocity", sphere.angular_velocity)?;
         self.check_inside_bounds(sphere.position, sphere)
     }
