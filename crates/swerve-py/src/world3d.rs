@@ -185,9 +185,11 @@ impl PyWorld3d {
     /// `kinetic_energy()`. `restitution` is in `[0, 1]` (a pair uses the larger of the two).
     /// `friction` is a Coulomb coefficient ≥ 0 (a pair uses `√(μa·μb)`; 0, the default, is
     /// frictionless): contacts then spin the sphere (`angular_velocity`, rad/s, `I = 2/5 m r²`).
+    /// `rolling_resistance` ≥ 0 (default 0) brakes its rolling in resting contacts (a sphere
+    /// rolling on a floor slows at `5/7 · c · g`).
     #[pyo3(signature = (
         position, velocity = None, *, radius = 1.0, mass = None, restitution = 1.0, friction = 0.0,
-        angular_velocity = None
+        angular_velocity = None, rolling_resistance = 0.0
     ))]
     #[allow(clippy::too_many_arguments)] // Python keyword arguments
     fn add_sphere(
@@ -199,11 +201,15 @@ impl PyWorld3d {
         restitution: f32,
         friction: f32,
         angular_velocity: Option<&Bound<'_, PyAny>>,
+        rolling_resistance: f32,
     ) -> PyResult<u32> {
         let position = vec3(position, "position")?;
         let velocity = velocity.map(|v| vec3(v, "velocity")).transpose()?.unwrap_or(Vec3::ZERO);
         let spin = angular_velocity.map(|w| vec3(w, "angular_velocity")).transpose()?.unwrap_or(Vec3::ZERO);
-        let mut sphere = Sphere::new(position, velocity, radius).with_restitution(restitution).with_friction(friction);
+        let mut sphere = Sphere::new(position, velocity, radius)
+            .with_restitution(restitution)
+            .with_friction(friction)
+            .with_rolling_resistance(rolling_resistance);
         sphere.angular_velocity = spin;
         if let Some(m) = mass {
             sphere = sphere.with_mass(self::mass(m, "mass")?);
@@ -212,11 +218,12 @@ impl PyWorld3d {
     }
 
     /// Adds `N` spheres: `positions` and `velocities` (default 0) are `(N, 3)`; `radii`
-    /// (default 1), `masses` (default: volume), `restitutions` (default 1) and `frictions`
-    /// (default 0) one number for all or `N`. Returns the ids (uint32). Nothing is added if any
-    /// sphere is invalid.
+    /// (default 1), `masses` (default: volume), `restitutions` (default 1), `frictions` and
+    /// `rolling_resistances` (default 0) one number for all or `N`. Returns the ids (uint32).
+    /// Nothing is added if any sphere is invalid.
     #[pyo3(signature = (
-        positions, velocities = None, *, radii = None, masses = None, restitutions = None, frictions = None
+        positions, velocities = None, *, radii = None, masses = None, restitutions = None, frictions = None,
+        rolling_resistances = None
     ))]
     #[allow(clippy::too_many_arguments)] // Python keyword arguments
     fn add_spheres<'py>(
@@ -228,6 +235,7 @@ impl PyWorld3d {
         masses: Option<&Bound<'py, PyAny>>,
         restitutions: Option<&Bound<'py, PyAny>>,
         frictions: Option<&Bound<'py, PyAny>>,
+        rolling_resistances: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<u32>>> {
         let positions = points3(positions, "positions")?;
         let n = positions.len();
@@ -258,11 +266,16 @@ impl PyWorld3d {
             Some(f) => per_sphere(f, n, "frictions")?.into_iter().map(|f| f as f32).collect(),
             None => vec![0.0; n],
         };
+        let rolling_resistances = match rolling_resistances {
+            Some(c) => per_sphere(c, n, "rolling_resistances")?.into_iter().map(|c| c as f32).collect(),
+            None => vec![0.0; n],
+        };
         let spheres: Vec<Sphere> = (0..n)
             .map(|i| {
                 let sphere = Sphere::new(positions[i], velocities[i], radii[i])
                     .with_restitution(restitutions[i])
-                    .with_friction(frictions[i]);
+                    .with_friction(frictions[i])
+                    .with_rolling_resistance(rolling_resistances[i]);
                 match &masses {
                     Some(m) => sphere.with_mass(m[i]),
                     None => sphere,
@@ -327,7 +340,8 @@ impl PyWorld3d {
     }
 
     /// One sphere's state as a dict: `position` and `velocity` (tuples), `radius`, `mass`
-    /// (`math.inf` for a kinematic sphere), `restitution`, `friction` and `angular_velocity`.
+    /// (`math.inf` for a kinematic sphere), `restitution`, `friction`, `rolling_resistance` and
+    /// `angular_velocity`.
     fn sphere<'py>(&self, py: Python<'py>, sphere: u32) -> PyResult<Bound<'py, PyDict>> {
         let s = self.world.sphere(SphereId(sphere)).py()?;
         let d = PyDict::new(py);
@@ -337,6 +351,7 @@ impl PyWorld3d {
         d.set_item("mass", s.mass)?;
         d.set_item("restitution", s.restitution)?;
         d.set_item("friction", s.friction)?;
+        d.set_item("rolling_resistance", s.rolling_resistance)?;
         d.set_item("angular_velocity", triple(s.angular_velocity))?;
         Ok(d)
     }
@@ -346,7 +361,7 @@ impl PyWorld3d {
     /// sphere moved onto another is pushed out by the next step.
     #[pyo3(signature = (
         sphere, *, position = None, velocity = None, radius = None, mass = None, restitution = None,
-        friction = None, angular_velocity = None
+        friction = None, angular_velocity = None, rolling_resistance = None
     ))]
     #[allow(clippy::too_many_arguments)] // Python keyword arguments
     fn set_sphere(
@@ -359,6 +374,7 @@ impl PyWorld3d {
         restitution: Option<f32>,
         friction: Option<f32>,
         angular_velocity: Option<&Bound<'_, PyAny>>,
+        rolling_resistance: Option<f32>,
     ) -> PyResult<()> {
         let id = SphereId(sphere);
         let mut s = self.world.sphere(id).py()?;
@@ -374,6 +390,7 @@ impl PyWorld3d {
         }
         s.restitution = restitution.unwrap_or(s.restitution);
         s.friction = friction.unwrap_or(s.friction);
+        s.rolling_resistance = rolling_resistance.unwrap_or(s.rolling_resistance);
         if let Some(w) = angular_velocity {
             s.angular_velocity = vec3(w, "angular_velocity")?;
         }

@@ -188,7 +188,7 @@ def test_impulses_and_edits():
     b = world.add_sphere((10.0, 0.0, 0.0))
     assert world.sphere(b) == {"position": (10.0, 0.0, 0.0), "velocity": (0.0, 0.0, 0.0), "radius": 1.0,
                                "mass": pytest.approx(4 / 3 * math.pi), "restitution": 1.0, "friction": 0.0,
-                               "angular_velocity": (0.0, 0.0, 0.0)}
+                               "rolling_resistance": 0.0, "angular_velocity": (0.0, 0.0, 0.0)}
     p0 = np.array(world.momentum())
     world.apply_impulse(a, (4.0, -2.0, 1.0))
     assert world.sphere(a)["velocity"] == pytest.approx((3.0, -1.0, 0.5))
@@ -505,3 +505,18 @@ def test_rays_and_ball_queries():
         world.cast_ray((0, 0, 0), (1, 0, 0), max_distance=-1)
     with pytest.raises(ValueError, match="finite"):
         world.spheres_in_ball((0, math.nan, 0), 1.0)
+
+
+def test_rolling_resistance_slows_a_rolling_sphere_at_five_sevenths_c_g():
+    r, v0, c, g = 0.5, 4.0, 0.05, 9.81
+    world = swerve.World3d(((0, 0, 0), (100, 100, 100)), gravity=(0, 0, -g))
+    s = world.add_sphere((10, 50, r), (v0, 0, 0), radius=r, restitution=0.0, friction=0.5,
+                         angular_velocity=(0, v0 / r, 0), rolling_resistance=c)
+    assert world.sphere(s)["rolling_resistance"] == pytest.approx(c)
+    world.step(1 / 120, n=120)
+    assert world.velocities()[0][0] == pytest.approx(v0 - 5 / 7 * c * g * 1.0, rel=0.01)
+    with pytest.raises(ValueError, match="rolling resistance"):
+        world.set_sphere(s, rolling_resistance=-1.0)
+    with pytest.raises(ValueError, match="rolling_resistances must have 1 values"):
+        world.add_spheres(np.array([[20.0, 50, 1]]), rolling_resistances=[0.1, 0.2])
+    assert world.sphere(s)["rolling_resistance"] == pytest.approx(c)

@@ -321,6 +321,7 @@ class World3d:
         restitution: float = 1.0,
         friction: float = 0.0,
         angular_velocity: Optional[Point3] = None,
+        rolling_resistance: float = 0.0,
     ) -> int: ...
     def add_spheres(
         self,
@@ -331,6 +332,7 @@ class World3d:
         masses: Optional[Floats] = None,
         restitutions: Optional[Floats] = None,
         frictions: Optional[Floats] = None,
+        rolling_resistances: Optional[Floats] = None,
     ) -> npt.NDArray[np.uint32]: ...
     def step(self, dt: float, n: int = 1) -> None: ...
     def __len__(self) -> int: ...
@@ -350,6 +352,7 @@ class World3d:
         restitution: Optional[float] = None,
         friction: Optional[float] = None,
         angular_velocity: Optional[Point3] = None,
+        rolling_resistance: Optional[float] = None,
     ) -> None: ...
     def apply_impulse(self, sphere: int, impulse: Point3) -> None: ...
     def remove_sphere(self, sphere: int) -> None: ...
