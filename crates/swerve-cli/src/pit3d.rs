@@ -36,6 +36,10 @@ pub struct Pit3dArgs {
     /// the spheres).
     #[arg(long, default_value_t = 0.0)]
     friction: f32,
+    /// Rolling resistance coefficient of every sphere (0 is none; with gravity and friction
+    /// a sphere rolling on a floor slows at 5/7 of it times g).
+    #[arg(long, default_value_t = 0.0)]
+    rolling_resistance: f32,
     /// Gravity along −z (m/s²; 0 is none).
     #[arg(long, default_value_t = 0.0)]
     gravity: f32,
@@ -99,6 +103,10 @@ pub fn run(args: &Pit3dArgs) -> Result<()> {
     anyhow::ensure!((0.0..=1.0).contains(&args.restitution), "--restitution: must be between 0 and 1");
     anyhow::ensure!(args.gravity.is_finite() && args.gravity >= 0.0, "--gravity: must be 0 or more");
     anyhow::ensure!(args.friction.is_finite() && args.friction >= 0.0, "--friction: must be 0 or more");
+    anyhow::ensure!(
+        args.rolling_resistance.is_finite() && args.rolling_resistance >= 0.0,
+        "--rolling-resistance: must be 0 or more"
+    );
     anyhow::ensure!(args.steps >= 1, "--steps: must be at least 1");
     if !args.no_gif {
         anyhow::ensure!(args.gif_frames >= 1, "--gif-frames: must be at least 1");
@@ -116,7 +124,7 @@ pub fn run(args: &Pit3dArgs) -> Result<()> {
         (sphere_pit(args.spheres, args.fraction, args.seed), None)
     };
     for s in &mut scene.spheres {
-        (s.restitution, s.friction) = (args.restitution, args.friction);
+        (s.restitution, s.friction, s.rolling_resistance) = (args.restitution, args.friction, args.rolling_resistance);
     }
     let mut world = scene.world(kind)?;
     if let Some(mesh) = &mesh {

@@ -508,6 +508,7 @@ fn pit3d_runs_spheres_in_a_box_and_writes_3d_trajectories() {
         &["pit3d", "--restitution", "1.5"],
         &["pit3d", "--broad-phase", "bvh"],
         &["pit3d", "--hourglass", "--mixed"],
+        &["pit3d", "--rolling-resistance=-0.1"],
     ] {
         let result = swerve(&[bad, &["--out", o]].concat());
         assert!(!result.status.success(), "{bad:?} succeeded");
