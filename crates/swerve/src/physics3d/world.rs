@@ -1042,29 +1042,14 @@ impl World {
         let at = self.position_at(i, time);
         // In f64: the sphere is only a radius away, and an f32 normal would tilt the bounce
         // (energy would drift, as the planar world measured for segments).
-        let toward = self.toward_triangle(at, t as usize, self.spheres[i].velocity);
+        let triangle = &self.triangles[t as usize];
+        let nearest = triangle.closest_point(at.as_dvec3());
+        let toward = toward_triangle(triangle, at.as_dvec3(), nearest, self.spheres[i].velocity);
         if !self.apply_static_impulse(i, toward) {
             return false;
         }
         self.spheres[i].position = at - self.spheres[i].velocity * time;
         true
-    }
-
-    /// The unit direction from a sphere centred at `center` to its nearest point on triangle
-    /// `t`; for a centre on the triangle, the face normal on the side `velocity` moves to.
-    fn toward_triangle(&self, center: Vec3, t: usize, velocity: Vec3) -> DVec3 {
-        let triangle = &self.triangles[t];
-        let toward = triangle.closest_point(center.as_dvec3()) - center.as_dvec3();
-        let length = toward.length();
-        if length > 0.0 {
-            return toward / length;
-        }
-        let normal = triangle.normal();
-        if normal.dot(velocity.as_dvec3()) >= 0.0 {
-            normal
-        } else {
-            -normal
-        }
     }
 
     /// Impulse between spheres `i` and `j` touching at time `t`; re-anchors their paths.
@@ -1232,7 +1217,7 @@ impl World {
         if center.distance_squared(nearest) >= (r - slop) * (r - slop) {
             return 0;
         }
-        let toward = self.toward_triangle(sphere.position, t, sphere.velocity);
+        let toward = toward_triangle(&self.triangles[t], center, nearest, sphere.velocity);
         // Out to the radius and a few ulps more (see the pairs above), or, resting, to half the
         // slop.
         let margin = 4.0 * f64::from(f32::EPSILON) * f64::from(sphere.position.abs().max_element().max(sphere.radius));
@@ -1328,6 +1313,22 @@ fn rub_wall(
     sphere.velocity = hi;
     *residual = if compensated { (side.velocity - hi.as_dvec3()).as_vec3() } else { Vec3::ZERO };
     sphere.angular_velocity = side.spin.as_vec3();
+}
+
+/// The unit direction from a sphere centred at `center` to `nearest`, its nearest point on
+/// `triangle`; for a centre on the triangle, the face normal on the side `velocity` moves to.
+fn toward_triangle(triangle: &Triangle, center: DVec3, nearest: DVec3, velocity: Vec3) -> DVec3 {
+    let toward = nearest - center;
+    let length = toward.length();
+    if length > 0.0 {
+        return toward / length;
+    }
+    let normal = triangle.normal();
+    if normal.dot(velocity.as_dvec3()) >= 0.0 {
+        normal
+    } else {
+        -normal
+    }
 }
 
 /// A pair's friction coefficient: `√(μ_a·μ_b)` (Box2D's mixing rule), 0 when either is
