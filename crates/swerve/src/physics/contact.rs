@@ -68,28 +68,41 @@ pub struct Contact {
     pub normal: Vec2,
 }
 
-/// One resolution, as the step logged it (`ball` and a partner ball are indices into the
-/// world's packed balls until [`ContactLog::finish_step`] names them).
+/// One resolution, as a step logged it: `ball` (and a partner ball or sphere) are indices
+/// into the world's packed bodies until [`ContactLog::finish_step`] names them. Generic over
+/// the partner `P`, the `f64` impulse `I` and the normal `N`, so that the planar and the
+/// 3-D worlds share one log.
 #[derive(Clone, Copy, Debug)]
-struct Resolution {
-    ball: u32,
-    partner: Collider,
-    time: f32,
-    impulse: DVec2,
-    normal: Vec2,
+pub(crate) struct Resolution<P, I, N> {
+    /// Packed index of the body.
+    pub ball: u32,
+    pub partner: P,
+    /// Seconds into the step.
+    pub time: f32,
+    /// The change of the body's momentum (N·s).
+    pub impulse: I,
+    pub normal: N,
 }
 
-/// The world's contact recording: the step's resolutions and last step's folded contacts.
-#[derive(Default)]
-pub(crate) struct ContactLog {
+/// A world's contact recording: the step's resolutions and last step's folded contacts `C`.
+pub(crate) struct ContactLog<P, I, N, C> {
     on: bool,
     /// Seconds from the step's start to the current substep's, added to every logged time.
     time_offset: f32,
-    resolutions: Vec<Resolution>,
-    contacts: Vec<Contact>,
+    resolutions: Vec<Resolution<P, I, N>>,
+    contacts: Vec<C>,
 }
 
-impl ContactLog {
+impl<P, I, N, C> Default for ContactLog<P, I, N, C> {
+    fn default() -> Self {
+        ContactLog { on: false, time_offset: 0.0, resolutions: Vec::new(), contacts: Vec::new() }
+    }
+}
+
+/// The planar world's log.
+pub(crate) type PlanarContactLog = ContactLog<Collider, DVec2, Vec2, Contact>;
+
+impl<P: Copy + Ord, I: Copy + std::ops::AddAssign, N: Copy, C> ContactLog<P, I, N, C> {
     pub(crate) fn is_on(&self) -> bool {
         self.on
     }
@@ -101,7 +114,7 @@ impl ContactLog {
     }
 
     /// The last step's contacts.
-    pub(crate) fn contacts(&self) -> &[Contact] {
+    pub(crate) fn contacts(&self) -> &[C] {
         &self.contacts
     }
 
@@ -115,20 +128,21 @@ impl ContactLog {
         self.contacts.clear();
     }
 
-    /// Logs one resolution of ball `ball` (a packed index) against `partner` (a partner ball
-    /// as a packed index too) at `time` into the step; `impulse` is the change of the ball's
-    /// momentum.
+    /// Logs one resolution of body `ball` (a packed index) against `partner` (a partner body
+    /// as a packed index too) at `time` into the substep; `impulse` is the change of the
+    /// body's momentum.
     #[inline]
-    pub(crate) fn record(&mut self, ball: usize, partner: Collider, time: f32, impulse: DVec2, normal: Vec2) {
+    pub(crate) fn record(&mut self, ball: usize, partner: P, time: f32, impulse: I, normal: N) {
         if self.on {
             let time = self.time_offset + time;
             self.resolutions.push(Resolution { ball: ball as u32, partner, time, impulse, normal });
         }
     }
 
-    /// Folds the step's resolutions into one contact per pair, ordered by ball and partner,
-    /// and names the balls by id (`ids[i]` is the id of packed ball `i`).
-    pub(crate) fn finish_step(&mut self, ids: &[BallId]) {
+    /// Folds the step's resolutions into one contact per pair, ordered by body and partner:
+    /// the first resolution's time and normal, the sum of the impulses. `contact` turns the
+    /// folded resolution into the world's contact (naming its bodies by id).
+    pub(crate) fn finish_step(&mut self, contact: impl Fn(Resolution<P, I, N>) -> C) {
         if !self.on {
             return;
         }
@@ -137,27 +151,26 @@ impl ContactLog {
         self.resolutions.sort_unstable_by_key(|r| (r.ball, r.partner, r.time.to_bits()));
         let mut k = 0;
         while k < self.resolutions.len() {
-            let first = self.resolutions[k];
-            let mut impulse = first.impulse;
+            let mut folded = self.resolutions[k];
             k += 1;
             while k < self.resolutions.len()
-                && self.resolutions[k].ball == first.ball
-                && self.resolutions[k].partner == first.partner
+                && self.resolutions[k].ball == folded.ball
+                && self.resolutions[k].partner == folded.partner
             {
-                impulse += self.resolutions[k].impulse;
+                folded.impulse += self.resolutions[k].impulse;
                 k += 1;
             }
-            let partner = match first.partner {
-                Collider::Ball(j) => Collider::Ball(ids[j.0 as usize]),
-                other => other,
-            };
-            self.contacts.push(Contact {
-                ball: ids[first.ball as usize],
-                partner,
-                time: first.time,
-                impulse: impulse.as_vec2(),
-                normal: first.normal,
-            });
+            self.contacts.push(contact(folded));
         }
     }
+}
+
+/// The planar world's contact from a folded resolution (`ids[i]` is the id of packed ball
+/// `i`).
+pub(crate) fn planar_contact(r: Resolution<Collider, DVec2, Vec2>, ids: &[BallId]) -> Contact {
+    let partner = match r.partner {
+        Collider::Ball(j) => Collider::Ball(ids[j.0 as usize]),
+        other => other,
+    };
+    Contact { ball: ids[r.ball as usize], partner, time: r.time, impulse: r.impulse.as_vec2(), normal: r.normal }
 }

@@ -9,7 +9,7 @@ use super::ball::{Ball, BallId};
 use super::broad_phase::{
     overlap, pairs_with_grown, partner_rows, BroadPhase, BroadPhaseDebug, BroadPhaseKind, GrownScratch, Pair,
 };
-use super::contact::{BoxWall, Collider, Contact, ContactLog};
+use super::contact::{planar_contact, BoxWall, Collider, Contact, PlanarContactLog};
 use super::narrow_phase::closest_point_on_segment;
 use super::query::{self, RayHit};
 use super::response::{ball_ball_impulse, impact_friction, separate, wall_impulse, RimSide};
@@ -176,7 +176,7 @@ pub struct World {
     adjacency_start: Vec<u32>,
     adjacency: Vec<u32>,
     events: BinaryHeap<Reverse<(u32, u32, u32)>>,
-    contact_log: ContactLog,
+    contact_log: PlanarContactLog,
 }
 
 impl World {
@@ -263,7 +263,7 @@ impl World {
             adjacency_start: Vec::new(),
             adjacency: Vec::new(),
             events: BinaryHeap::new(),
-            contact_log: ContactLog::default(),
+            contact_log: PlanarContactLog::default(),
         }
     }
 
@@ -748,7 +748,8 @@ impl World {
             self.contact_log.set_time_offset(0.0);
             self.stats = total;
         }
-        self.contact_log.finish_step(&self.ids);
+        let ids = &self.ids;
+        self.contact_log.finish_step(|r| planar_contact(r, ids));
     }
 
     /// One (sub)step of `dt` seconds, after damping: steps 0–4 of [`World`].
@@ -1597,7 +1598,7 @@ fn impulse_on_first(a: &Ball, dva: DVec2, b: &Ball, dvb: DVec2) -> DVec2 {
 #[allow(clippy::too_many_arguments)] // one call site, the step's own state
 #[cold]
 fn log_wall_bounces(
-    log: &mut ContactLog,
+    log: &mut PlanarContactLog,
     i: usize,
     before: &Ball,
     residual_before: Vec2,
