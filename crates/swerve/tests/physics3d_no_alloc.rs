@@ -1,5 +1,6 @@
 //! The 3-D world's `step` does not allocate once warmed up, for every broad phase, and with
-//! gravity and friction (the resting-contact solver keeps its buffers), and with static triangles. A counting global allocator sees
+//! gravity and friction (the resting-contact solver keeps its buffers), and with static triangles
+//! and contacts recorded. A counting global allocator sees
 //! every allocation of this test binary, so the binary holds this one test only.
 
 use glam::Vec3;
@@ -70,7 +71,10 @@ fn step_does_not_allocate_once_warm() {
         })
         .collect();
     world.add_mesh(&vertices, &triangles).unwrap();
+    // Recording contacts too: the log keeps its buffers.
+    world.set_record_contacts(true);
     let (allocations, resting) = warm_allocations(&mut world, scene.dt, 900, |s| s.resting_contacts);
     assert!(resting > 0, "no resting contacts: the solver was not exercised");
     assert_eq!(allocations, 0, "with triangles, step allocated {allocations} times after warm-up");
+    assert!(!world.contacts().is_empty(), "contacts were recorded");
 }

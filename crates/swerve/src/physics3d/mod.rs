@@ -34,10 +34,12 @@
 //! * **Rolling resistance** ([`Sphere::rolling_resistance`]): a resting contact's third row
 //!   brakes rolling, so a rough sphere rolling on a floor slows at `5/7 · c · g`.
 //!
-//! Not in 3-D (the planar world has it): contact events.
+//! * **Contact events** ([`World::set_record_contacts`], [`World::contacts`]): each step's
+//!   collisions, one [`Contact`] per touching pair, with their impulses.
 
 mod aabb;
 pub mod broad_phase;
+mod contact;
 mod friction;
 pub(crate) mod query;
 mod resting;
@@ -51,8 +53,9 @@ mod world;
 pub use crate::physics::StepStats;
 pub use aabb::Aabb3;
 pub use broad_phase::BroadPhaseKind;
+pub use contact::{BoxWall, Collider, Contact};
 pub use glam::Vec3;
-pub use query::{BoxWall, Collider, RayHit};
+pub use query::RayHit;
 pub use sphere::{Sphere, SphereId};
 pub use triangle::Triangle;
 pub use world::World;

@@ -8,44 +8,8 @@
 
 use glam::{DVec3, Vec3};
 
+use super::contact::{BoxWall, Collider};
 use super::{Aabb3, Sphere, SphereId, Triangle};
-
-/// A wall of the world's box.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BoxWall {
-    /// The wall at `bounds.min.x`.
-    MinX,
-    /// The wall at `bounds.max.x`.
-    MaxX,
-    /// The wall at `bounds.min.y`.
-    MinY,
-    /// The wall at `bounds.max.y`.
-    MaxY,
-    /// The wall at `bounds.min.z`.
-    MinZ,
-    /// The wall at `bounds.max.z`.
-    MaxZ,
-}
-
-impl BoxWall {
-    /// The wall at the `max` (or `min`) end of `axis` (0 = x, 1 = y, 2 = z).
-    fn on(axis: usize, max: bool) -> BoxWall {
-        const WALLS: [[BoxWall; 2]; 3] =
-            [[BoxWall::MinX, BoxWall::MaxX], [BoxWall::MinY, BoxWall::MaxY], [BoxWall::MinZ, BoxWall::MaxZ]];
-        WALLS[axis][usize::from(max)]
-    }
-}
-
-/// Something a ray can meet in a 3-D world.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Collider {
-    /// A sphere.
-    Sphere(SphereId),
-    /// A static triangle, by its index in [`super::World::triangles`].
-    Triangle(usize),
-    /// A wall of the world's box.
-    Wall(BoxWall),
-}
 
 /// What a ray met first.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -74,6 +74,17 @@ struct RestingContact {
     rolling: DVec3,
 }
 
+/// What a resting contact's sphere touches.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Partner {
+    /// A sphere, by packed index.
+    Sphere(u32),
+    /// The box's wall on an axis (0 = x, 1 = y, 2 = z), at its `max` end or not.
+    Wall(usize, bool),
+    /// A static triangle, by index.
+    Triangle(usize),
+}
+
 /// The solver and its buffers (kept between steps: nothing is allocated once they have grown
 /// to the scene).
 #[derive(Default)]
@@ -171,6 +182,31 @@ impl RestingContacts {
     pub(crate) fn solved_velocities(&self) -> impl Iterator<Item = (usize, DVec3, Option<DVec3>)> + '_ {
         let spins = &self.spins;
         self.touched.iter().map(move |&i| (i as usize, self.velocities[i as usize], spins.get(i as usize).copied()))
+    }
+
+    /// The contacts that pushed: (packed sphere, partner, impulse on the sphere, unit normal
+    /// from the sphere to its partner). Rolling rows turn the spheres but change no momentum,
+    /// so they are not in the impulse.
+    pub(crate) fn impulses(&self) -> impl Iterator<Item = (usize, Partner, DVec3, Vec3)> + '_ {
+        // A contact can end the solve with no normal impulse but some tangential one (its
+        // friction row came before the normal row that let go): that impulse acted too.
+        let pushed = |c: &&RestingContact| c.impulse > 0.0 || c.tangent != DVec3::ZERO;
+        self.contacts.iter().filter(pushed).map(|c| {
+            let partner = if c.b != WALL {
+                Partner::Sphere(c.b)
+            } else {
+                // The low half of the key: `2³¹ + 2·axis + side` for a wall, `2³¹ + 6 + t`
+                // for a triangle (`gather`).
+                let code = (c.key as u32) - (1 << 31);
+                if code < 6 {
+                    Partner::Wall((code / 2) as usize, code % 2 == 1)
+                } else {
+                    Partner::Triangle((code - 6) as usize)
+                }
+            };
+            // `tangent` is the impulse on the partner.
+            (c.a as usize, partner, -c.normal * c.impulse - c.tangent, c.normal.as_vec3())
+        })
     }
 
     /// Lists the step's resting contacts, ordered by key (so that the solve does not depend on

@@ -6,6 +6,7 @@ use std::collections::BinaryHeap;
 use glam::{DVec3, Vec3};
 
 use super::broad_phase::{BroadPhase, BroadPhaseKind, Pair};
+use super::contact::{named_contact, BoxWall, Collider, Contact, SphereContactLog};
 use super::friction::{impact_friction, ContactSide};
 use super::query::{self, RayHit};
 use super::resting::{self, RestingContacts};
@@ -124,6 +125,8 @@ pub struct World {
     /// triangle last pushed sphere `i` (see [`World::resolve_overlaps_once`]).
     correction_pass: u64,
     triangle_pushed: Vec<u64>,
+    /// The step's collisions, when recorded ([`World::set_record_contacts`]).
+    contact_log: SphereContactLog,
 }
 
 impl World {
@@ -210,6 +213,7 @@ impl World {
             near_triangles: Vec::new(),
             correction_pass: 0,
             triangle_pushed: Vec::new(),
+            contact_log: SphereContactLog::default(),
         })
     }
 
@@ -621,6 +625,25 @@ impl World {
         self.stats
     }
 
+    /// Whether each step records its collisions for [`World::contacts`] (default `false`;
+    /// recording costs a log entry per resolution and a sort at the end of the step).
+    /// Switching it either way forgets the last step's contacts.
+    pub fn set_record_contacts(&mut self, on: bool) {
+        self.contact_log.set_on(on);
+    }
+
+    /// Whether steps record their collisions.
+    pub fn records_contacts(&self) -> bool {
+        self.contact_log.is_on()
+    }
+
+    /// The last step's collisions, one per touching pair (sphere–sphere, sphere–triangle,
+    /// sphere–box wall), ordered by sphere (in the order of [`World::spheres`]) and partner;
+    /// empty unless [`World::set_record_contacts`] is on. The same for every broad phase.
+    pub fn contacts(&self) -> &[Contact] {
+        self.contact_log.contacts()
+    }
+
     /// Total kinetic energy `Σ ½ m |v|² + ½ I |ω|²` (translation and spin, `I = 2/5 m r²`) of
     /// the non-kinematic spheres, in `f64` with the velocity residuals (joules).
     pub fn kinetic_energy(&self) -> f64 {
@@ -646,6 +669,7 @@ impl World {
     /// nothing.
     pub fn step(&mut self, dt: f32) {
         self.stats = StepStats::default();
+        self.contact_log.begin_step();
         if !(dt.is_finite() && dt > 0.0) || self.spheres.is_empty() {
             return;
         }
@@ -659,16 +683,20 @@ impl World {
         }
         if self.substeps == 1 {
             self.substep(dt);
-            return;
+        } else {
+            let h = dt / self.substeps as f32;
+            let mut total = StepStats::default();
+            for k in 0..self.substeps {
+                self.stats = StepStats::default();
+                self.contact_log.set_time_offset(k as f32 * h);
+                self.substep(h);
+                total.add(&self.stats);
+            }
+            self.contact_log.set_time_offset(0.0);
+            self.stats = total;
         }
-        let h = dt / self.substeps as f32;
-        let mut total = StepStats::default();
-        for _ in 0..self.substeps {
-            self.stats = StepStats::default();
-            self.substep(h);
-            total.add(&self.stats);
-        }
-        self.stats = total;
+        let ids = &self.ids;
+        self.contact_log.finish_step(|r| named_contact(r, ids));
     }
 
     /// One (sub)step of `dt` seconds, after damping: steps 0–4 of [`World`].
@@ -688,7 +716,7 @@ impl World {
             self.process_impacts(dt);
         }
         self.integrate(dt);
-        self.resolve_overlaps();
+        self.resolve_overlaps(dt);
     }
 
     /// Step 0: `v ← f(v)` in `f64` with the residual, for every non-kinematic sphere.
@@ -725,6 +753,16 @@ impl World {
                 if let Some(spin) = spin {
                     self.spheres[i].angular_velocity = spin.as_vec3();
                 }
+            }
+        }
+        if self.contact_log.is_on() {
+            for (i, partner, impulse, normal) in resting.impulses() {
+                let partner = match partner {
+                    resting::Partner::Sphere(j) => Collider::Sphere(SphereId(j)),
+                    resting::Partner::Wall(axis, max) => Collider::Wall(BoxWall::on(axis, max)),
+                    resting::Partner::Triangle(t) => Collider::Triangle(t),
+                };
+                self.contact_log.record(i, partner, 0.0, impulse, normal);
             }
         }
         self.resting = resting;
@@ -964,8 +1002,9 @@ impl World {
     }
 
     /// The approach-only impulse between spheres `i` and `j` along `normal` (unit, `f64`, from
-    /// `i` to `j`), applied to their velocities; returns whether they were approaching.
-    fn apply_pair_impulse(&mut self, i: usize, j: usize, normal: DVec3) -> bool {
+    /// `i` to `j`), applied to their velocities; returns the impulse on `i` (N·s, with
+    /// friction's), or `None` if they were not approaching.
+    fn apply_pair_impulse(&mut self, i: usize, j: usize, normal: DVec3) -> Option<DVec3> {
         let (a, b) = (&self.spheres[i], &self.spheres[j]);
         let (inv_a, inv_b) = (1.0 / f64::from(a.mass), 1.0 / f64::from(b.mass));
         let (va, vb) = (self.velocity64(i), self.velocity64(j));
@@ -974,8 +1013,9 @@ impl World {
         let e = if approach > -self.resting_speed { 0.0 } else { f64::from(a.restitution.max(b.restitution)) };
         // Two kinematic spheres (both inverse masses 0) pass through each other.
         if approach >= 0.0 || inv_a + inv_b == 0.0 {
-            return false;
+            return None;
         }
+        let (before_a, before_b) = (va, vb);
         let impulse = -(1.0 + e) * approach / (inv_a + inv_b);
         let (mut va, mut vb) = (va - normal * (impulse * inv_a), vb + normal * (impulse * inv_b));
         let friction = pair_friction(a, b);
@@ -1002,23 +1042,25 @@ impl World {
                 self.set_velocity64(k, v);
             }
         }
-        true
+        // A kinematic sphere's velocity does not change: its impulse is its partner's, reversed.
+        Some(if inv_a == 0.0 { (before_b - vb) / inv_b } else { (va - before_a) / inv_a })
     }
 
     /// The approach-only impulse of sphere `i` against something static in direction `toward`
     /// (unit, `f64`, from the sphere's centre to the contact), with Coulomb friction; returns
-    /// whether the sphere was approaching. As a wall bounce: the normal velocity is reversed
-    /// and scaled by the restitution (none below the resting speed).
-    fn apply_static_impulse(&mut self, i: usize, toward: DVec3) -> bool {
+    /// the impulse on the sphere (N·s), or `None` if it was not approaching. As a wall bounce:
+    /// the normal velocity is reversed and scaled by the restitution (none below the resting
+    /// speed).
+    fn apply_static_impulse(&mut self, i: usize, toward: DVec3) -> Option<DVec3> {
         let sphere = self.spheres[i];
-        let v = self.velocity64(i);
-        let approach = v.dot(toward);
+        let before = self.velocity64(i);
+        let approach = before.dot(toward);
         if approach <= 0.0 || sphere.is_kinematic() {
-            return false;
+            return None;
         }
         let e = if approach < self.resting_speed { 0.0 } else { f64::from(sphere.restitution) };
         let normal_change = (1.0 + e) * approach;
-        let mut v = v - toward * normal_change;
+        let mut v = before - toward * normal_change;
         if sphere.friction > 0.0 {
             let mut side = ContactSide {
                 velocity: v,
@@ -1033,7 +1075,7 @@ impl World {
             self.spheres[i].angular_velocity = side.spin.as_vec3();
         }
         self.set_velocity64(i, v);
-        true
+        Some((v - before) * f64::from(sphere.mass))
     }
 
     /// Sphere `i` touching triangle `t` at time `time` bounces off it; re-anchors its path.
@@ -1045,9 +1087,8 @@ impl World {
         let triangle = &self.triangles[t as usize];
         let nearest = triangle.closest_point(at.as_dvec3());
         let toward = toward_triangle(triangle, at.as_dvec3(), nearest, self.spheres[i].velocity);
-        if !self.apply_static_impulse(i, toward) {
-            return false;
-        }
+        let Some(impulse) = self.apply_static_impulse(i, toward) else { return false };
+        self.contact_log.record(i, Collider::Triangle(t as usize), time, impulse, toward.as_vec3());
         self.spheres[i].position = at - self.spheres[i].velocity * time;
         true
     }
@@ -1057,9 +1098,11 @@ impl World {
         let (iu, ju) = (i as usize, j as usize);
         let (pa, pb) = (self.position_at(iu, t), self.position_at(ju, t));
         let normal = (pb.as_dvec3() - pa.as_dvec3()).normalize_or_zero();
-        if normal == DVec3::ZERO || !self.apply_pair_impulse(iu, ju, normal) {
+        if normal == DVec3::ZERO {
             return false;
         }
+        let Some(impulse) = self.apply_pair_impulse(iu, ju, normal) else { return false };
+        self.contact_log.record(iu, Collider::Sphere(SphereId(j)), t, impulse, normal.as_vec3());
         // A kinematic sphere's path is not re-anchored: its velocity did not change, and
         // `p + v·t − v·t` may round to another `p`.
         for (k, p) in [(iu, pa), (ju, pb)] {
@@ -1074,10 +1117,21 @@ impl World {
     #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
     fn integrate(&mut self, dt: f32) {
         let (mut escaped, compensated) = (0, self.compensated);
-        for ((sphere, residual), swept) in self.spheres.iter_mut().zip(&mut self.residual).zip(&mut self.swept) {
+        let record = self.contact_log.is_on();
+        let log = &mut self.contact_log;
+        let moving = self.spheres.iter_mut().zip(&mut self.residual).zip(&mut self.swept).enumerate();
+        for (i, ((sphere, residual), swept)) in moving {
             sphere.position += sphere.velocity * dt;
             if let (Some(bounds), false) = (self.bounds, sphere.is_kinematic()) {
-                reflect_off_walls(sphere, residual, bounds, compensated);
+                if record {
+                    let (before, residual_before) = (*sphere, *residual);
+                    reflect_off_walls(sphere, residual, bounds, compensated);
+                    if sphere.velocity != before.velocity {
+                        log_wall_bounces(log, i, (&before, residual_before), (sphere, *residual), bounds, dt);
+                    }
+                } else {
+                    reflect_off_walls(sphere, residual, bounds, compensated);
+                }
             }
             let end = Aabb3::around_sphere(sphere.position, sphere.radius);
             if !swept.contains(&end) {
@@ -1093,7 +1147,7 @@ impl World {
 
     /// Step 4: impulses and position corrections for whatever overlaps, up to
     /// [`World::CORRECTION_PASSES`] passes (the loop stops at a pass that corrected nothing).
-    fn resolve_overlaps(&mut self) {
+    fn resolve_overlaps(&mut self, dt: f32) {
         self.moved.resize(self.spheres.len(), false);
         // Passes after the first look only at the moved spheres' partners.
         let mut adjacency_built = false;
@@ -1104,9 +1158,9 @@ impl World {
                 adjacency_built = true;
             }
             let corrected = if self.gravity == Vec3::ZERO {
-                self.resolve_overlaps_once::<false>(pass == 0)
+                self.resolve_overlaps_once::<false>(pass == 0, dt)
             } else {
-                self.resolve_overlaps_once::<true>(pass == 0)
+                self.resolve_overlaps_once::<true>(pass == 0, dt)
             };
             if self.grown {
                 // A correction pushed a sphere out of its (grown) box: its new pairs may be
@@ -1132,7 +1186,7 @@ impl World {
     /// and moves deeper ones back to half of it, not apart, so that a pile's contacts stay
     /// touching, where the resting-contact solver holds them.
     #[inline(never)] // a phase of the step: kept out of line so profiles attribute it
-    fn resolve_overlaps_once<const RESTING: bool>(&mut self, first_pass: bool) -> usize {
+    fn resolve_overlaps_once<const RESTING: bool>(&mut self, first_pass: bool, dt: f32) -> usize {
         let spheres = &self.spheres;
         let overlapping = |i: u32, j: u32| {
             let (a, b) = (&spheres[i as usize], &spheres[j as usize]);
@@ -1171,7 +1225,8 @@ impl World {
             let normal = if dist > 0.0 { d / dist } else { Vec3::X };
             // The impulse conserves energy only for a unit normal: normalise in f64.
             let normal64 = if dist > 0.0 { d.as_dvec3().normalize() } else { DVec3::X };
-            self.apply_pair_impulse(iu, ju, normal64);
+            let impulse = self.apply_pair_impulse(iu, ju, normal64).unwrap_or(DVec3::ZERO);
+            self.contact_log.record(iu, Collider::Sphere(SphereId(j)), dt, impulse, normal);
             // Apart by the over-relaxed overlap, and a few ulps more: positions are rounded to
             // the `f32` grid of their coordinates, so a pair moved to exactly `r` may still
             // overlap by an ulp, and would be corrected again in every later pass.
@@ -1199,7 +1254,7 @@ impl World {
             for k in 0..self.triangle_pairs.len() {
                 let (i, t) = (self.triangle_pairs[k].0 as usize, self.triangle_pairs[k].1 as usize);
                 if first_pass || self.moved[i] || self.triangle_pushed[i] + 1 == pass {
-                    corrected += self.resolve_triangle_overlap::<RESTING>(i, t);
+                    corrected += self.resolve_triangle_overlap::<RESTING>(i, t, dt);
                 }
             }
         }
@@ -1209,7 +1264,7 @@ impl World {
     /// Pushes sphere `i` out of triangle `t` if it overlaps it (beyond the slop), and bounces
     /// it off if it moves inwards; returns 1 if it did. `RESTING`: as in
     /// [`World::resolve_overlaps_once`].
-    fn resolve_triangle_overlap<const RESTING: bool>(&mut self, i: usize, t: usize) -> usize {
+    fn resolve_triangle_overlap<const RESTING: bool>(&mut self, i: usize, t: usize, dt: f32) -> usize {
         let sphere = self.spheres[i];
         let center = sphere.position.as_dvec3();
         let nearest = self.triangles[t].closest_point(center);
@@ -1223,7 +1278,8 @@ impl World {
         let margin = 4.0 * f64::from(f32::EPSILON) * f64::from(sphere.position.abs().max_element().max(sphere.radius));
         let distance = if RESTING { r - 0.5 * slop } else { r + margin };
         self.spheres[i].position = (nearest - toward * distance).as_vec3();
-        self.apply_static_impulse(i, toward);
+        let impulse = self.apply_static_impulse(i, toward).unwrap_or(DVec3::ZERO);
+        self.contact_log.record(i, Collider::Triangle(t), dt, impulse, toward.as_vec3());
         self.clamp_into_bounds(i);
         self.keep_in_swept_box(i);
         self.mark_moved(i as u32);
@@ -1346,6 +1402,49 @@ fn slop<const RESTING: bool>(radius: f32) -> f32 {
         World::RESTING_SLOP * radius
     } else {
         0.0
+    }
+}
+
+/// Logs the wall bounces [`reflect_off_walls`] just made: packed sphere `i` ended its path as
+/// `before` (sphere and velocity residual) and was reflected into `after`. The time of impact
+/// is when the path reached the wall: `dt` minus the overshoot's time.
+#[cold]
+fn log_wall_bounces(
+    log: &mut SphereContactLog,
+    i: usize,
+    before: (&Sphere, Vec3),
+    after: (&Sphere, Vec3),
+    bounds: Aabb3,
+    dt: f32,
+) {
+    let ((sphere, residual_before), (reflected, residual_after)) = (before, after);
+    let velocity = |s: &Sphere, residual: Vec3| s.velocity.as_dvec3() + residual.as_dvec3();
+    let momentum = (velocity(reflected, residual_after) - velocity(sphere, residual_before)) * f64::from(sphere.mass);
+    // The axes whose walls the sphere bounced off: it crossed one moving into it
+    // (`bounce_on_axis`' test).
+    let r = sphere.radius;
+    let crossed = |axis: usize| {
+        let (p, v) = (sphere.position[axis], sphere.velocity[axis]);
+        (p < bounds.min[axis] + r && v < 0.0) || (p > bounds.max[axis] - r && v > 0.0)
+    };
+    let walls = [crossed(0), crossed(1), crossed(2)];
+    let first = walls.iter().position(|&met| met);
+    for axis in (0..3).filter(|&axis| walls[axis]) {
+        // Each wall takes the change along its own axis. Friction changes the velocity along
+        // the wall too: that is the wall's impulse as well, but a sphere that met two or three
+        // walls of a corner cannot tell whose, so the change along an axis whose walls it did
+        // not meet goes to the first wall.
+        let mut impulse = DVec3::ZERO;
+        for k in (0..3).filter(|&k| k == axis || (!walls[k] && first == Some(axis))) {
+            impulse[k] = momentum[k];
+        }
+        let positive = sphere.velocity[axis] > 0.0;
+        let wall = if positive { bounds.max[axis] - r } else { bounds.min[axis] + r };
+        let overshoot_time = (sphere.position[axis] - wall).abs() / sphere.velocity[axis].abs();
+        let mut normal = Vec3::ZERO;
+        normal[axis] = if positive { 1.0 } else { -1.0 };
+        let partner = Collider::Wall(BoxWall::on(axis, positive));
+        log.record(i, partner, (dt - overshoot_time).clamp(0.0, dt), impulse, normal);
     }
 }
 
