@@ -78,7 +78,7 @@ fn index_triples(value: &Bound<'_, PyAny>) -> PyResult<Vec<[u32; 3]>> {
     view.rows().into_iter().map(|row| Ok([index(row[0])?, index(row[1])?, index(row[2])?])).collect()
 }
 
-/// A ray's collider as `(kind, index)`: a sphere by id, a triangle by its index in
+/// A collider as `(kind, index)`: a sphere by id, a triangle by its index in
 /// `triangles()`, a wall as 0–5 for min x, max x, min y, max y, min z, max z.
 fn collider(c: Collider) -> (&'static str, u64) {
     match c {
@@ -604,6 +604,41 @@ impl PyWorld3d {
     #[setter(linear_damping)]
     fn set_linear_damping(&mut self, rate: f32) -> PyResult<()> {
         self.world.set_linear_damping(rate).py()
+    }
+
+    /// Whether each step records its collisions for `contacts()` (default False).
+    #[getter(record_contacts)]
+    fn get_record_contacts(&self) -> bool {
+        self.world.records_contacts()
+    }
+
+    #[setter(record_contacts)]
+    fn set_record_contacts(&mut self, on: bool) {
+        self.world.set_record_contacts(on);
+    }
+
+    /// The last step's collisions (needs `record_contacts = True`), one row per touching pair,
+    /// as a dict of arrays: `sphere` (uint32 ids; of two spheres the one added first),
+    /// `partner_kind` ("sphere", "triangle" or "wall"), `partner` (uint32: the other sphere's
+    /// id, the triangle's index in `triangles()`, or the wall 0–5: min x, max x, min y, max y,
+    /// min z, max z), `time` (seconds into the step), `impulse` (`(K, 3)`, N·s on `sphere`; a
+    /// partner sphere got the opposite) and `normal` (`(K, 3)`, unit, from the sphere towards
+    /// its partner).
+    fn contacts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let contacts = self.world.contacts();
+        let k = contacts.len();
+        // Triangle indices stay below 2³¹ (`World::add_mesh`), so they fit.
+        let named = contacts.iter().map(|c| collider(c.partner));
+        let (kinds, partners): (Vec<&str>, Vec<u32>) = named.map(|(kind, i)| (kind, i as u32)).unzip();
+        let numpy = py.import("numpy")?;
+        let d = PyDict::new(py);
+        d.set_item("sphere", PyArray1::from_iter(py, contacts.iter().map(|c| c.sphere.0)))?;
+        d.set_item("partner_kind", numpy.call_method1("array", (kinds, "U8"))?)?;
+        d.set_item("partner", PyArray1::from_vec(py, partners))?;
+        d.set_item("time", PyArray1::from_iter(py, contacts.iter().map(|c| c.time)))?;
+        d.set_item("impulse", to_array(py, contacts.iter().map(|c| c.impulse), k)?)?;
+        d.set_item("normal", to_array(py, contacts.iter().map(|c| c.normal), k)?)?;
+        Ok(d)
     }
 
     /// Continuous collision detection (on by default): impacts inside a step are found at

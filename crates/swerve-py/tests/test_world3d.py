@@ -520,3 +520,40 @@ def test_rolling_resistance_slows_a_rolling_sphere_at_five_sevenths_c_g():
     with pytest.raises(ValueError, match="rolling_resistances must have 1 values"):
         world.add_spheres(np.array([[20.0, 50, 1]]), rolling_resistances=[0.1, 0.2])
     assert world.sphere(s)["rolling_resistance"] == pytest.approx(c)
+
+
+def test_contacts_account_for_every_velocity_change():
+    world = gas("octree", gravity=(0.0, 0.0, -9.81), restitution=0.8)
+    world.add_mesh([(0, 0, 3), (SIDE, 0, 0.5), (SIDE, SIDE, 0.5), (0, SIDE, 3)], [(0, 1, 2), (0, 2, 3)])
+    assert world.record_contacts is False
+    world.step(0.01)
+    assert len(world.contacts()["sphere"]) == 0, "nothing is recorded unless asked"
+    world.record_contacts = True
+    masses = world.masses().astype(np.float64)
+    weight = masses[:, None] * np.array([0.0, 0.0, -9.81]) * 0.02
+    seen = set()
+    for _ in range(150):
+        v0 = world.velocities().astype(np.float64)
+        world.step(0.02)
+        c = world.contacts()
+        assert set(c) == {"sphere", "partner_kind", "partner", "time", "impulse", "normal"}
+        assert c["impulse"].shape == c["normal"].shape == (len(c["sphere"]), 3)
+        seen |= set(c["partner_kind"])
+        assert np.all((c["time"] >= 0) & (c["time"] <= 0.02))
+        np.testing.assert_allclose(np.linalg.norm(c["normal"], axis=1), 1.0, atol=1e-5)
+        # Ids are rows here (no removals): each sphere's impulses add up to its momentum change
+        # beyond its weight.
+        # Each impulse is float32: the sums are good to a few ulps of the impulses' sizes.
+        total, sizes = np.zeros((len(world), 3)), np.zeros(len(world))
+        np.add.at(total, c["sphere"], c["impulse"])
+        np.add.at(sizes, c["sphere"], np.linalg.norm(c["impulse"], axis=1))
+        pairs = c["partner_kind"] == "sphere"
+        np.add.at(total, c["partner"][pairs], -c["impulse"][pairs])
+        np.add.at(sizes, c["partner"][pairs], np.linalg.norm(c["impulse"][pairs], axis=1))
+        change = (world.velocities() - v0) * masses[:, None] - weight
+        scale = masses[:, None] * (np.abs(v0) + np.abs(world.velocities())) + np.abs(weight) + sizes[:, None] + 1e-6
+        assert np.all(np.abs(change - total) <= 1e-5 * scale)
+    assert seen == {"sphere", "triangle", "wall"}
+    c = world.contacts()
+    assert np.all(c["partner"][c["partner_kind"] == "wall"] <= 5)
+    assert np.all(c["partner"][c["partner_kind"] == "triangle"] <= 1)

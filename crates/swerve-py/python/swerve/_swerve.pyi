@@ -379,6 +379,8 @@ class World3d:
     solver_iterations: int
     substeps: int
     linear_damping: float
+    record_contacts: bool
+    def contacts(self) -> dict[str, npt.NDArray[Any]]: ...
     def set_continuous_collision(self, on: bool) -> None: ...
 
 class PyRVOSimulator:
