@@ -1,7 +1,8 @@
 //! 3-D ORCA against RVO2-3D itself: recordings made with RVO2-3D (`tests/data/reference3d`,
 //! recorded by `scripts/record-rvo2-3d` from the `jt-pyrvo23d` package) must be reproduced
 //! bit for bit, every single step and the whole run from its start; and the invariants a 3-D
-//! crowd must keep (speed limit, same bits for any thread count, removal).
+//! crowd must keep (speed limit, same bits for any thread count, removal), with the options
+//! beyond RVO2-3D (symmetry breaking, safe mode, responsibility weights, movers).
 
 #[path = "support/sphere3d.rs"]
 mod sphere3d;
@@ -10,7 +11,8 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use swerve::orca::{AgentId, LpOutcome};
-use swerve::orca3d::{AgentParams, Extensions, OverlapResolution, Simulator, SymmetryBreaking, Vec3};
+use swerve::orca3d::{AgentParams, Extensions, Mover, OverlapResolution, Simulator, SymmetryBreaking, Vec3};
+use swerve::Error;
 
 use sphere3d::{preferred, set_prefs, sphere_crowd};
 
@@ -400,4 +402,155 @@ fn safe_mode_removes_the_crush_overlaps_that_rvo2_3d_leaves() {
     // Keeping the clearance slows the crush a little (`swerve sphere` with 400: 1,502 steps
     // against 1,460), so the safe crowd gets twice the steps to arrive.
     assert_eq!(safe.3, 300, "every agent still arrives");
+}
+
+/// Steps `sim` toward `goals` (RVO2-3D's rule) `steps` times, calling `each` after every step.
+fn walk(sim: &mut Simulator, goals: &[Vec3], steps: usize, mut each: impl FnMut(&Simulator)) {
+    for _ in 0..steps {
+        set_prefs(sim, goals);
+        sim.step();
+        each(sim);
+    }
+}
+
+#[test]
+fn equal_weights_share_the_avoidance_as_rvo2_3d_does() {
+    // Every weight 1 (not RVO2-3D's ½, so each pair's share is computed): 1 / (1 + 1) is
+    // exactly ½, and the crossing must be RVO2-3D's to the bit.
+    let run = |weight: Option<f32>| {
+        let (mut sim, goals) = sphere_crowd(200);
+        if let Some(w) = weight {
+            for id in sim.agent_ids().to_vec() {
+                sim.set_agent_responsibility(id, w).unwrap();
+            }
+        }
+        walk(&mut sim, &goals, 150, |_| ());
+        sim.positions().iter().map(|&p| bits(p)).collect::<Vec<_>>()
+    };
+    assert!(run(Some(1.0)) == run(None), "weights of 1 must give RVO2-3D's halves");
+
+    // Weights 3 and 1: of the same change of relative velocity `u`, the first takes ¾ and the
+    // second ¼ (their planes' points lie at `v + ¾u` and `v − ¼u`, normals opposite).
+    let mut sim = Simulator::new(0.1, AgentParams::default()).unwrap();
+    sim.set_record_decisions(true);
+    let a = sim.add_agent(Vec3::new(-4.0, 0.0, 0.0)).unwrap();
+    let b = sim.add_agent(Vec3::new(4.0, 0.5, 0.3)).unwrap();
+    sim.set_agent_velocity(a, Vec3::new(1.0, 0.0, 0.0)).unwrap();
+    sim.set_agent_velocity(b, Vec3::new(-1.0, 0.0, 0.0)).unwrap();
+    sim.set_agent_responsibility(a, 3.0).unwrap();
+    sim.set_agent_responsibility(b, 1.0).unwrap();
+    assert_eq!(sim.agent_responsibility(a).unwrap(), 3.0);
+    sim.step();
+    let (pa, pb) = (sim.agent_planes(a).unwrap()[0], sim.agent_planes(b).unwrap()[0]);
+    let (ua, ub) = (pa.point - Vec3::new(1.0, 0.0, 0.0), pb.point - Vec3::new(-1.0, 0.0, 0.0));
+    assert!(ua.length() > 0.01, "the pair was meant to be in conflict");
+    assert!((ua + 3.0 * ub).length() < 1e-5 * ua.length(), "shares {ua} and {ub} are not ¾ and ¼");
+    assert!((pa.normal + pb.normal).length() < 1e-6);
+}
+
+#[test]
+fn an_agent_with_responsibility_zero_does_not_yield_in_3d() {
+    let mut sim = Simulator::new(0.125, AgentParams::default()).unwrap();
+    let a = sim.add_agent(Vec3::new(-20.0, 0.0, 0.0)).unwrap();
+    let b = sim.add_agent(Vec3::new(0.0, -20.0, 0.0)).unwrap();
+    sim.set_agent_responsibility(a, 0.0).unwrap();
+    sim.set_agent_responsibility(b, 1.0).unwrap();
+    // Weights changed back and forth and an agent removed: the simulator's count of agents
+    // whose weight is not ½ must still see A's and B's.
+    let c = sim.add_agent(Vec3::new(500.0, 500.0, 500.0)).unwrap();
+    sim.set_agent_responsibility(c, 0.3).unwrap();
+    sim.set_agent_responsibility(b, 0.5).unwrap();
+    sim.set_agent_responsibility(b, 1.0).unwrap();
+    sim.set_agent_responsibility(c, 0.5).unwrap();
+    sim.remove_agent(c).unwrap();
+    let goals = [Vec3::new(20.0, 0.0, 0.0), Vec3::new(0.0, 20.0, 0.0)];
+    let (mut closest, mut b_deviation) = (f32::INFINITY, 0.0f32);
+    walk(&mut sim, &goals, 320, |sim| {
+        let (pa, pb) = (sim.agent_position(a).unwrap(), sim.agent_position(b).unwrap());
+        // A keeps its straight line exactly: it never yields.
+        assert_eq!((pa.y, pa.z), (0.0, 0.0));
+        b_deviation = b_deviation.max(pb.x.abs().max(pb.z.abs()));
+        closest = closest.min(pa.distance(pb));
+    });
+    assert!(b_deviation > 0.5, "B must do all the avoiding");
+    assert!(closest > 3.0 - 1e-3, "they collided: {closest}");
+    assert!(sim.agent_position(a).unwrap().distance(goals[0]) < 1.0, "A arrived");
+    for bad in [-1.0, f32::NAN, f32::INFINITY] {
+        assert!(sim.set_agent_responsibility(a, bad).is_err());
+    }
+    assert_eq!(sim.agent_responsibility(a).unwrap(), 0.0, "a refused weight changes nothing");
+    assert!(matches!(sim.agent_responsibility(c), Err(Error::UnknownAgent(_))));
+}
+
+/// A 5 × 5 × 4 block of agents (radius 0.5) holding their places while a sphere of radius
+/// 1.5 flies through it at 2 m/s: the deepest any agent overlapped the sphere (m), with the
+/// sphere added as a mover or not.
+fn flythrough(as_mover: bool) -> (f32, Vec3) {
+    let params = AgentParams { radius: 0.5, max_speed: 1.5, ..AgentParams::default() };
+    let mut sim = Simulator::new(0.1, params).unwrap();
+    let mut goals = Vec::new();
+    for k in 0..100 {
+        let p = Vec3::new((k % 5) as f32 * 2.0 - 4.0, (k / 5 % 5) as f32 * 2.0 - 4.0, (k / 25) as f32 * 2.0 - 3.0);
+        sim.add_agent(p).unwrap();
+        goals.push(p);
+    }
+    let mut ball = Mover { position: Vec3::new(-25.0, 0.3, 0.2), velocity: Vec3::new(2.0, 0.0, 0.0), radius: 1.5 };
+    let id = if as_mover { Some(sim.add_mover(ball).unwrap()) } else { None };
+    let mut deepest = 0.0f32;
+    for _ in 0..250 {
+        set_prefs(&mut sim, &goals);
+        sim.step();
+        ball.position += ball.velocity * 0.1;
+        if let Some(id) = id {
+            sim.set_mover(id, ball).unwrap();
+            assert_eq!(sim.mover(id).unwrap(), ball);
+        }
+        for p in sim.positions() {
+            deepest = deepest.max(0.5 + ball.radius - p.distance(ball.position));
+        }
+    }
+    (deepest, ball.position)
+}
+
+#[test]
+fn agents_keep_clear_of_a_non_cooperative_mover_in_3d() {
+    let (deepest, end) = flythrough(true);
+    // The sphere crossed the whole block (it ends beyond it) and nobody was run over.
+    assert!(end.x > 20.0);
+    assert!(deepest < 0.05, "an agent overlapped the mover by {deepest} m");
+    // Unseen, the same sphere runs through them.
+    let (unseen, _) = flythrough(false);
+    println!("deepest overlap with the mover: {deepest} m seen, {unseen} m unseen");
+    assert!(unseen > 1.0, "without the mover the agents should be hit ({unseen} m)");
+
+    let mut sim = Simulator::new(0.1, AgentParams::default()).unwrap();
+    let ball = Mover { position: Vec3::ZERO, velocity: Vec3::X, radius: 1.0 };
+    let (first, second) = (sim.add_mover(ball).unwrap(), sim.add_mover(Mover { radius: 2.0, ..ball }).unwrap());
+    sim.remove_mover(first).unwrap();
+    assert_eq!(sim.movers(), &[Mover { radius: 2.0, ..ball }], "the other keeps its id");
+    assert_eq!(sim.mover(second).unwrap().radius, 2.0);
+    assert!(matches!(sim.set_mover(first, ball), Err(Error::UnknownMover(_))));
+    assert!(matches!(sim.remove_mover(first), Err(Error::UnknownMover(_))));
+    for bad in [
+        Mover { radius: 0.0, ..ball },
+        Mover { radius: f32::NAN, ..ball },
+        Mover { position: Vec3::new(f32::NAN, 0.0, 0.0), ..ball },
+        Mover { velocity: Vec3::new(0.0, f32::INFINITY, 0.0), ..ball },
+    ] {
+        assert!(sim.add_mover(bad).is_err() && sim.set_mover(second, bad).is_err());
+    }
+    assert_eq!(sim.movers().len(), 1, "refused movers change nothing");
+    // An agent sitting on a mover's centre at its velocity: the plane is not finite and is
+    // left out of the agent's list, and the step stays finite.
+    let agent = sim.add_agent(Vec3::ZERO).unwrap();
+    sim.set_record_decisions(true);
+    sim.set_mover(second, Mover { velocity: Vec3::ZERO, ..ball }).unwrap();
+    sim.set_agent_pref_velocity(agent, Vec3::X).unwrap();
+    sim.step();
+    assert!(sim.agent_velocity(agent).unwrap().is_finite());
+    assert!(sim.agent_planes(agent).unwrap().is_empty());
+    // Moved off the centre, the mover's plane is the agent's only one.
+    sim.set_mover(second, Mover { position: Vec3::new(3.0, 0.0, 0.0), velocity: Vec3::ZERO, ..ball }).unwrap();
+    sim.step();
+    assert_eq!(sim.agent_planes(agent).unwrap().len(), 1);
 }

@@ -9,7 +9,7 @@ mod sphere3d;
 
 use counting_allocator::{allocations, CountingAllocator};
 use sphere3d::{preferred, sphere_crowd};
-use swerve::orca3d::{Extensions, OverlapResolution, Vec3};
+use swerve::orca3d::{Extensions, Mover, OverlapResolution, Vec3};
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
@@ -31,6 +31,16 @@ fn warm_steps() {
         sim.set_record_decisions(record);
         let resolution = safe.then(OverlapResolution::default);
         sim.set_extensions(Extensions { overlap_resolution: resolution, ..Extensions::default() }).unwrap();
+        if record {
+            // With responsibility weights and two movers in the crowd's way too (their planes
+            // come on top of the neighbours').
+            for id in sim.agent_ids().iter().step_by(3).copied().collect::<Vec<_>>() {
+                sim.set_agent_responsibility(id, 0.2).unwrap();
+            }
+            for x in [-3.0, 3.0] {
+                sim.add_mover(Mover { position: Vec3::new(x, 0.0, 0.0), velocity: Vec3::ZERO, radius: 4.0 }).unwrap();
+            }
+        }
         let mut prefs: Vec<Vec3> = Vec::with_capacity(goals.len());
         // Steps 0–59 warm up (every thread's scratch and every record reaches its size); the
         // crowd is then in the thick of its crossing, where fallbacks happen.

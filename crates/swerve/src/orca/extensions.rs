@@ -94,6 +94,21 @@ impl Default for OverlapResolution {
     }
 }
 
+/// RVO2's (and RVO2-3D's) fixed share of the avoidance.
+pub(crate) const RVO2_RESPONSIBILITY: f32 = 0.5;
+
+/// The share of the avoidance an agent of weight `mine` takes against one of weight `theirs`:
+/// `mine / (mine + theirs)`, or RVO2's ½ when both weights are 0. (Two weights of ½ give
+/// exactly ½ too.)
+pub(crate) fn share(mine: f32, theirs: f32) -> f32 {
+    let sum = mine + theirs;
+    if sum > 0.0 {
+        mine / sum
+    } else {
+        RVO2_RESPONSIBILITY
+    }
+}
+
 /// A disc that moves on its own and does not avoid anyone (a ball of the physics world, a
 /// scripted vehicle). Agents take full responsibility for avoiding it.
 #[derive(Clone, Copy, Debug, PartialEq)]

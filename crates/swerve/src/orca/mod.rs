@@ -20,7 +20,7 @@
 //! right-hand side only... and from both sides in practice, since its ring holds both edges.
 
 pub mod constraints;
-mod extensions;
+pub(crate) mod extensions;
 pub mod linear_program;
 mod params;
 mod simulator;

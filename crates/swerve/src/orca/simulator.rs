@@ -1,7 +1,9 @@
 //! The crowd simulator: RVO2's `RVOSimulator`, with stable ids, removal and parallel steps.
 
 use super::constraints::{agent_half_plane, agent_half_planes_x4, obstacle_half_planes, AgentView, NeighborBatch};
-use super::extensions::{is_head_on, jitter_direction, Extensions, Mover, MoverId, OverlapResolution};
+use super::extensions::{
+    is_head_on, jitter_direction, share, Extensions, Mover, MoverId, OverlapResolution, RVO2_RESPONSIBILITY,
+};
 use super::linear_program::{solve, LpOutcome};
 use super::params::AgentParams;
 use crate::geom::{validate_polygon, HalfPlane};
@@ -1281,21 +1283,6 @@ enum TieAnswer {
     Ordered,
     /// A whole query of the k-d tree.
     TreeQuery,
-}
-
-/// RVO2's fixed share of the avoidance.
-const RVO2_RESPONSIBILITY: f32 = 0.5;
-
-/// The share of the avoidance an agent of weight `mine` takes against one of weight `theirs`:
-/// `mine / (mine + theirs)`, or RVO2's ½ when both weights are 0. (Two weights of ½ give
-/// exactly ½ too.)
-fn share(mine: f32, theirs: f32) -> f32 {
-    let sum = mine + theirs;
-    if sum > 0.0 {
-        mine / sum
-    } else {
-        RVO2_RESPONSIBILITY
-    }
 }
 
 /// The read-only state of one overlap-resolution round.

@@ -3,7 +3,8 @@
 //! The velocity obstacle of agent B for agent A is a cone in relative-velocity space, truncated
 //! at the time horizon τ by a sphere of radius (rA + rB)/τ around (pB − pA)/τ. ORCA takes the
 //! smallest change `u` that moves the relative velocity out of it, and lets A take half:
-//! the permitted velocities are `{v : (v − (vA + u/2)) · n ≥ 0}`, `n` the outward normal
+//! the permitted velocities are `{v : (v − (vA + u/2)) · n ≥ 0}` (a responsibility weight
+//! changes the half, [`crate::orca3d::Simulator::set_agent_responsibility`]), `n` the outward normal
 //! where `u` leaves (paper §4; seed 004 §4 for the planar case, which this lifts to 3-D).
 
 use glam::Vec3;
@@ -21,11 +22,12 @@ pub struct Body {
     pub radius: f32,
 }
 
-/// The ORCA plane `other` imposes on `agent` for `time_horizon` (s), sharing the avoidance
-/// half and half (RVO2-3D's `computeNewVelocity`, in its order of operations). Already
-/// overlapping bodies are pushed apart within one `time_step` (s) instead.
+/// The ORCA plane `other` imposes on `agent` for `time_horizon` (s), `agent` taking the share
+/// `responsibility` of the avoidance (RVO2-3D's `computeNewVelocity`, in its order of
+/// operations, with its fixed ½ as a parameter; 1 against a body that does not avoid).
+/// Already overlapping bodies are pushed apart within one `time_step` (s) instead.
 #[inline]
-pub fn agent_plane(agent: &Body, other: &Body, inv_time_horizon: f32, time_step: f32) -> Plane {
+pub fn agent_plane(agent: &Body, other: &Body, inv_time_horizon: f32, time_step: f32, responsibility: f32) -> Plane {
     let relative_position = other.position - agent.position;
     let relative_velocity = agent.velocity - other.velocity;
     let distance_squared = relative_position.length_squared();
@@ -66,7 +68,7 @@ pub fn agent_plane(agent: &Body, other: &Body, inv_time_horizon: f32, time_step:
         (unit_w, (combined_radius * inv_time_step - w_length) * unit_w)
     };
 
-    Plane { point: agent.velocity + 0.5 * u, normal }
+    Plane { point: agent.velocity + responsibility * u, normal }
 }
 
 #[cfg(test)]
@@ -79,8 +81,8 @@ mod tests {
         // Slightly off the axis: exactly head-on, the cone's projection is degenerate (zero
         // `w`, a NaN normal, which RVO2-3D ignores as well until the agents are close).
         let b = Body { position: Vec3::new(5.0, 0.5, 0.2), velocity: Vec3::new(-1.0, 0.0, 0.0), radius: 1.0 };
-        let pa = agent_plane(&a, &b, 0.1, 0.25);
-        let pb = agent_plane(&b, &a, 0.1, 0.25);
+        let pa = agent_plane(&a, &b, 0.1, 0.25, 0.5);
+        let pb = agent_plane(&b, &a, 0.1, 0.25, 0.5);
         // Reciprocity: the same change split in two, in opposite directions, to the bit.
         assert_eq!(pa.normal, -pb.normal);
         assert_eq!(pa.point - a.velocity, -(pb.point - b.velocity));
@@ -96,8 +98,8 @@ mod tests {
         let a = Body { position: Vec3::new(0.0, 0.0, 0.0), velocity: Vec3::new(1.0, 0.2, 0.0), radius: 0.5 };
         let b = Body { position: Vec3::new(6.0, 0.5, 0.3), velocity: Vec3::new(-1.0, 0.0, 0.1), radius: 0.5 };
         let tau = 10.0;
-        let pa = agent_plane(&a, &b, 1.0 / tau, 0.25);
-        let pb = agent_plane(&b, &a, 1.0 / tau, 0.25);
+        let pa = agent_plane(&a, &b, 1.0 / tau, 0.25, 0.5);
+        let pb = agent_plane(&b, &a, 1.0 / tau, 0.25, 0.5);
         let candidates = [pa.point + pa.normal * 0.01, pa.point + pa.normal * 0.3 + Vec3::new(0.0, 0.0, 0.2)];
         for va in candidates {
             assert!(pa.violation(va) < 0.0);

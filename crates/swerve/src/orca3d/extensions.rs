@@ -21,6 +21,19 @@ pub struct Extensions {
     pub strict_speed_limit: bool,
 }
 
+/// A sphere that moves on its own and does not avoid anyone (a sphere of the physics world, a
+/// scripted aircraft, a bird). Agents take full responsibility for avoiding it. Named by a
+/// [`crate::orca::MoverId`], as in the plane.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mover {
+    /// Centre (m).
+    pub position: Vec3,
+    /// Velocity (m/s); agents extrapolate the mover along it.
+    pub velocity: Vec3,
+    /// Radius (m).
+    pub radius: f32,
+}
+
 /// Agent `i`'s push away from every neighbour closer than `(ri + rj)·scale`: half the
 /// shortfall (the neighbour does the other half), along the line between their centres.
 /// Coincident centres separate along ±x, the sign fixed by their indices, so that the two

@@ -30,7 +30,8 @@ mod plane;
 mod simulator;
 mod symmetry;
 
-pub use extensions::{Extensions, OverlapResolution, SymmetryBreaking};
+pub use crate::orca::MoverId;
+pub use extensions::{Extensions, Mover, OverlapResolution, SymmetryBreaking};
 pub use glam::Vec3;
 pub use plane::Plane;
 pub use simulator::{AgentParams, Simulator};

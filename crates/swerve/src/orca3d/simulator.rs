@@ -6,13 +6,14 @@ use glam::Vec3;
 use rayon::prelude::*;
 
 use super::constraints::{agent_plane, Body};
-use super::extensions::{overlap_push, Extensions};
+use super::extensions::{overlap_push, Extensions, Mover};
 use super::grid::{GridAnswer, NeighborGrid};
 use super::kdtree::AgentTree;
 use super::linear_program::solve;
 use super::plane::Plane;
 use super::symmetry::is_head_on;
-use crate::orca::{AgentId, LpOutcome};
+use crate::orca::extensions::{share, RVO2_RESPONSIBILITY};
+use crate::orca::{AgentId, LpOutcome, MoverId};
 use crate::Error;
 
 /// The parameters RVO2-3D keeps per agent (metres, seconds, metres per second).
@@ -146,6 +147,14 @@ pub struct Simulator {
     step_number: u64,
     /// The overlap projection's per-agent pushes (scratch).
     corrections: Vec<Vec3>,
+    /// Each agent's responsibility weight (RVO2-3D: ½ for all).
+    responsibilities: Vec<f32>,
+    /// How many agents have a weight other than ½ (0: every pair shares RVO2-3D's halves).
+    custom_weights: usize,
+    /// Movers by id (`None` once removed).
+    movers: Vec<Option<Mover>>,
+    /// The live movers, packed (what agents look at).
+    live_movers: Vec<Mover>,
 }
 
 impl Simulator {
@@ -176,6 +185,10 @@ impl Simulator {
             extensions: Extensions::default(),
             step_number: 0,
             corrections: Vec::new(),
+            responsibilities: Vec::new(),
+            custom_weights: 0,
+            movers: Vec::new(),
+            live_movers: Vec::new(),
         })
     }
 
@@ -229,6 +242,7 @@ impl Simulator {
         self.velocities.push(Vec3::ZERO);
         self.pref_velocities.push(Vec3::ZERO);
         self.params.push(params);
+        self.responsibilities.push(RVO2_RESPONSIBILITY);
         if self.keeps_records() {
             self.records.push(Record::default());
         }
@@ -252,6 +266,8 @@ impl Simulator {
         self.velocities.remove(dense);
         self.pref_velocities.remove(dense);
         self.params.remove(dense);
+        let weight = self.responsibilities.remove(dense);
+        self.custom_weights -= usize::from(weight != RVO2_RESPONSIBILITY);
         if self.keeps_records() {
             self.records.remove(dense);
             // The last step's neighbour lists name dense indices, which just shifted.
@@ -360,6 +376,84 @@ impl Simulator {
         Ok(())
     }
 
+    /// An agent's responsibility weight (RVO2-3D: ½).
+    pub fn agent_responsibility(&self, id: AgentId) -> Result<f32, Error> {
+        Ok(self.responsibilities[self.dense(id)?])
+    }
+
+    /// Sets how much of the avoidance an agent takes on (finite, ≥ 0; RVO2-3D fixes ½ for
+    /// all). Between agents with weights `a` and `b` the first takes `a / (a + b)` of the
+    /// velocity change (`½` if both are 0); an agent with weight 0 facing one with a positive
+    /// weight does not yield at all (it gets no plane from it), and the other avoids alone.
+    /// The planar simulator's rule ([`crate::orca::Simulator::set_agent_responsibility`]).
+    pub fn set_agent_responsibility(&mut self, id: AgentId, weight: f32) -> Result<(), Error> {
+        let i = self.dense(id)?;
+        let weight = Error::check_non_negative("responsibility", weight)?;
+        let old = std::mem::replace(&mut self.responsibilities[i], weight);
+        self.custom_weights =
+            self.custom_weights + usize::from(weight != RVO2_RESPONSIBILITY) - usize::from(old != RVO2_RESPONSIBILITY);
+        Ok(())
+    }
+
+    /// Adds a non-cooperative mover that agents avoid with full responsibility (its plane
+    /// comes after the agents' in an agent's list, when the mover is within the agent's
+    /// neighbour distance of its surface). Errors on a non-finite position or velocity or a
+    /// radius that is not positive.
+    pub fn add_mover(&mut self, mover: Mover) -> Result<MoverId, Error> {
+        Self::check_mover(&mover)?;
+        let id = u32::try_from(self.movers.len()).map_err(|_| Error::OutOfRange {
+            what: "mover count",
+            requirement: "below 2^32",
+            value: f32::MAX,
+        })?;
+        self.movers.push(Some(mover));
+        self.live_movers.push(mover);
+        Ok(MoverId(id))
+    }
+
+    /// Updates a mover (typically every step, from a physics world or a script).
+    pub fn set_mover(&mut self, id: MoverId, mover: Mover) -> Result<(), Error> {
+        Self::check_mover(&mover)?;
+        match self.movers.get_mut(id.0 as usize) {
+            Some(slot @ Some(_)) => *slot = Some(mover),
+            _ => return Err(Error::UnknownMover(id.0)),
+        }
+        self.pack_movers();
+        Ok(())
+    }
+
+    /// Removes a mover; other movers keep their ids.
+    pub fn remove_mover(&mut self, id: MoverId) -> Result<(), Error> {
+        match self.movers.get_mut(id.0 as usize) {
+            Some(slot @ Some(_)) => *slot = None,
+            _ => return Err(Error::UnknownMover(id.0)),
+        }
+        self.pack_movers();
+        Ok(())
+    }
+
+    /// A mover's state.
+    pub fn mover(&self, id: MoverId) -> Result<Mover, Error> {
+        self.movers.get(id.0 as usize).copied().flatten().ok_or(Error::UnknownMover(id.0))
+    }
+
+    /// The live movers, in the order they were added.
+    pub fn movers(&self) -> &[Mover] {
+        &self.live_movers
+    }
+
+    fn check_mover(mover: &Mover) -> Result<(), Error> {
+        Error::check_finite_vec3("mover position", mover.position)?;
+        Error::check_finite_vec3("mover velocity", mover.velocity)?;
+        Error::check_positive("mover radius", mover.radius)?;
+        Ok(())
+    }
+
+    fn pack_movers(&mut self) {
+        self.live_movers.clear();
+        self.live_movers.extend(self.movers.iter().flatten());
+    }
+
     /// The options beyond RVO2-3D in force.
     pub fn extensions(&self) -> Extensions {
         self.extensions
@@ -425,7 +519,8 @@ impl Simulator {
     }
 
     /// The ORCA planes the agent had to respect in the last step, one per neighbour, in
-    /// neighbour order.
+    /// neighbour order (but none from a neighbour it does not yield to,
+    /// [`Simulator::set_agent_responsibility`]), then one per nearby mover.
     pub fn agent_planes(&self, id: AgentId) -> Result<&[Plane], Error> {
         Ok(&self.record(id)?.planes)
     }
@@ -471,6 +566,8 @@ impl Simulator {
             time_step: self.time_step,
             extensions: self.extensions,
             step_number: self.step_number,
+            responsibilities: (self.custom_weights > 0).then_some(self.responsibilities.as_slice()),
+            movers: &self.live_movers,
         };
         context.decide_all(&mut self.decisions, keep_records.then_some(&mut self.records[..]), false);
 
@@ -569,6 +666,9 @@ struct StepContext<'a> {
     time_step: f32,
     extensions: Extensions,
     step_number: u64,
+    /// Each agent's responsibility weight, when some differ from RVO2-3D's ½.
+    responsibilities: Option<&'a [f32]>,
+    movers: &'a [Mover],
 }
 
 impl StepContext<'_> {
@@ -604,13 +704,14 @@ impl StepContext<'_> {
         // Room for the largest answer at once, so that a thread's scratch reaches its
         // final size the first time it decides such an agent (no allocation after).
         let room = params.max_neighbors.min(self.positions.len());
+        let plane_room = room + self.movers.len();
         scratch.neighbors.clear();
         scratch.stack.clear();
         scratch.planes.clear();
         scratch.projected.clear();
         scratch.neighbors.reserve(room);
-        scratch.planes.reserve(room);
-        scratch.projected.reserve(room);
+        scratch.planes.reserve(plane_room);
+        scratch.projected.reserve(plane_room);
         if let Some(tree) = self.tree {
             scratch.stack.reserve(tree.stack_room());
         }
@@ -655,12 +756,32 @@ impl StepContext<'_> {
         let inv_time_horizon = 1.0 / params.time_horizon;
         for &(_, other) in &scratch.neighbors {
             let other = other as usize;
+            // RVO2-3D: each takes half. Otherwise the pair's weights set the shares; a share
+            // of 0 (weight 0 against a positive weight: this agent does not yield) gives no
+            // plane.
+            let responsibility = self.responsibilities.map_or(RVO2_RESPONSIBILITY, |w| share(w[index], w[other]));
+            if responsibility == 0.0 {
+                continue;
+            }
             let other = Body {
                 position: self.positions[other],
                 velocity: self.velocities[other],
                 radius: scaled(self.params[other].radius),
             };
-            scratch.planes.push(agent_plane(&agent, &other, inv_time_horizon, self.time_step));
+            scratch.planes.push(agent_plane(&agent, &other, inv_time_horizon, self.time_step, responsibility));
+        }
+        // Non-cooperative movers: full responsibility, after the agents (the planar
+        // simulator's rule). A plane that is not finite (the agent's centre on the mover's, at
+        // the same velocity) is left out: it would forbid nothing and poison the program.
+        for mover in self.movers {
+            let reach = params.neighbor_dist + mover.radius;
+            if (mover.position - agent.position).length_squared() < reach * reach {
+                let other = Body { position: mover.position, velocity: mover.velocity, radius: mover.radius };
+                let plane = agent_plane(&agent, &other, inv_time_horizon, self.time_step, 1.0);
+                if plane.point.is_finite() && plane.normal.is_finite() {
+                    scratch.planes.push(plane);
+                }
+            }
         }
 
         let mut preferred = self.pref_velocities[index];
@@ -683,7 +804,7 @@ impl StepContext<'_> {
             record.neighbors.reserve(room);
             record.neighbors.extend(scratch.neighbors.iter().map(|&(_, other)| other));
             record.planes.clear();
-            record.planes.reserve(room);
+            record.planes.reserve(plane_room);
             record.planes.extend_from_slice(&scratch.planes);
             record.outcome = outcome;
         }
