@@ -9,7 +9,7 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArray
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use swerve::orca::{AgentId, LpOutcome};
-use swerve::orca3d::{AgentParams, Simulator};
+use swerve::orca3d::{AgentParams, Mover, MoverId, Simulator};
 
 /// A point or vector from a tuple, a list or a numpy array of three numbers.
 ///
@@ -444,12 +444,51 @@ impl PySimulator3d {
 
     /// The ORCA planes of an agent in the last step as a `(K, 6)` float32 array of rows
     /// `(point_x, point_y, point_z, normal_x, normal_y, normal_z)`, one per neighbour in
-    /// `neighbors()` order: permitted velocities `v` have `(v - point) · normal ≥ 0`.
+    /// `neighbors()` order (none from a neighbour it does not yield to), then one per nearby
+    /// mover: permitted velocities `v` have `(v - point) · normal ≥ 0`.
     fn planes<'py>(&self, py: Python<'py>, agent: u32) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let planes = self.sim.agent_planes(id(agent)).py()?;
         let flat: Vec<f32> =
             planes.iter().flat_map(|p| [p.point.x, p.point.y, p.point.z, p.normal.x, p.normal.y, p.normal.z]).collect();
         PyArray1::from_vec(py, flat).reshape([planes.len(), 6])
+    }
+
+    /// How much of the avoidance `agent` takes on (RVO2-3D: 0.5 for everyone); between
+    /// weights a and b the first takes a / (a + b); 0 means it never yields.
+    fn set_responsibility(&mut self, agent: u32, weight: f32) -> PyResult<()> {
+        self.sim.set_agent_responsibility(id(agent), weight).py()
+    }
+
+    /// An agent's responsibility weight.
+    fn responsibility(&self, agent: u32) -> PyResult<f32> {
+        self.sim.agent_responsibility(id(agent)).py()
+    }
+
+    /// Adds a non-cooperative moving sphere that agents avoid with full responsibility (a
+    /// physics sphere, an aircraft that does not avoid). Returns its id; update it every step
+    /// with `set_mover`.
+    fn add_mover(&mut self, position: &Bound<'_, PyAny>, velocity: &Bound<'_, PyAny>, radius: f32) -> PyResult<u32> {
+        let mover =
+            Mover { position: vec3(position, "mover position")?, velocity: vec3(velocity, "mover velocity")?, radius };
+        Ok(self.sim.add_mover(mover).py()?.0)
+    }
+
+    /// Moves a mover.
+    fn set_mover(
+        &mut self,
+        mover: u32,
+        position: &Bound<'_, PyAny>,
+        velocity: &Bound<'_, PyAny>,
+        radius: f32,
+    ) -> PyResult<()> {
+        let state =
+            Mover { position: vec3(position, "mover position")?, velocity: vec3(velocity, "mover velocity")?, radius };
+        self.sim.set_mover(MoverId(mover), state).py()
+    }
+
+    /// Removes a mover; the other movers keep their ids.
+    fn remove_mover(&mut self, mover: u32) -> PyResult<()> {
+        self.sim.remove_mover(MoverId(mover)).py()
     }
 
     /// The ids of the agents `agent` took into account in the last step, nearest first.

@@ -93,3 +93,70 @@ def test_bad_extension_values_raise_and_change_nothing():
         s.set_pref_velocities(np.array([[1, 0, 0], [-1, 0, 0]], dtype=np.float32))
         s.step(20)
     assert np.array_equal(sim.positions(), fresh.positions())
+
+
+def test_weights_of_one_are_rvo2_3d_and_weight_zero_never_yields():
+    # Weights of 1 for everyone: each pair's share is 1 / (1 + 1) = 0.5, RVO2-3D to the bit.
+    rng = np.random.default_rng(33)
+    start = rng.uniform(-8, 8, (40, 3)).astype(np.float32)
+    goals = -start
+    runs = []
+    for weight in (None, 1.0):
+        sim = swerve.Simulator3d(0.125)
+        ids = sim.add_agents(start)
+        if weight is not None:
+            for agent in ids:
+                sim.set_responsibility(int(agent), weight)
+        for _ in range(80):
+            sim.set_pref_velocities(toward(goals, sim.positions()))
+            sim.step()
+        runs.append(sim.positions())
+    assert np.array_equal(runs[0], runs[1])
+
+    # Weight 0 against 1: the first keeps its straight line, the second avoids alone.
+    sim = swerve.Simulator3d(0.125)
+    first, second = sim.add_agents(np.array([[-20, 0, 0], [0, -20, 0]], dtype=np.float32))
+    sim.set_responsibility(int(first), 0.0)
+    sim.set_responsibility(int(second), 1.0)
+    assert sim.responsibility(int(first)) == 0.0
+    goals = np.array([[20, 0, 0], [0, 20, 0]], dtype=np.float32)
+    closest = np.inf
+    for _ in range(320):
+        sim.set_pref_velocities(toward(goals, sim.positions()))
+        sim.step()
+        p = sim.positions()
+        assert p[0, 1] == 0.0 and p[0, 2] == 0.0
+        closest = min(closest, float(np.linalg.norm(p[0] - p[1])))
+    assert closest > 3.0 - 1e-3
+    with pytest.raises(ValueError):
+        sim.set_responsibility(int(second), -1.0)
+    with pytest.raises(swerve.UnknownIdError):
+        sim.responsibility(99)
+
+
+def test_agents_avoid_a_mover_and_its_plane_comes_last():
+    sim = swerve.Simulator3d(0.1, radius=0.5, max_speed=1.5, record_decisions=True)
+    grid = np.stack(np.meshgrid(*[np.arange(-4.0, 5.0, 2.0)] * 2, [-1.0, 1.0], indexing="ij"), -1).reshape(-1, 3)
+    sim.add_agents(grid.astype(np.float32))
+    position, velocity = np.array([-25.0, 0.3, 0.2]), np.array([2.0, 0.0, 0.0])
+    mover = sim.add_mover(tuple(position), tuple(velocity), 1.5)
+    deepest = 0.0
+    for _ in range(250):
+        sim.set_pref_velocities(toward(grid, sim.positions()))
+        sim.step()
+        position = position + velocity * 0.1
+        sim.set_mover(mover, tuple(position), tuple(velocity), 1.5)
+        gaps = np.linalg.norm(sim.positions() - position, axis=1) - 2.0
+        deepest = max(deepest, float(-gaps.min()))
+    assert position[0] > 20 and deepest < 0.05, deepest
+    # An agent next to the mover: its last plane is the mover's, which it avoids alone.
+    sim.set_mover(mover, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), 1.5)
+    sim.step()
+    assert len(sim.planes(0)) == len(sim.neighbors(0)) + 1
+    sim.remove_mover(mover)
+    with pytest.raises(swerve.UnknownIdError):
+        sim.set_mover(mover, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), 1.5)
+    with pytest.raises(ValueError):
+        sim.add_mover((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), 0.0)
+    with pytest.raises(ValueError):
+        sim.add_mover((0.0, float("nan"), 0.0), (0.0, 0.0, 0.0), 1.0)
