@@ -200,7 +200,11 @@ fn least_violation(planes: &[Plane], begin: usize, radius: f32, result: &mut Vec
     let mut distance = 0.0f32;
     for i in begin..planes.len() {
         let plane = planes[i];
-        if plane.violation(*result) <= distance {
+        // Written as `!(a > b)` so that a NaN plane is skipped, as RVO2-3D's `> distance`
+        // test skips it (a NaN plane comes from an exactly degenerate pair, e.g. an agent
+        // overlapping a neighbour at a relative velocity of exactly `relative position / dt`).
+        #[allow(clippy::neg_cmp_op_on_partial_ord)]
+        if !(plane.violation(*result) > distance) {
             continue;
         }
         projected.clear();
@@ -289,6 +293,22 @@ mod tests {
         assert_eq!(outcome, LpOutcome::Fallback { first_infeasible: 1 });
         assert!(v.x.abs() < 1e-6, "{v}");
         assert!(v.length() <= 2.0 + 1e-5);
+    }
+
+    #[test]
+    fn a_nan_plane_is_skipped_by_every_program_as_in_rvo2_3d() {
+        // RVO2-3D tests each plane with `>`, false for NaN: a NaN plane (an exactly degenerate
+        // pair) changes nothing, in the fallback too.
+        let nan = Plane { point: Vec3::NAN, normal: Vec3::NAN };
+        let conflicting = [plane([1.0, 0.0, 0.0], [1.0, 0.0, 0.0]), plane([-1.0, 0.0, 0.0], [-1.0, 0.0, 0.0])];
+        let with_nan = [conflicting[0], nan, conflicting[1], nan];
+        let preferred = Vec3::new(0.5, 0.2, 0.0);
+        let (v, _) = solve(&conflicting, 2.0, preferred, &mut Vec::new());
+        let (w, outcome) = solve(&with_nan, 2.0, preferred, &mut Vec::new());
+        assert_eq!(outcome, LpOutcome::Fallback { first_infeasible: 2 });
+        assert_eq!(v, w);
+        let (w, outcome) = solve(&[nan, conflicting[0]], 2.0, preferred, &mut Vec::new());
+        assert_eq!((w, outcome), (Vec3::new(1.0, 0.2, 0.0), LpOutcome::Feasible));
     }
 
     #[test]
