@@ -20,6 +20,13 @@ impl Plane {
     pub fn violation(&self, velocity: Vec3) -> f32 {
         self.normal.dot(self.point - velocity)
     }
+
+    /// Whether the point and the normal are finite (an exactly degenerate pair gives a NaN
+    /// plane, which every one of RVO2-3D's linear programs skips).
+    #[inline]
+    pub fn is_finite(&self) -> bool {
+        self.point.is_finite() && self.normal.is_finite()
+    }
 }
 
 /// `v / s` as RVO2-3D's `Vector3::operator/` computes it: times the reciprocal, which rounds

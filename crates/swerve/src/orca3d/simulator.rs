@@ -520,7 +520,8 @@ impl Simulator {
 
     /// The ORCA planes the agent had to respect in the last step, one per neighbour, in
     /// neighbour order (but none from a neighbour it does not yield to,
-    /// [`Simulator::set_agent_responsibility`]), then one per nearby mover.
+    /// [`Simulator::set_agent_responsibility`], nor the NaN plane of an exactly degenerate
+    /// pair, which RVO2-3D's programs skip), then one per nearby mover.
     pub fn agent_planes(&self, id: AgentId) -> Result<&[Plane], Error> {
         Ok(&self.record(id)?.planes)
     }
@@ -768,17 +769,22 @@ impl StepContext<'_> {
                 velocity: self.velocities[other],
                 radius: scaled(self.params[other].radius),
             };
-            scratch.planes.push(agent_plane(&agent, &other, inv_time_horizon, self.time_step, responsibility));
+            let plane = agent_plane(&agent, &other, inv_time_horizon, self.time_step, responsibility);
+            // An exactly degenerate pair gives a NaN plane. RVO2-3D's linear programs skip it
+            // (all their tests are `>` comparisons), so leaving it out changes no velocity
+            // and keeps it out of the records, as the planar simulator does.
+            if plane.is_finite() {
+                scratch.planes.push(plane);
+            }
         }
         // Non-cooperative movers: full responsibility, after the agents (the planar
-        // simulator's rule). A plane that is not finite (the agent's centre on the mover's, at
-        // the same velocity) is left out: it would forbid nothing and poison the program.
+        // simulator's rule), NaN planes left out likewise.
         for mover in self.movers {
             let reach = params.neighbor_dist + mover.radius;
             if (mover.position - agent.position).length_squared() < reach * reach {
                 let other = Body { position: mover.position, velocity: mover.velocity, radius: mover.radius };
                 let plane = agent_plane(&agent, &other, inv_time_horizon, self.time_step, 1.0);
-                if plane.point.is_finite() && plane.normal.is_finite() {
+                if plane.is_finite() {
                     scratch.planes.push(plane);
                 }
             }
