@@ -774,3 +774,20 @@ def test_stubs_match_the_3d_classes():
         assert {m for m in stubbed[name] if not m.startswith("_")} - public(runtime) == set(), name
     assert swerve.Simulator3d is swerve._swerve.Simulator3d and "Simulator3d" in swerve.__all__
     assert swerve.rvo2_3d.PyRVOSimulator is swerve._swerve.PyRVOSimulator3d
+
+
+def test_a_nan_plane_in_the_fallback_is_skipped_as_rvo2_3d_skips_it():
+    """Found by tests/orca3d_fuzz.rs: the middle agent's plane from its right neighbour is NaN
+    (an exactly degenerate pair) and its planes conflict (max speed 0). RVO2-3D's fallback
+    skips the NaN plane; swerve's processed it and returned NaN."""
+    velocities = []
+    for module in (rvo23d, swerve.rvo2_3d):
+        sim = module.PyRVOSimulator(0.01, 15.0, 10, 10.0, 1.5, 2.0)
+        small = (0.0, 0, 0.01, 0.05, 0.0)
+        sim.addAgent((1.3686087, -3.0, -1.5), *small, (1.0, 0.5, 0.0))
+        sim.addAgent((9.972639, -3.0, -1.5), 11.291555, 2, 4.141505, 1.8410391, 0.0, (-1.5, 0.5, 0.0))
+        sim.addAgent((12.022314, -1.0, 0.0), *small, (-0.5, 0.0, 0.0))
+        sim.doStep()
+        velocities.append([sim.getAgentVelocity(i) for i in range(3)])
+    assert all(math.isfinite(x) for v in velocities[1] for x in v), velocities[1]
+    assert velocities[0] == velocities[1]
