@@ -62,6 +62,14 @@ impl LineIndex {
     }
 }
 
+/// Parses text in `format`; a syntax error is returned as the one problem.
+pub(crate) fn parse(text: &str, format: super::Format) -> Result<Node, Problem> {
+    match format {
+        super::Format::Toml => parse_toml(text),
+        super::Format::Json => parse_json(text),
+    }
+}
+
 /// Parses TOML text; a syntax error is returned as the one problem (the parser stops there).
 pub(crate) fn parse_toml(text: &str) -> Result<Node, Problem> {
     let lines = LineIndex::new(text);

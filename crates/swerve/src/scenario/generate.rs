@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Attempts per agent of the random generator before giving up on the region.
-const PLACEMENT_ATTEMPTS: usize = 2000;
+pub(super) const PLACEMENT_ATTEMPTS: usize = 2000;
 
 /// An agent present from the start.
 #[derive(Clone, Debug, PartialEq)]

@@ -15,24 +15,60 @@ pub(crate) struct Reader {
     agents: usize,
     /// Balls the entries read so far create (saturating), to hold the file to [`MAX_BALLS`].
     balls: usize,
+    /// Spheres the entries read so far create (saturating), for `MAX_SPHERES`.
+    pub(super) spheres: usize,
 }
 
 /// A table being read: its node and its key path (`circle[0]`).
 #[derive(Clone, Copy)]
-struct Table<'a> {
-    node: &'a Node,
-    path: &'a str,
+pub(super) struct Table<'a> {
+    pub node: &'a Node,
+    pub path: &'a str,
+}
+
+/// The top-level keys of a (2-D) scenario; the first four ([`HEADER_KEYS`]) are every
+/// scenario's.
+pub(super) const SCENARIO_KEYS: [&str; 18] = [
+    "name",
+    "description",
+    "time_step",
+    "steps",
+    "stop",
+    "goal_tolerance",
+    "navigation",
+    "roadmap",
+    "perturbation",
+    "agent_defaults",
+    "agents",
+    "circle",
+    "grid",
+    "random",
+    "spawn",
+    "obstacles",
+    "balls",
+    "extensions",
+];
+
+/// The keys of [`Reader::header`].
+pub(super) const HEADER_KEYS: [&str; 4] = ["name", "description", "time_step", "steps"];
+
+/// The keys every scenario starts with, as read (`None` where a problem was reported).
+pub(super) struct Header {
+    pub name: Option<String>,
+    pub description: String,
+    pub time_step: Option<f32>,
+    pub steps: Option<usize>,
 }
 
 const PARAM_KEYS: [&str; 6] =
     ["neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst", "radius", "max_speed"];
 
 impl Reader {
-    fn problem(&mut self, line: Option<usize>, key: String, message: impl Into<String>) {
+    pub(super) fn problem(&mut self, line: Option<usize>, key: String, message: impl Into<String>) {
         self.problems.push(Problem { line, key, message: message.into() });
     }
 
-    fn join(path: &str, key: &str) -> String {
+    pub(super) fn join(path: &str, key: &str) -> String {
         if path.is_empty() {
             key.to_string()
         } else {
@@ -41,7 +77,7 @@ impl Reader {
     }
 
     /// Reports keys not in `known` (typos would otherwise be silently ignored).
-    fn check_keys(&mut self, t: Table, known: &[&str]) {
+    pub(super) fn check_keys(&mut self, t: Table, known: &[&str]) {
         if let Value::Table(entries) = &t.node.value {
             for (k, v) in entries {
                 if !known.contains(&k.as_str()) {
@@ -55,7 +91,7 @@ impl Reader {
         }
     }
 
-    fn expect_table<'a>(&mut self, node: &'a Node, path: &'a str) -> Option<Table<'a>> {
+    pub(super) fn expect_table<'a>(&mut self, node: &'a Node, path: &'a str) -> Option<Table<'a>> {
         if let Value::Table(_) = node.value {
             Some(Table { node, path })
         } else {
@@ -64,7 +100,7 @@ impl Reader {
         }
     }
 
-    fn number(&mut self, node: &Node, path: &str) -> Option<f32> {
+    pub(super) fn number(&mut self, node: &Node, path: &str) -> Option<f32> {
         let value = match node.value {
             Value::Float(f) => f,
             // Integers are accepted where numbers are expected (`radius = 2`).
@@ -84,7 +120,7 @@ impl Reader {
         Some(value)
     }
 
-    fn opt_number(&mut self, t: Table, key: &str, check: Range) -> Option<f32> {
+    pub(super) fn opt_number(&mut self, t: Table, key: &str, check: Range) -> Option<f32> {
         let node = t.node.get(key)?;
         let path = Self::join(t.path, key);
         let value = self.number(node, &path)?;
@@ -95,18 +131,18 @@ impl Reader {
         Some(value)
     }
 
-    fn missing(&mut self, t: Table, key: &str) {
+    pub(super) fn missing(&mut self, t: Table, key: &str) {
         self.problem(t.node.line, Self::join(t.path, key), "missing key");
     }
 
-    fn req_number(&mut self, t: Table, key: &str, check: Range) -> Option<f32> {
+    pub(super) fn req_number(&mut self, t: Table, key: &str, check: Range) -> Option<f32> {
         if t.node.get(key).is_none() {
             self.missing(t, key);
         }
         self.opt_number(t, key, check)
     }
 
-    fn opt_integer(&mut self, t: Table, key: &str, min: i64) -> Option<i64> {
+    pub(super) fn opt_integer(&mut self, t: Table, key: &str, min: i64) -> Option<i64> {
         let node = t.node.get(key)?;
         let path = Self::join(t.path, key);
         match node.value {
@@ -122,7 +158,7 @@ impl Reader {
         }
     }
 
-    fn req_count(&mut self, t: Table, key: &str, min: i64) -> Option<usize> {
+    pub(super) fn req_count(&mut self, t: Table, key: &str, min: i64) -> Option<usize> {
         if t.node.get(key).is_none() {
             self.missing(t, key);
         }
@@ -131,7 +167,14 @@ impl Reader {
 
     /// `value` (read from `key`) when at most `max`; otherwise a problem that names `limit`,
     /// the reason for the maximum.
-    fn at_most(&mut self, t: Table, key: &str, value: Option<usize>, max: usize, limit: &str) -> Option<usize> {
+    pub(super) fn at_most(
+        &mut self,
+        t: Table,
+        key: &str,
+        value: Option<usize>,
+        max: usize,
+        limit: &str,
+    ) -> Option<usize> {
         let value = value?;
         if value > max {
             let line = t.node.get(key).and_then(|n| n.line);
@@ -153,7 +196,15 @@ impl Reader {
     }
 
     /// `before + count` (saturating), reporting `key` of `t` if that is what passes `max`.
-    fn add_to_limit(&mut self, t: Table, key: &str, before: usize, count: usize, max: usize, noun: &str) -> usize {
+    pub(super) fn add_to_limit(
+        &mut self,
+        t: Table,
+        key: &str,
+        before: usize,
+        count: usize,
+        max: usize,
+        noun: &str,
+    ) -> usize {
         let total = before.saturating_add(count);
         if before <= max && total > max {
             let line = t.node.get(key).and_then(|n| n.line).or(t.node.line);
@@ -164,11 +215,11 @@ impl Reader {
         total
     }
 
-    fn opt_seed(&mut self, t: Table, key: &str) -> Option<u64> {
+    pub(super) fn opt_seed(&mut self, t: Table, key: &str) -> Option<u64> {
         self.opt_integer(t, key, 0).map(|i| i as u64)
     }
 
-    fn opt_string(&mut self, t: Table, key: &str) -> Option<String> {
+    pub(super) fn opt_string(&mut self, t: Table, key: &str) -> Option<String> {
         let node = t.node.get(key)?;
         match &node.value {
             Value::String(s) => Some(s.clone()),
@@ -179,7 +230,7 @@ impl Reader {
         }
     }
 
-    fn opt_bool(&mut self, t: Table, key: &str) -> Option<bool> {
+    pub(super) fn opt_bool(&mut self, t: Table, key: &str) -> Option<bool> {
         let node = t.node.get(key)?;
         match node.value {
             Value::Boolean(b) => Some(b),
@@ -194,32 +245,63 @@ impl Reader {
         }
     }
 
-    fn point(&mut self, node: &Node, path: &str) -> Option<Point> {
+    /// `N` numbers (`[x, y]` or `[x, y, z]`), each checked by [`Reader::number`]; `what` names
+    /// the expected shape in the problem (`"a point [x, y]"`).
+    pub(super) fn numbers<const N: usize>(&mut self, node: &Node, path: &str, what: &str) -> Option<[f32; N]> {
         if let Value::Array(items) = &node.value {
-            if items.len() == 2 {
-                let x = self.number(&items[0], &format!("{path}[0]"));
-                let y = self.number(&items[1], &format!("{path}[1]"));
-                return Some([x?, y?]);
+            if items.len() == N {
+                // Every item is checked (and reported) before giving up on the array.
+                let mut values = [0.0; N];
+                let mut all_read = true;
+                for (i, item) in items.iter().enumerate() {
+                    match self.number(item, &format!("{path}[{i}]")) {
+                        Some(v) => values[i] = v,
+                        None => all_read = false,
+                    }
+                }
+                return all_read.then_some(values);
             }
         }
-        self.problem(node.line, path.to_string(), format!("expected a point [x, y], found {}", describe(node)));
+        self.problem(node.line, path.to_string(), format!("expected {what}, found {}", describe(node)));
         None
     }
 
-    fn opt_point(&mut self, t: Table, key: &str) -> Option<Point> {
-        let node = t.node.get(key)?;
-        self.point(node, &Self::join(t.path, key))
+    /// A point of `N` coordinates (`[x, y]` in the plane, `[x, y, z]` in space).
+    pub(super) fn vector<const N: usize>(&mut self, node: &Node, path: &str) -> Option<[f32; N]> {
+        self.numbers(node, path, &format!("a point {}", coordinates(N)))
     }
 
-    fn req_point(&mut self, t: Table, key: &str) -> Option<Point> {
+    fn point(&mut self, node: &Node, path: &str) -> Option<Point> {
+        self.vector(node, path)
+    }
+
+    pub(super) fn opt_vector<const N: usize>(&mut self, t: Table, key: &str) -> Option<[f32; N]> {
+        let node = t.node.get(key)?;
+        self.vector(node, &Self::join(t.path, key))
+    }
+
+    pub(super) fn req_vector<const N: usize>(&mut self, t: Table, key: &str) -> Option<[f32; N]> {
         if t.node.get(key).is_none() {
             self.missing(t, key);
         }
-        self.opt_point(t, key)
+        self.opt_vector(t, key)
+    }
+
+    fn opt_point(&mut self, t: Table, key: &str) -> Option<Point> {
+        self.opt_vector(t, key)
+    }
+
+    fn req_point(&mut self, t: Table, key: &str) -> Option<Point> {
+        self.req_vector(t, key)
     }
 
     /// An array of tables (`[[circle]]`), each handed to `read` with its path.
-    fn tables<T>(&mut self, t: Table, key: &str, mut read: impl FnMut(&mut Self, Table) -> Option<T>) -> Vec<T> {
+    pub(super) fn tables<T>(
+        &mut self,
+        t: Table,
+        key: &str,
+        mut read: impl FnMut(&mut Self, Table) -> Option<T>,
+    ) -> Vec<T> {
         let Some(node) = t.node.get(key) else { return Vec::new() };
         let path = Self::join(t.path, key);
         let Value::Array(items) = &node.value else {
@@ -288,11 +370,13 @@ impl Reader {
         Some(rule)
     }
 
-    fn region(&mut self, t: Table, allow_empty: bool) -> Option<(Point, Point)> {
-        let min = self.req_point(t, "min");
-        let max = self.req_point(t, "max");
-        let (min, max) = (min?, max?);
-        let ok = if allow_empty { min[0] <= max[0] && min[1] <= max[1] } else { min[0] < max[0] && min[1] < max[1] };
+    /// The box `min`–`max` of `t` (`N` coordinates each); with `allow_empty`, `min = max` is
+    /// allowed (a point).
+    pub(super) fn region<const N: usize>(&mut self, t: Table, allow_empty: bool) -> Option<([f32; N], [f32; N])> {
+        let min = self.req_vector(t, "min");
+        let max = self.req_vector(t, "max");
+        let (min, max): ([f32; N], [f32; N]) = (min?, max?);
+        let ok = (0..N).all(|i| if allow_empty { min[i] <= max[i] } else { min[i] < max[i] });
         if !ok {
             let line = t.node.get("max").and_then(|n| n.line);
             let relation = if allow_empty { "at least" } else { "greater than" };
@@ -302,32 +386,8 @@ impl Reader {
         Some((min, max))
     }
 
-    /// Reads the whole scenario; `None` when any problem was found.
-    pub fn scenario(&mut self, root: &Node) -> Option<Scenario> {
-        let t = self.expect_table(root, "")?;
-        self.check_keys(
-            t,
-            &[
-                "name",
-                "description",
-                "time_step",
-                "steps",
-                "stop",
-                "goal_tolerance",
-                "navigation",
-                "roadmap",
-                "perturbation",
-                "agent_defaults",
-                "agents",
-                "circle",
-                "grid",
-                "random",
-                "spawn",
-                "obstacles",
-                "balls",
-                "extensions",
-            ],
-        );
+    /// The keys every scenario starts with (`name`, `description`, `time_step`, `steps`).
+    pub(super) fn header(&mut self, t: Table) -> Header {
         let name = self.opt_string(t, "name");
         if name.is_none() && t.node.get("name").is_none() {
             self.missing(t, "name");
@@ -339,6 +399,14 @@ impl Reader {
         let description = self.opt_string(t, "description").unwrap_or_default();
         let time_step = self.req_number(t, "time_step", Range::Positive);
         let steps = self.req_count(t, "steps", 1);
+        Header { name, description, time_step, steps }
+    }
+
+    /// Reads the whole scenario; `None` when any problem was found.
+    pub fn scenario(&mut self, root: &Node) -> Option<Scenario> {
+        let t = self.expect_table(root, "")?;
+        self.check_keys(t, &SCENARIO_KEYS);
+        let Header { name, description, time_step, steps } = self.header(t);
         let stop = match self.opt_string(t, "stop").as_deref() {
             None | Some("steps") => StopRule::Steps,
             Some("all-at-goal") => StopRule::AllAtGoal,
@@ -575,7 +643,8 @@ impl Reader {
         self.problems.is_empty().then_some(scenario)
     }
 
-    fn point_list(&mut self, t: Table, key: &str, min_len: usize) -> Option<Vec<Point>> {
+    /// A list of points of `N` coordinates (`[[x, y], ...]`), at least `min_len` of them.
+    pub(super) fn point_list<const N: usize>(&mut self, t: Table, key: &str, min_len: usize) -> Option<Vec<[f32; N]>> {
         let Some(node) = t.node.get(key) else {
             if min_len > 0 {
                 self.missing(t, key);
@@ -587,15 +656,15 @@ impl Reader {
             self.problem(
                 node.line,
                 path,
-                format!("expected a list of points [[x, y], ...], found {}", node.value.kind()),
+                format!("expected a list of points [{}, ...], found {}", coordinates(N), node.value.kind()),
             );
             return None;
         };
         if items.len() < min_len {
             self.problem(node.line, path.clone(), format!("needs at least {min_len} points, got {}", items.len()));
         }
-        let points: Vec<Option<Point>> =
-            items.iter().enumerate().map(|(i, item)| self.point(item, &format!("{path}[{i}]"))).collect();
+        let points: Vec<Option<[f32; N]>> =
+            items.iter().enumerate().map(|(i, item)| self.vector(item, &format!("{path}[{i}]"))).collect();
         if items.len() < min_len {
             return None;
         }
@@ -790,7 +859,7 @@ impl Reader {
 }
 
 /// The line of `key` inside element `index` of the array of tables `array`.
-fn line_in(root: &Node, array: &str, index: usize, key: &str) -> Option<usize> {
+pub(super) fn line_in(root: &Node, array: &str, index: usize, key: &str) -> Option<usize> {
     let Value::Array(items) = &root.get(array)?.value else { return None };
     let item = items.get(index)?;
     item.get(key).and_then(|n| n.line).or(item.line)
@@ -798,7 +867,7 @@ fn line_in(root: &Node, array: &str, index: usize, key: &str) -> Option<usize> {
 
 /// Allowed ranges of numbers.
 #[derive(Clone, Copy)]
-enum Range {
+pub(super) enum Range {
     Any,
     Positive,
     NonNegative,
@@ -850,7 +919,16 @@ fn with_params(keys: &[&'static str]) -> Vec<&'static str> {
     keys.iter().copied().chain(PARAM_KEYS).collect()
 }
 
-fn describe(node: &Node) -> String {
+/// How a problem writes a point of `n` coordinates: `[x, y]` or `[x, y, z]`.
+fn coordinates(n: usize) -> &'static str {
+    if n == 3 {
+        "[x, y, z]"
+    } else {
+        "[x, y]"
+    }
+}
+
+pub(super) fn describe(node: &Node) -> String {
     match &node.value {
         Value::Array(items) => format!("an array of {} items", items.len()),
         Value::String(s) => format!("\"{s}\""),
