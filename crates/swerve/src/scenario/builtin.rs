@@ -22,6 +22,7 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin { name: "seed-003", text: include_str!("../../../../scenarios/seed-003.toml") },
     Builtin { name: "galton", text: include_str!("../../../../scenarios/galton.toml") },
     Builtin { name: "sandpile", text: include_str!("../../../../scenarios/sandpile.toml") },
+    Builtin { name: "hourglass3d", text: include_str!("../../../../scenarios/hourglass3d.toml") },
 ];
 
 /// The TOML text of the built-in called `name`.

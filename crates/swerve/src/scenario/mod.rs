@@ -1,21 +1,32 @@
 //! Scenario files: a documented TOML (or JSON) description of a crowd and a ball world, the
 //! built-in scenes, the [`Runner`] that plays one step by step, and the trajectory formats.
+//! A file with a `[spheres]` table describes a 3-D sphere world instead ([`SphereScenario`],
+//! played by [`SphereRunner`]); [`AnyScenario`] reads either kind.
 //!
 //! The format is described in `docs/scenario-format.md`. Loading reports every problem of a
 //! file with its line and key ([`Problem`]), not only the first.
 
+mod any;
 mod builtin;
 mod document;
 mod generate;
 mod model;
 mod read;
 mod runner;
+mod spheres;
+mod spheres_read;
+mod spheres_runner;
 pub mod trajectory;
 
+pub use any::AnyScenario;
 pub use builtin::{builtin, BUILTINS};
 pub use generate::{InitialAgent, InitialBall, Population, SpawnerPlan};
 pub use model::*;
 pub use runner::Runner;
+pub use spheres::{
+    Bounds3Spec, MeshSpec, Point3, RandomSpheres, SphereScenario, SphereSpec, SpheresSpec, TriangleSpec, MAX_SPHERES,
+};
+pub use spheres_runner::SphereRunner;
 
 pub use generate::{clear_of_obstacles, distance_to_segment};
 
@@ -68,21 +79,20 @@ impl Format {
 impl Scenario {
     /// Parses and checks a scenario; `Err` holds every problem found (at least one).
     pub fn parse(text: &str, format: Format) -> Result<Scenario, Vec<Problem>> {
-        let root = match format {
-            Format::Toml => document::parse_toml(text),
-            Format::Json => document::parse_json(text),
+        Scenario::from_root(&document::parse(text, format).map_err(|p| vec![p])?)
+    }
+
+    /// Reads a parsed file (see [`AnyScenario::parse`], which tells the kinds apart).
+    fn from_root(root: &document::Node) -> Result<Scenario, Vec<Problem>> {
+        if let Some(spheres) = root.get("spheres") {
+            let message = "a 3-D scenario's table: read the file with SphereScenario or AnyScenario";
+            return Err(vec![Problem { line: spheres.line, key: "spheres".into(), message: message.into() }]);
         }
-        .map_err(|p| vec![p])?;
         let mut reader = read::Reader::default();
-        let scenario = reader.scenario(&root);
+        let scenario = reader.scenario(root);
         let scenario = match scenario {
             Some(s) if reader.problems.is_empty() => s,
-            _ => {
-                // File order; problems without a line (JSON) keep their reading order.
-                let mut problems = reader.problems;
-                problems.sort_by_key(|p| p.line.unwrap_or(usize::MAX));
-                return Err(problems);
-            }
+            _ => return Err(in_file_order(reader.problems)),
         };
         // Generators can fail only when expanded (a region too small for its agents): expand
         // once now so that such a file is reported here, located through the key path.
@@ -95,7 +105,7 @@ impl Scenario {
             return Ok(scenario);
         }
         for problem in &mut problems {
-            problem.line = line_of(&root, &problem.key);
+            problem.line = line_of(root, &problem.key);
         }
         Err(problems)
     }
@@ -136,6 +146,12 @@ impl Scenario {
         // Serialising plain data with string keys cannot fail.
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
+}
+
+/// `problems` in file order; problems without a line (JSON) keep their reading order, last.
+fn in_file_order(mut problems: Vec<Problem>) -> Vec<Problem> {
+    problems.sort_by_key(|p| p.line.unwrap_or(usize::MAX));
+    problems
 }
 
 /// The line of the node at `path` (`circle[0].radius`), or of its nearest ancestor.
