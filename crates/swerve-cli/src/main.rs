@@ -15,7 +15,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use swerve::scenario::{Format, Scenario, BUILTINS};
+use swerve::scenario::{AnyScenario, Format, Scenario, BUILTINS};
 
 /// Many moving discs that must not collide: ORCA crowds and rigid balls.
 #[derive(Parser)]
@@ -65,17 +65,27 @@ struct ReplayArgs {
     dir: PathBuf,
 }
 
-/// Loads `name`: an existing file, else a built-in scenario.
-pub(crate) fn load_scenario(name: &str) -> Result<Scenario> {
+/// Loads `name`, a scenario of either kind: an existing file, else a built-in scenario.
+pub(crate) fn load_any_scenario(name: &str) -> Result<AnyScenario> {
     let path = Path::new(name);
     if path.exists() {
-        return Ok(Scenario::load(path)?);
+        return Ok(AnyScenario::load(path)?);
     }
     if swerve::scenario::builtin(name).is_some() {
-        return Ok(Scenario::builtin(name)?);
+        return Ok(AnyScenario::builtin(name)?);
     }
     let known: Vec<&str> = BUILTINS.iter().map(|b| b.name).collect();
     bail!("{name}: no such file, and no built-in scenario of that name (built-ins: {})", known.join(", "))
+}
+
+/// Loads `name` ([`load_any_scenario`]), which must be a 2-D scenario (the live viewer's).
+pub(crate) fn load_scenario(name: &str) -> Result<Scenario> {
+    match load_any_scenario(name)? {
+        AnyScenario::Plane(scenario) => Ok(scenario),
+        AnyScenario::Spheres(_) => {
+            bail!("{name}: a 3-D scenario ([spheres]); only `swerve run` and `swerve validate` take those")
+        }
+    }
 }
 
 fn validate(args: &ValidateArgs) -> Result<bool> {
@@ -89,8 +99,8 @@ fn validate(args: &ValidateArgs) -> Result<bool> {
         } else {
             bail!("{name}: no such file, and no built-in scenario of that name");
         };
-        match Scenario::parse(&text, format) {
-            Ok(s) => {
+        match AnyScenario::parse(&text, format) {
+            Ok(AnyScenario::Plane(s)) => {
                 let population = s.population().map_err(|p| anyhow::anyhow!("{name}: {p}"))?;
                 let balls = s.initial_balls().map_err(|p| anyhow::anyhow!("{name}: {p}"))?.len();
                 println!(
@@ -99,6 +109,10 @@ fn validate(args: &ValidateArgs) -> Result<bool> {
                     population.spawners.len(),
                     s.obstacles.len()
                 );
+            }
+            Ok(AnyScenario::Spheres(s)) => {
+                let spheres = s.initial_spheres().map_err(|p| anyhow::anyhow!("{name}: {p}"))?.len();
+                println!("{name}: ok (3-D: {spheres} spheres at start, {} triangles)", s.triangles().len());
             }
             Err(problems) => {
                 all_ok = false;
@@ -121,8 +135,8 @@ fn validate(args: &ValidateArgs) -> Result<bool> {
 
 fn list() -> Result<()> {
     for b in BUILTINS {
-        let s = Scenario::builtin(b.name)?;
-        println!("{:<11} {}", b.name, s.description);
+        let s = AnyScenario::builtin(b.name)?;
+        println!("{:<11} {}", b.name, s.description());
     }
     Ok(())
 }

@@ -5,7 +5,7 @@
 use anyhow::{Context, Result};
 use serde::Serialize;
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use swerve::physics3d::broad_phase::BroadPhase;
 use swerve::physics3d::scene::{hourglass, mixed_pit, sphere_pit};
@@ -72,7 +72,7 @@ pub struct Pit3dArgs {
 
 /// What `metrics.json` holds.
 #[derive(Serialize)]
-struct Metrics {
+pub struct Metrics {
     spheres: usize,
     /// Static triangles (the hourglass's funnel).
     triangles: usize,
@@ -96,6 +96,23 @@ struct Metrics {
     simulation_seconds: f64,
 }
 
+/// Where a 3-D run writes its outputs, and how it draws the GIF.
+pub struct Outputs<'a> {
+    /// The output folder (created if missing).
+    pub folder: &'a Path,
+    /// At most this many GIF frames; `None` writes no GIF.
+    pub gif_frames: Option<usize>,
+    /// Width and height of the GIF in pixels.
+    pub size: u32,
+}
+
+/// Checks the GIF options before a run, which may take minutes, rather than after it.
+pub fn check_gif_options(gif_frames: usize, size: u32) -> Result<()> {
+    anyhow::ensure!(gif_frames >= 1, "--gif-frames: must be at least 1");
+    anyhow::ensure!((16..=4096).contains(&size), "--size: must be between 16 and 4096");
+    Ok(())
+}
+
 /// Runs the pit and writes `trajectory.csv`, `metrics.json` and `run.gif`.
 pub fn run(args: &Pit3dArgs) -> Result<()> {
     anyhow::ensure!((1..=1_000_000).contains(&args.spheres), "--spheres: must be between 1 and 1,000,000");
@@ -109,11 +126,9 @@ pub fn run(args: &Pit3dArgs) -> Result<()> {
     );
     anyhow::ensure!(args.steps >= 1, "--steps: must be at least 1");
     if !args.no_gif {
-        anyhow::ensure!(args.gif_frames >= 1, "--gif-frames: must be at least 1");
-        anyhow::ensure!((16..=4096).contains(&args.size), "--size: must be between 16 and 4096");
+        check_gif_options(args.gif_frames, args.size)?;
     }
     let kind: BroadPhaseKind = args.broad_phase.parse().context("--broad-phase")?;
-    std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
 
     let (mut scene, mesh) = if args.hourglass {
         let (scene, mesh) = hourglass(args.spheres, args.fraction, args.seed);
@@ -132,41 +147,55 @@ pub fn run(args: &Pit3dArgs) -> Result<()> {
     }
     world.set_gravity(Vec3::new(0.0, 0.0, -args.gravity))?;
     world.set_substeps(args.substeps).context("--substeps")?;
+    let outputs = Outputs { folder: &args.out, gif_frames: (!args.no_gif).then_some(args.gif_frames), size: args.size };
+    play("pit3d", &mut world, scene.dt, args.steps, &outputs)
+}
+
+/// Steps `world` `steps` times by `dt`, writes `trajectory.csv` (`frame,id,x,y,z,vx,vy,vz`),
+/// `metrics.json` and (unless told not to) an orbiting `run.gif` with the walls and triangles
+/// drawn, and prints a summary under `label`. Shared by `swerve pit3d` and `swerve run` on a
+/// 3-D scenario.
+pub fn play(label: &str, world: &mut World, dt: f32, steps: usize, outputs: &Outputs) -> Result<()> {
+    let folder = outputs.folder;
+    std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
     let positions = |w: &World| w.spheres().iter().map(|s| s.position).collect::<Vec<_>>();
+    // Taken before the first step: the camera frames the scene as it starts.
+    let view = view_box(world);
 
     let started = Instant::now();
-    let mut frames = FrameKeeper::new(if args.no_gif { 0 } else { args.gif_frames });
-    frames.offer(0, &positions(&world));
-    let path = args.out.join("trajectory.csv");
+    let mut frames = FrameKeeper::new(outputs.gif_frames.unwrap_or(0));
+    frames.offer(0, &positions(world));
+    let path = folder.join("trajectory.csv");
     let mut trajectory =
         BufWriter::new(std::fs::File::create(&path).with_context(|| format!("cannot create {}", path.display()))?);
     writeln!(trajectory, "frame,id,x,y,z,vx,vy,vz")?;
-    write_frame(&mut trajectory, 0, &world)?;
+    write_frame(&mut trajectory, 0, world)?;
     let (e0, p0) = (world.kinetic_energy(), world.momentum());
     let (mut contacts, mut toi, mut deepest) = (0, 0, 0.0f32);
     let mut overlaps = OverlapMeter::new();
     let mut simulation = Duration::ZERO;
-    for step in 1..=args.steps {
+    for step in 1..=steps {
         let step_started = Instant::now();
-        world.step(scene.dt);
+        world.step(dt);
         simulation += step_started.elapsed();
         let stats = world.last_step_stats();
         contacts += stats.contacts;
         toi += stats.time_of_impact_events;
-        deepest = deepest.max(overlaps.deepest(&world));
-        write_frame(&mut trajectory, step, &world)?;
-        frames.offer(step, &positions(&world));
+        deepest = deepest.max(overlaps.deepest(world));
+        write_frame(&mut trajectory, step, world)?;
+        frames.offer(step, &positions(world));
     }
     trajectory.flush()?;
-    frames.finish(args.steps, &positions(&world));
+    frames.finish(steps, &positions(world));
 
     let (e1, p1) = (world.kinetic_energy(), world.momentum());
+    let kind = world.broad_phase();
     let metrics = Metrics {
-        spheres: args.spheres,
+        spheres: world.num_spheres(),
         triangles: world.triangles().len(),
-        steps: args.steps,
+        steps,
         broad_phase: kind.to_string(),
-        simulated_time: args.steps as f32 * scene.dt,
+        simulated_time: steps as f32 * dt,
         kinetic_energy_start: e0,
         kinetic_energy_end: e1,
         kinetic_energy_change: if e0 > 0.0 { (e1 - e0) / e0 } else { 0.0 },
@@ -177,37 +206,55 @@ pub fn run(args: &Pit3dArgs) -> Result<()> {
         deepest_overlap: deepest,
         simulation_seconds: simulation.as_secs_f64(),
     };
-    let path = args.out.join("metrics.json");
+    let path = folder.join("metrics.json");
     let mut f = std::fs::File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
     serde_json::to_writer_pretty(&mut f, &metrics).context("writing metrics.json")?;
     writeln!(f)?;
     let mut files = vec!["trajectory.csv", "metrics.json"];
-    if !args.no_gif {
-        let (min, max) = (scene.bounds.min, scene.bounds.max);
+    if let Some(gif_frames) = outputs.gif_frames {
+        let (min, max) = (view.min, view.max);
         let (centre, half) = ((min + max) * 0.5, (max - min) * 0.5);
         let colours: Vec<[u8; 3]> = frames.kept[0].1.iter().map(|&p| start_colour((p - centre) / half)).collect();
         let radii: Vec<f32> = world.spheres().iter().map(|s| s.radius).collect();
-        let mut edges = box_edges(min, max);
+        let mut edges = world.bounds().map_or_else(Vec::new, |b| box_edges(b.min, b.max));
         edges.extend(world.triangles().iter().flat_map(|t| [(t.a, t.b), (t.b, t.c), (t.c, t.a)]));
         let orbit = Orbit { centre, distance: 3.2 * half.length(), radii: &radii, colours: &colours, edges: &edges };
-        write_gif(&args.out.join("run.gif"), &frames.kept, args.steps, &orbit, args.gif_frames, args.size)?;
+        write_gif(&folder.join("run.gif"), &frames.kept, steps, &orbit, gif_frames, outputs.size)?;
         files.push("run.gif");
     }
 
     println!(
-        "pit3d: {} spheres, {} steps ({:.2} s simulated, {kind}) in {:.2} s ({:.3} ms a step)",
-        args.spheres,
-        args.steps,
+        "{label}: {} spheres, {} steps ({:.2} s simulated, {kind}) in {:.2} s ({:.3} ms a step)",
+        metrics.spheres,
+        steps,
         metrics.simulated_time,
         started.elapsed().as_secs_f64(),
-        1e3 * metrics.simulation_seconds / args.steps as f64
+        1e3 * metrics.simulation_seconds / steps.max(1) as f64
     );
     println!(
         "  contacts {contacts} ({toi} by time of impact); kinetic energy {e0:.6e} → {e1:.6e} J ({:+.3e}); deepest overlap {:.2e} of a radius",
         metrics.kinetic_energy_change, deepest
     );
-    println!("  wrote {}/{{{}}}", args.out.display(), files.join(", "));
+    println!("  wrote {}/{{{}}}", folder.display(), files.join(", "));
     Ok(())
+}
+
+/// The box the camera frames and the colours span: the walls, or without walls the smallest
+/// box around the spheres and triangles.
+fn view_box(world: &World) -> Aabb3 {
+    if let Some(bounds) = world.bounds() {
+        return bounds;
+    }
+    let spheres = world.spheres().iter().map(|s| Aabb3::around_sphere(s.position, s.radius));
+    let triangles = world.triangles().iter().map(|t| t.bounding_box());
+    let empty = Aabb3 { min: Vec3::splat(f32::INFINITY), max: Vec3::splat(f32::NEG_INFINITY) };
+    let extent = spheres.chain(triangles).fold(empty, |a, b| Aabb3 { min: a.min.min(b.min), max: a.max.max(b.max) });
+    // A world of spheres has a box of positive size (radii are > 0); without any, a unit cube.
+    if extent.min.cmple(extent.max).all() {
+        extent
+    } else {
+        Aabb3 { min: Vec3::ZERO, max: Vec3::ONE }
+    }
 }
 
 /// The deepest overlap of any pair after a step, as a fraction of the pair's smaller radius:

@@ -1,5 +1,6 @@
 //! `swerve run`: play a scenario, write its trajectory, metrics and GIF, print a summary.
 
+use crate::pit3d;
 use crate::render::{self, RenderOptions};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -8,7 +9,7 @@ use std::io::{BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use swerve::scenario::trajectory::{SceneInfo, Trajectory};
-use swerve::scenario::Runner;
+use swerve::scenario::{AnyScenario, Runner, SphereScenario};
 
 /// Arguments of `swerve run`.
 #[derive(clap::Args)]
@@ -40,7 +41,8 @@ fn create(path: &Path) -> Result<BufWriter<File>> {
     Ok(BufWriter::new(File::create(path).with_context(|| format!("cannot create {}", path.display()))?))
 }
 
-/// Runs the scenario to its end, writes every output file and prints the summary.
+/// Runs the scenario to its end, writes every output file and prints the summary (a 3-D
+/// scenario: what `swerve pit3d` writes and prints).
 pub fn run(args: &RunArgs) -> Result<()> {
     if let Some(threads) = args.threads {
         anyhow::ensure!(threads >= 1, "--threads: must be at least 1");
@@ -50,7 +52,10 @@ pub fn run(args: &RunArgs) -> Result<()> {
     if !args.no_gif {
         render::check_max_frames("--gif-frames", args.gif_frames)?;
     }
-    let scenario = crate::load_scenario(&args.scenario)?;
+    let scenario = match crate::load_any_scenario(&args.scenario)? {
+        AnyScenario::Plane(scenario) => scenario,
+        AnyScenario::Spheres(scenario) => return run_spheres(args, &scenario),
+    };
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("out").join(&scenario.name));
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let mut runner = Runner::new(&scenario).with_context(|| scenario.name.clone())?;
@@ -169,6 +174,20 @@ pub fn run(args: &RunArgs) -> Result<()> {
     }
     println!("  wrote {}/{{{}}}", out.display(), files.join(", "));
     Ok(())
+}
+
+/// `swerve run` on a 3-D scenario: the world stepped and written as `swerve pit3d` does.
+fn run_spheres(args: &RunArgs, scenario: &SphereScenario) -> Result<()> {
+    if !args.no_gif {
+        pit3d::check_gif_options(args.gif_frames, args.size)?;
+    }
+    let steps = args.steps.unwrap_or(scenario.steps);
+    anyhow::ensure!(steps >= 1, "--steps: must be at least 1");
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("out").join(&scenario.name));
+    let mut world = scenario.world().with_context(|| scenario.name.clone())?;
+    let outputs =
+        pit3d::Outputs { folder: &out, gif_frames: (!args.no_gif).then_some(args.gif_frames), size: args.size };
+    pit3d::play(&scenario.name, &mut world, scenario.time_step, steps, &outputs)
 }
 
 fn fmt_opt(value: Option<f32>, decimals: usize) -> String {

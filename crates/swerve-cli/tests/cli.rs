@@ -228,7 +228,8 @@ fn list_names_every_builtin() {
             "ball-pit",
             "seed-003",
             "galton",
-            "sandpile"
+            "sandpile",
+            "hourglass3d"
         ]
     );
 }
