@@ -432,6 +432,92 @@ fn sphere_runs_rvo2_3d_example_and_writes_3d_trajectories() {
 }
 
 #[test]
+fn run_writes_3d_outputs_for_a_sphere_scenario_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("hourglass");
+    let file = repo_root().join("scenarios/hourglass3d.toml");
+    let args = ["run", file.to_str().unwrap(), "--no-gif", "--steps", "20", "--out", out.to_str().unwrap()];
+    let result = swerve(&args);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let stdout = text(&result.stdout);
+    assert!(stdout.starts_with("hourglass3d: 601 spheres, 20 steps"), "{stdout}");
+    assert!(stdout.contains("wrote") && stdout.contains("trajectory.csv, metrics.json}"), "{stdout}");
+
+    let csv = std::fs::read_to_string(out.join("trajectory.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("frame,id,x,y,z,vx,vy,vz"));
+    let rows: Vec<Vec<f32>> = lines.map(|l| l.split(',').map(|f| f.parse().unwrap()).collect()).collect();
+    assert_eq!(rows.len(), 601 * 21, "every sphere in every frame, 0 to 20");
+    // The file's listed sphere comes first, where the file puts it, and stays in the box.
+    assert_eq!(rows[0], [0.0, 0.0, 4.0, 16.0, -28.5, 0.0, 0.0, 0.0]);
+    for r in &rows {
+        assert_eq!(r.len(), 8);
+        let inside = (0.0..=20.0).contains(&r[2]) && (0.0..=20.0).contains(&r[3]) && (-30.0..=20.0).contains(&r[4]);
+        assert!(inside, "{r:?} is outside the file's bounds");
+    }
+    let metrics: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("metrics.json")).unwrap()).unwrap();
+    assert_eq!((metrics["spheres"].as_u64(), metrics["triangles"].as_u64()), (Some(601), Some(9)), "{metrics}");
+    assert_eq!(metrics["steps"], 20);
+    assert_eq!(metrics["broad_phase"], "uniform-grid");
+    assert!(!out.join("run.gif").exists());
+
+    // The GIF orbits the scene: a small file, a few frames.
+    let small = dir.path().join("two.toml");
+    std::fs::write(
+        &small,
+        "name = \"two\"\ntime_step = 0.05\nsteps = 30\n[spheres]\nbounds = { min = [0, 0, 0], max = [4, 4, 4] }\n\
+         [[spheres.sphere]]\nposition = [1, 2, 2]\nvelocity = [2, 0, 0]\nradius = 0.5\n\
+         [[spheres.sphere]]\nposition = [3, 2, 2]\nradius = 0.5\n",
+    )
+    .unwrap();
+    let gif_out = dir.path().join("two");
+    let args =
+        ["run", small.to_str().unwrap(), "--gif-frames", "6", "--size", "64", "--out", gif_out.to_str().unwrap()];
+    let result = swerve(&args);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let (w, h, frames) = gif_frames(&gif_out.join("run.gif"));
+    assert_eq!((w, h, frames.len()), (64, 64, 6));
+    assert_ne!(frames[0], frames[5]);
+    let bad_size = swerve(&["run", small.to_str().unwrap(), "--size", "4", "--out", gif_out.to_str().unwrap()]);
+    assert!(!bad_size.status.success());
+    assert_eq!(text(&bad_size.stderr).lines().count(), 1, "{}", text(&bad_size.stderr));
+}
+
+const BROKEN_3D: &str =
+    "name = \"bad3d\"\ntime_step = 0.01\nsteps = 10\n[[agents]]\nposition = [0.0, 0.0]\n[spheres]\n\
+bounds = { min = [0, 0, 0], max = [10, 10, 10] }\n[[spheres.sphere]]\nposition = [5, 5, 9.5]\nradius = 1\n\
+[[spheres.mesh]]\nvertices = [[0, 0, 0], [1, 0, 0], [0, 1, 0]]\ntriangles = [[0, 1, 3]]\n";
+
+#[test]
+fn validate_and_run_report_every_problem_of_a_3d_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad3d.toml");
+    std::fs::write(&file, BROKEN_3D).unwrap();
+    let name = file.to_str().unwrap();
+    let r = swerve(&["validate", name, "hourglass3d"]);
+    assert!(!r.status.success());
+    let stdout = text(&r.stdout);
+    for expected in [
+        format!("{name}:4: agents: a 2-D scenario's key: a file with [spheres] is a 3-D scenario and has no agents, balls, obstacles or crowd settings"),
+        format!("{name}:8: spheres.sphere[0]: sphere at (5, 5, 9.5) with radius 1 does not fit inside the world's bounds (spheres.bounds; only a kinematic sphere may be outside)"),
+        format!("{name}:13: spheres.mesh[0].triangles[0]: triangle 0 names vertex 3, but the mesh has 3 vertices"),
+        format!("{name}: 3 problems"),
+        "hourglass3d: ok (3-D: 601 spheres at start, 9 triangles)".to_string(),
+    ] {
+        assert!(stdout.lines().any(|l| l == expected), "missing `{expected}` in:\n{stdout}");
+    }
+    assert_eq!(stdout.lines().count(), 5, "{stdout}");
+
+    let r = swerve(&["run", name, "--out", dir.path().join("o").to_str().unwrap()]);
+    assert!(!r.status.success());
+    let stderr = text(&r.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with(&format!("error: {name}:4: agents: a 2-D scenario's key")), "{stderr}");
+    assert!(stderr.contains("(and 2 more problems)"), "{stderr}");
+}
+
+#[test]
 fn pit3d_runs_spheres_in_a_box_and_writes_3d_trajectories() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("pit3d");
