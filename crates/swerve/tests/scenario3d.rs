@@ -449,3 +449,18 @@ seed = 5
     assert_eq!(runner.max_steps(), 1);
     assert_eq!(runner.scenario(), &scenario);
 }
+
+/// The commented example of `docs/scenario-format.md` is a valid file, with every key shown.
+#[test]
+fn the_documented_example_is_valid() {
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/scenario-format.md")).unwrap();
+    let section = &docs[docs.find("## Spheres (3-D)").expect("the section")..];
+    let start = section.find("```toml\n").expect("an example") + "```toml\n".len();
+    let example = &section[start..start + section[start..].find("```").unwrap()];
+    let scenario = parse(example);
+    let spec = &scenario.spheres;
+    assert_eq!((spec.sphere.len(), spec.random.len(), spec.triangle.len(), spec.mesh.len()), (1, 1, 1, 1));
+    let world = scenario.world().unwrap();
+    assert_eq!((world.num_spheres(), world.triangles().len()), (501, 3));
+    assert_eq!(world.gravity(), Vec3::new(0.0, 0.0, -9.81));
+}
