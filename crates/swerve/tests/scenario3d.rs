@@ -327,6 +327,17 @@ triangles = [[0, 1, 2], [0, 1, 9]]
     ];
     assert_eq!(listing(&problems), expected);
 
+    // A region whose size overflows is refused before random numbers are drawn from it (the
+    // generator would panic on an infinite range); the check is the 2-D reader's too.
+    let huge = "name = \"h\"\ntime_step = 0.1\nsteps = 1\n[[spheres.random]]\ncount = 2\nmin = [-3e38, 0.0, 0.0]\n\
+                max = [3e38, 1.0, 1.0]\nradius = [0.1, 0.2]\nspeed = [0.0, 1.0]\nseed = 1\n";
+    let problems = SphereScenario::parse(huge, Format::Toml).unwrap_err();
+    assert_eq!(listing(&problems), ["line 7: spheres.random[0].max: the region's size (max − min) must be finite"]);
+    let plane = "name = \"h\"\ntime_step = 0.1\nsteps = 1\n[[random]]\ncount = 2\nmin = [-3e38, 0.0]\n\
+                 max = [3e38, 10.0]\nseed = 1\ngoal = [0.0, 0.0]\n";
+    let problems = Scenario::parse(plane, Format::Toml).unwrap_err();
+    assert_eq!(listing(&problems), ["line 7: random[0].max: the region's size (max − min) must be finite"]);
+
     // A file with nothing to move says so.
     let empty = "name = \"e\"\ntime_step = 0.1\nsteps = 1\n[spheres]\ngravity = [0.0, 0.0, -1.0]\n";
     let problems = SphereScenario::parse(empty, Format::Toml).unwrap_err();
@@ -443,6 +454,14 @@ seed = 5
         assert!(s.position.distance(big.position) >= big.radius + s.radius, "{s:?} inside the big sphere");
         assert_eq!(s.velocity, Vec3::ZERO);
     }
+    // Cells far smaller than the coordinates (indices beyond i64, saturated) still work.
+    let tiny = "name = \"tiny\"\ntime_step = 0.01\nsteps = 1\n[[spheres.sphere]]\nposition = [0, 0, 0]\nradius = 1\n\
+                [[spheres.random]]\ncount = 20\nmin = [-1, -1, -1]\nmax = [1, 1, 1]\nradius = [1e-30, 1e-30]\n\
+                speed = [0, 0]\nseed = 2\n";
+    let placed = parse(tiny).initial_spheres().unwrap();
+    assert_eq!(placed.len(), 21);
+    assert!(placed[1..].iter().all(|s| s.position.length() >= 1.0), "a tiny sphere inside the listed one");
+
     runner.step();
     runner.set_max_steps(1);
     assert!(runner.is_finished());

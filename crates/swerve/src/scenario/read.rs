@@ -383,6 +383,13 @@ impl Reader {
             self.problem(line, Self::join(t.path, "max"), format!("each coordinate must be {relation} min's"));
             return None;
         }
+        // Random points are drawn from max − min, which must not overflow to infinity (the
+        // random number generator refuses an infinite range: it would panic).
+        if (0..N).any(|i| !(max[i] - min[i]).is_finite()) {
+            let line = t.node.get("max").and_then(|n| n.line);
+            self.problem(line, Self::join(t.path, "max"), "the region's size (max − min) must be finite");
+            return None;
+        }
         Some((min, max))
     }
 

@@ -475,11 +475,11 @@ impl Occupancy {
             return None;
         }
         // `as` saturates, so far-away coordinates share an edge cell: still correct, as the
-        // distance test decides.
+        // distance test decides (and `abs_diff` counts the cells between without overflow).
         let index = |x: f32| (x / self.cell).floor() as i64;
         let lo = (p - Vec3::splat(radius)).to_array().map(index);
         let hi = (p + Vec3::splat(radius)).to_array().map(index);
-        let cells = (0..3).map(|i| (hi[i] - lo[i]) as u64 + 1).fold(1u64, u64::saturating_mul);
+        let cells = (0..3).map(|i| hi[i].abs_diff(lo[i]).saturating_add(1)).fold(1u64, u64::saturating_mul);
         (cells <= Self::MOST_CELLS).then_some((lo, hi))
     }
 
