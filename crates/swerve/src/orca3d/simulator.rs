@@ -520,8 +520,9 @@ impl Simulator {
 
     /// The ORCA planes the agent had to respect in the last step, one per neighbour, in
     /// neighbour order (but none from a neighbour it does not yield to,
-    /// [`Simulator::set_agent_responsibility`], nor the NaN plane of an exactly degenerate
-    /// pair, which RVO2-3D's programs skip), then one per nearby mover.
+    /// [`Simulator::set_agent_responsibility`]), then one per nearby mover. An exactly
+    /// degenerate pair (two agents on one point) gives a NaN plane, as in RVO2-3D, whose
+    /// programs skip it.
     pub fn agent_planes(&self, id: AgentId) -> Result<&[Plane], Error> {
         Ok(&self.record(id)?.planes)
     }
@@ -769,16 +770,13 @@ impl StepContext<'_> {
                 velocity: self.velocities[other],
                 radius: scaled(self.params[other].radius),
             };
-            let plane = agent_plane(&agent, &other, inv_time_horizon, self.time_step, responsibility);
-            // An exactly degenerate pair gives a NaN plane. RVO2-3D's linear programs skip it
-            // (all their tests are `>` comparisons), so leaving it out changes no velocity
-            // and keeps it out of the records, as the planar simulator does.
-            if plane.is_finite() {
-                scratch.planes.push(plane);
-            }
+            // An exactly degenerate pair gives a NaN plane, which RVO2-3D's linear programs
+            // skip (all their tests are `>` comparisons). It is kept, so that the record has
+            // one plane per neighbour, in neighbour order.
+            scratch.planes.push(agent_plane(&agent, &other, inv_time_horizon, self.time_step, responsibility));
         }
         // Non-cooperative movers: full responsibility, after the agents (the planar
-        // simulator's rule), NaN planes left out likewise.
+        // simulator's rule). A NaN plane (the agent's centre on the mover's) is left out.
         for mover in self.movers {
             let reach = params.neighbor_dist + mover.radius;
             if (mover.position - agent.position).length_squared() < reach * reach {
