@@ -12,6 +12,8 @@
 
 use glam::Vec2;
 
+use crate::Error;
+
 /// Options beyond RVO2. The default is RVO2's behaviour, bit for bit.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Extensions {
@@ -119,6 +121,69 @@ pub struct Mover {
     pub velocity: Vec2,
     /// Radius (m).
     pub radius: f32,
+}
+
+/// The movers of a simulator (planar or 3-D) by id, and the live ones packed in the order they
+/// were added (what the agents look at).
+#[derive(Clone, Debug)]
+pub(crate) struct MoverList<M> {
+    by_id: Vec<Option<M>>,
+    live: Vec<M>,
+}
+
+impl<M> Default for MoverList<M> {
+    fn default() -> Self {
+        MoverList { by_id: Vec::new(), live: Vec::new() }
+    }
+}
+
+impl<M: Copy> MoverList<M> {
+    /// Adds a (checked) mover; its id is the number of movers ever added.
+    pub(crate) fn add(&mut self, mover: M) -> Result<MoverId, Error> {
+        let id = u32::try_from(self.by_id.len()).map_err(|_| Error::OutOfRange {
+            what: "mover count",
+            requirement: "below 2^32",
+            value: f32::MAX,
+        })?;
+        self.by_id.push(Some(mover));
+        self.live.push(mover);
+        Ok(MoverId(id))
+    }
+
+    /// Replaces a live mover with a (checked) new state.
+    pub(crate) fn set(&mut self, id: MoverId, mover: M) -> Result<(), Error> {
+        match self.by_id.get_mut(id.0 as usize) {
+            Some(slot @ Some(_)) => *slot = Some(mover),
+            _ => return Err(Error::UnknownMover(id.0)),
+        }
+        self.pack();
+        Ok(())
+    }
+
+    /// Removes a live mover; the others keep their ids.
+    pub(crate) fn remove(&mut self, id: MoverId) -> Result<(), Error> {
+        match self.by_id.get_mut(id.0 as usize) {
+            Some(slot @ Some(_)) => *slot = None,
+            _ => return Err(Error::UnknownMover(id.0)),
+        }
+        self.pack();
+        Ok(())
+    }
+
+    /// A live mover's state.
+    pub(crate) fn get(&self, id: MoverId) -> Result<M, Error> {
+        self.by_id.get(id.0 as usize).copied().flatten().ok_or(Error::UnknownMover(id.0))
+    }
+
+    /// The live movers, in the order they were added.
+    pub(crate) fn live(&self) -> &[M] {
+        &self.live
+    }
+
+    fn pack(&mut self) {
+        self.live.clear();
+        self.live.extend(self.by_id.iter().flatten());
+    }
 }
 
 /// A handle to a [`Mover`]; never reused.

@@ -2,7 +2,7 @@
 
 use super::constraints::{agent_half_plane, agent_half_planes_x4, obstacle_half_planes, AgentView, NeighborBatch};
 use super::extensions::{
-    is_head_on, jitter_direction, share, Extensions, Mover, MoverId, OverlapResolution, RVO2_RESPONSIBILITY,
+    is_head_on, jitter_direction, share, Extensions, Mover, MoverId, MoverList, OverlapResolution, RVO2_RESPONSIBILITY,
 };
 use super::linear_program::{solve, LpOutcome};
 use super::params::AgentParams;
@@ -195,10 +195,8 @@ pub struct Simulator {
     extensions: Extensions,
     /// Steps taken so far (seeds symmetry breaking's perturbation).
     step_number: u64,
-    /// Movers by id (`None` once removed).
-    movers: Vec<Option<Mover>>,
-    /// The live movers, packed (what agents look at).
-    live_movers: Vec<Mover>,
+    /// The non-cooperative movers.
+    movers: MoverList<Mover>,
     /// Overlap resolution's per-agent corrections (scratch).
     corrections: Vec<Vec2>,
     /// Each agent's decision in the last step, or each slot's (see
@@ -293,8 +291,7 @@ impl Simulator {
             max_obstacle_range: 0.0,
             extensions: Extensions::default(),
             step_number: 0,
-            movers: Vec::new(),
-            live_movers: Vec::new(),
+            movers: MoverList::default(),
             corrections: Vec::new(),
             decisions: Vec::new(),
             search_ranges: Vec::new(),
@@ -614,40 +611,28 @@ impl Simulator {
     /// Adds a non-cooperative mover that agents avoid with full responsibility.
     pub fn add_mover(&mut self, mover: Mover) -> Result<MoverId, Error> {
         Self::check_mover(&mover)?;
-        self.movers.push(Some(mover));
-        self.pack_movers();
-        Ok(MoverId(self.movers.len() as u32 - 1))
+        self.movers.add(mover)
     }
 
     /// Updates a mover (typically every step, from a physics world or a script).
     pub fn set_mover(&mut self, id: MoverId, mover: Mover) -> Result<(), Error> {
         Self::check_mover(&mover)?;
-        match self.movers.get_mut(id.0 as usize) {
-            Some(slot @ Some(_)) => *slot = Some(mover),
-            _ => return Err(Error::UnknownMover(id.0)),
-        }
-        self.pack_movers();
-        Ok(())
+        self.movers.set(id, mover)
     }
 
     /// Removes a mover; other movers keep their ids.
     pub fn remove_mover(&mut self, id: MoverId) -> Result<(), Error> {
-        match self.movers.get_mut(id.0 as usize) {
-            Some(slot @ Some(_)) => *slot = None,
-            _ => return Err(Error::UnknownMover(id.0)),
-        }
-        self.pack_movers();
-        Ok(())
+        self.movers.remove(id)
     }
 
     /// A mover's state.
     pub fn mover(&self, id: MoverId) -> Result<Mover, Error> {
-        self.movers.get(id.0 as usize).copied().flatten().ok_or(Error::UnknownMover(id.0))
+        self.movers.get(id)
     }
 
-    /// The live movers.
+    /// The live movers, in the order they were added.
     pub fn movers(&self) -> &[Mover] {
-        &self.live_movers
+        self.movers.live()
     }
 
     fn check_mover(mover: &Mover) -> Result<(), Error> {
@@ -655,11 +640,6 @@ impl Simulator {
         Error::check_finite_vec("mover velocity", mover.velocity)?;
         Error::check_positive("mover radius", mover.radius)?;
         Ok(())
-    }
-
-    fn pack_movers(&mut self) {
-        self.live_movers.clear();
-        self.live_movers.extend(self.movers.iter().flatten());
     }
 
     // ----- what the last step decided -----
@@ -878,7 +858,7 @@ impl Simulator {
             hint_growth: if self.search_hints_valid { Some(2.0 * self.max_displacement) } else { None },
             responsibilities: &self.responsibilities,
             rvo2_shares: self.custom_weights == 0,
-            movers: &self.live_movers,
+            movers: self.movers.live(),
             extensions: self.extensions,
             ids: &self.ids,
             step_number: self.step_number,

@@ -12,7 +12,7 @@ use super::kdtree::AgentTree;
 use super::linear_program::solve;
 use super::plane::Plane;
 use super::symmetry::is_head_on;
-use crate::orca::extensions::{share, RVO2_RESPONSIBILITY};
+use crate::orca::extensions::{share, MoverList, RVO2_RESPONSIBILITY};
 use crate::orca::{AgentId, LpOutcome, MoverId};
 use crate::Error;
 
@@ -151,10 +151,8 @@ pub struct Simulator {
     responsibilities: Vec<f32>,
     /// How many agents have a weight other than ½ (0: every pair shares RVO2-3D's halves).
     custom_weights: usize,
-    /// Movers by id (`None` once removed).
-    movers: Vec<Option<Mover>>,
-    /// The live movers, packed (what agents look at).
-    live_movers: Vec<Mover>,
+    /// The non-cooperative movers.
+    movers: MoverList<Mover>,
 }
 
 impl Simulator {
@@ -187,8 +185,7 @@ impl Simulator {
             corrections: Vec::new(),
             responsibilities: Vec::new(),
             custom_weights: 0,
-            movers: Vec::new(),
-            live_movers: Vec::new(),
+            movers: MoverList::default(),
         })
     }
 
@@ -401,45 +398,28 @@ impl Simulator {
     /// radius that is not positive.
     pub fn add_mover(&mut self, mover: Mover) -> Result<MoverId, Error> {
         Self::check_mover(&mover)?;
-        let id = u32::try_from(self.movers.len()).map_err(|_| Error::OutOfRange {
-            what: "mover count",
-            requirement: "below 2^32",
-            value: f32::MAX,
-        })?;
-        self.movers.push(Some(mover));
-        self.live_movers.push(mover);
-        Ok(MoverId(id))
+        self.movers.add(mover)
     }
 
     /// Updates a mover (typically every step, from a physics world or a script).
     pub fn set_mover(&mut self, id: MoverId, mover: Mover) -> Result<(), Error> {
         Self::check_mover(&mover)?;
-        match self.movers.get_mut(id.0 as usize) {
-            Some(slot @ Some(_)) => *slot = Some(mover),
-            _ => return Err(Error::UnknownMover(id.0)),
-        }
-        self.pack_movers();
-        Ok(())
+        self.movers.set(id, mover)
     }
 
     /// Removes a mover; other movers keep their ids.
     pub fn remove_mover(&mut self, id: MoverId) -> Result<(), Error> {
-        match self.movers.get_mut(id.0 as usize) {
-            Some(slot @ Some(_)) => *slot = None,
-            _ => return Err(Error::UnknownMover(id.0)),
-        }
-        self.pack_movers();
-        Ok(())
+        self.movers.remove(id)
     }
 
     /// A mover's state.
     pub fn mover(&self, id: MoverId) -> Result<Mover, Error> {
-        self.movers.get(id.0 as usize).copied().flatten().ok_or(Error::UnknownMover(id.0))
+        self.movers.get(id)
     }
 
     /// The live movers, in the order they were added.
     pub fn movers(&self) -> &[Mover] {
-        &self.live_movers
+        self.movers.live()
     }
 
     fn check_mover(mover: &Mover) -> Result<(), Error> {
@@ -447,11 +427,6 @@ impl Simulator {
         Error::check_finite_vec3("mover velocity", mover.velocity)?;
         Error::check_positive("mover radius", mover.radius)?;
         Ok(())
-    }
-
-    fn pack_movers(&mut self) {
-        self.live_movers.clear();
-        self.live_movers.extend(self.movers.iter().flatten());
     }
 
     /// The options beyond RVO2-3D in force.
@@ -569,7 +544,7 @@ impl Simulator {
             extensions: self.extensions,
             step_number: self.step_number,
             responsibilities: (self.custom_weights > 0).then_some(self.responsibilities.as_slice()),
-            movers: &self.live_movers,
+            movers: self.movers.live(),
         };
         context.decide_all(&mut self.decisions, keep_records.then_some(&mut self.records[..]), false);
 
