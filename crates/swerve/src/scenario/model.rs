@@ -444,31 +444,31 @@ fn opposite() -> GoalRule {
     GoalRule::Keyword(GoalKeyword::Opposite)
 }
 
-fn yes() -> bool {
+pub(super) fn yes() -> bool {
     true
 }
 
-fn one() -> f32 {
+pub(super) fn one() -> f32 {
     1.0
 }
 
-fn is_false(value: &bool) -> bool {
+pub(super) fn is_false(value: &bool) -> bool {
     !*value
 }
 
-fn is_zero(value: &f32) -> bool {
+pub(super) fn is_zero(value: &f32) -> bool {
     *value == 0.0
 }
 
-fn is_origin(value: &Point) -> bool {
-    *value == [0.0, 0.0]
+pub(super) fn is_origin<const N: usize>(value: &[f32; N]) -> bool {
+    value.iter().all(|&x| x == 0.0)
 }
 
-fn one_substep() -> usize {
+pub(super) fn one_substep() -> usize {
     1
 }
 
-fn is_one_substep(value: &usize) -> bool {
+pub(super) fn is_one_substep(value: &usize) -> bool {
     *value == 1
 }
 

@@ -6,6 +6,7 @@
 //! `[balls]` table with a third coordinate, plus static triangles and meshes.
 
 use super::document::Node;
+use super::model::{is_false, is_one_substep, is_origin, is_zero, one, one_substep, yes};
 use super::{document, read, Format, Problem};
 use crate::physics3d::{Aabb3, BroadPhaseKind, Sphere, Triangle, Vec3, World};
 use crate::Error;
@@ -216,36 +217,8 @@ fn default_broad_phase() -> String {
     BroadPhaseKind::UniformGrid.name().to_string()
 }
 
-fn yes() -> bool {
-    true
-}
-
 fn is_true(value: &bool) -> bool {
     *value
-}
-
-fn is_false(value: &bool) -> bool {
-    !*value
-}
-
-fn one() -> f32 {
-    1.0
-}
-
-fn is_zero(value: &f32) -> bool {
-    *value == 0.0
-}
-
-fn is_origin(value: &Point3) -> bool {
-    *value == [0.0; 3]
-}
-
-fn one_substep() -> usize {
-    1
-}
-
-fn is_one_substep(value: &usize) -> bool {
-    *value == 1
 }
 
 fn default_solver_iterations() -> usize {
