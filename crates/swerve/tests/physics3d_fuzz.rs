@@ -1,0 +1,763 @@
+//! Adversarial property tests of the 3-D ball world: random worlds (radii and masses over six
+//! orders of magnitude, absurd speeds, kinematic spheres, slivers of triangles, spheres
+//! starting on triangles and walls) with random edits between random steps.
+//!
+//! * Every step leaves every position, velocity and spin finite, and every non-kinematic
+//!   sphere's centre within the bounds shrunk by its radius (`clamp_into_bounds`' rule).
+//! * Every edit is accepted exactly when the documented rules (`docs/bad-input.md`, checked
+//!   here independently) say so, and a refused edit changes nothing; a step with a `dt` that
+//!   is not finite and positive changes nothing.
+//! * Every broad phase, switched at random mid-run and with contact recording on or off, gives
+//!   the bits of brute force without recording.
+//! * The same script run twice, on thread pools of different sizes, gives the same bits.
+//! * Elastic, frictionless closed systems keep their energy, and in open space their momentum.
+
+use glam::Vec3;
+use proptest::prelude::*;
+use swerve::physics3d::{Aabb3, BroadPhaseKind, Contact, Sphere, SphereId, World};
+
+// ---------------------------------------------------------------------------------------------
+// Strategies.
+
+/// `10^e` for `e` uniform in `[lo, hi)`: a magnitude spread over decades.
+fn log_uniform(lo: f64, hi: f64) -> impl Strategy<Value = f32> {
+    (lo..hi).prop_map(|e| 10f64.powf(e) as f32)
+}
+
+/// A unit direction (or zero, rarely).
+fn direction() -> impl Strategy<Value = Vec3> {
+    prop_oneof![
+        8 => (-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0)
+            .prop_map(|(x, y, z)| Vec3::new(x, y, z).try_normalize().unwrap_or(Vec3::X)),
+        2 => (0usize..6).prop_map(|k| {
+            let mut v = Vec3::ZERO;
+            v[k % 3] = if k < 3 { 1.0 } else { -1.0 };
+            v
+        }),
+    ]
+}
+
+/// A speed from 0 to absurd.
+fn speed() -> impl Strategy<Value = f32> {
+    prop_oneof![2 => Just(0.0f32), 6 => log_uniform(-3.0, 2.0), 2 => log_uniform(2.0, 6.0), 1 => Just(1e6f32)]
+}
+
+fn velocity() -> impl Strategy<Value = Vec3> {
+    (direction(), speed()).prop_map(|(d, s)| d * s)
+}
+
+/// A fraction of the room along an axis, often exactly on a wall.
+fn fraction() -> impl Strategy<Value = f32> {
+    prop_oneof![6 => 0.0f32..=1.0, 1 => Just(0.0f32), 1 => Just(1.0f32), 1 => Just(0.5f32)]
+}
+
+/// A value that the world must refuse somewhere (or a boundary value it must accept).
+fn poison() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        Just(f32::NAN),
+        Just(f32::INFINITY),
+        Just(f32::NEG_INFINITY),
+        Just(0.0f32),
+        Just(-1.0f32),
+        Just(-0.0f32),
+        Just(1.5f32),
+        Just(1e13f32)
+    ]
+}
+
+/// Which field of a sphere a spec poisons.
+#[derive(Clone, Copy, Debug)]
+enum Field {
+    Position,
+    Velocity,
+    Radius,
+    Mass,
+    Restitution,
+    Friction,
+    Rolling,
+    Spin,
+}
+
+/// Where a sphere goes: a point of the room (fractions per axis), or a point of a triangle
+/// (barycentric weights, zeros putting it on an edge or a corner).
+#[derive(Clone, Debug)]
+enum Place {
+    Room([f32; 3]),
+    OnTriangle(usize, [f32; 3]),
+}
+
+#[derive(Clone, Debug)]
+struct SphereSpec {
+    place: Place,
+    velocity: Vec3,
+    radius: f32,
+    /// `None`: kinematic.
+    mass: Option<f32>,
+    restitution: f32,
+    friction: f32,
+    rolling: f32,
+    spin: Vec3,
+    poison: Option<(Field, f32)>,
+}
+
+fn place() -> impl Strategy<Value = Place> {
+    let weight = prop_oneof![3 => 0.0f32..1.0, 1 => Just(0.0f32)];
+    prop_oneof![
+        4 => [fraction(), fraction(), fraction()].prop_map(Place::Room),
+        1 => (0usize..64, [weight.clone(), weight.clone(), weight]).prop_map(|(t, w)| Place::OnTriangle(t, w)),
+    ]
+}
+
+fn sphere_spec() -> impl Strategy<Value = SphereSpec> {
+    let field = prop_oneof![
+        Just(Field::Position),
+        Just(Field::Velocity),
+        Just(Field::Radius),
+        Just(Field::Mass),
+        Just(Field::Restitution),
+        Just(Field::Friction),
+        Just(Field::Rolling),
+        Just(Field::Spin),
+    ];
+    (
+        place(),
+        velocity(),
+        log_uniform(-3.0, 3.0),
+        prop_oneof![8 => log_uniform(-3.0, 3.0).prop_map(Some), 1 => Just(None)],
+        (prop_oneof![0.0f32..=1.0, Just(1.0f32), Just(0.0f32)], 0.0f32..2.0, 0.0f32..1.0),
+        (direction(), prop_oneof![Just(0.0f32), log_uniform(-2.0, 3.0)]),
+        prop::option::weighted(0.1, (field, poison())),
+    )
+        .prop_map(|(place, velocity, radius, mass, (restitution, friction, rolling), (axis, spin), poison)| {
+            SphereSpec { place, velocity, radius, mass, restitution, friction, rolling, spin: axis * spin, poison }
+        })
+}
+
+/// A box: min corner and per-axis size (thin boxes too).
+fn bounds() -> impl Strategy<Value = Aabb3> {
+    (
+        [-100.0f32..100.0, -100.0f32..100.0, -100.0f32..100.0],
+        [log_uniform(-1.0, 4.0), log_uniform(-1.0, 4.0), log_uniform(-1.0, 4.0)],
+    )
+        .prop_map(|(min, size)| {
+            let min = Vec3::from_array(min);
+            Aabb3 { min, max: min + Vec3::from_array(size) }
+        })
+}
+
+/// A triangle, as fractions of the room (a little beyond it, so that triangles cross the
+/// walls), possibly a sliver (`c` a relative `10^e` off the line through `a` and `b`).
+#[derive(Clone, Debug)]
+struct TriangleSpec {
+    a: [f32; 3],
+    b: [f32; 3],
+    c: [f32; 3],
+    sliver: Option<(f32, f32)>,
+}
+
+fn triangle_spec() -> impl Strategy<Value = TriangleSpec> {
+    let corner = || [-0.2f32..1.2, -0.2f32..1.2, -0.2f32..1.2];
+    (corner(), corner(), corner(), prop::option::weighted(0.3, (0.0f32..1.0, -11.0f32..-2.0)))
+        .prop_map(|(a, b, c, sliver)| TriangleSpec { a, b, c, sliver })
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Dt {
+    Valid(f32),
+    Invalid(f32),
+}
+
+fn dt() -> impl Strategy<Value = Dt> {
+    prop_oneof![
+        6 => Just(Dt::Valid(1.0 / 60.0)),
+        2 => log_uniform(-6.0, 1.0).prop_map(Dt::Valid),
+        1 => prop_oneof![Just(1e-6f32), Just(10.0f32), Just(1.0f32)].prop_map(Dt::Valid),
+        1 => prop_oneof![Just(0.0f32), Just(-0.0f32), Just(-1.0 / 60.0), Just(f32::NAN), Just(f32::INFINITY), Just(f32::NEG_INFINITY)]
+            .prop_map(Dt::Invalid),
+    ]
+}
+
+fn gravity() -> impl Strategy<Value = Vec3> {
+    prop_oneof![
+        2 => Just(Vec3::ZERO),
+        3 => Just(Vec3::new(0.0, 0.0, -9.81)),
+        1 => (direction(), log_uniform(-2.0, 4.0)).prop_map(|(d, g)| d * g),
+        1 => poison().prop_map(|p| Vec3::new(0.0, p, -9.81)),
+    ]
+}
+
+/// An edit between steps. Sphere ids are raw numbers, often unknown or removed.
+#[derive(Clone, Debug)]
+enum Op {
+    Step(Dt),
+    Add(SphereSpec),
+    Remove(u32),
+    SetSphere(u32, SphereSpec),
+    SetPosition(u32, [f32; 3], Option<f32>),
+    SetVelocity(u32, Vec3, Option<f32>),
+    Impulse(u32, Vec3, Option<f32>),
+    /// An impulse of `f32::MAX` along x: refused when the velocity overflows, and undone
+    /// when accepted (this test's speeds stop at 10⁶ m/s; see
+    /// `a_finite_but_absurd_velocity_is_accepted`).
+    HugeImpulse(u32),
+    SetPositions(i8, Vec<[f32; 3]>, Option<(usize, f32)>),
+    SetVelocities(i8, Vec<Vec3>, Option<(usize, f32)>),
+    Gravity(Vec3),
+    Substeps(usize),
+    BroadPhase(usize),
+    RecordContacts(bool),
+    Continuous(bool),
+    AddTriangle(TriangleSpec),
+}
+
+fn sphere_id() -> impl Strategy<Value = u32> {
+    prop_oneof![8 => 0u32..70, 1 => Just(u32::MAX), 1 => Just(1u32 << 31)]
+}
+
+fn count_delta() -> impl Strategy<Value = i8> {
+    prop_oneof![6 => Just(0i8), 1 => Just(-1i8), 1 => Just(1i8)]
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        12 => dt().prop_map(Op::Step),
+        2 => sphere_spec().prop_map(Op::Add),
+        1 => sphere_id().prop_map(Op::Remove),
+        2 => (sphere_id(), sphere_spec()).prop_map(|(id, s)| Op::SetSphere(id, s)),
+        2 => (sphere_id(), [fraction(), fraction(), fraction()], prop::option::weighted(0.2, poison()))
+            .prop_map(|(id, u, p)| Op::SetPosition(id, u, p)),
+        2 => (sphere_id(), velocity(), prop::option::weighted(0.2, poison()))
+            .prop_map(|(id, v, p)| Op::SetVelocity(id, v, p)),
+        2 => (sphere_id(), velocity(), prop::option::weighted(0.2, poison()))
+            .prop_map(|(id, v, p)| Op::Impulse(id, v, p)),
+        1 => sphere_id().prop_map(Op::HugeImpulse),
+        1 => (count_delta(), prop::collection::vec([fraction(), fraction(), fraction()], 70), prop::option::weighted(0.2, (0usize..70, poison())))
+            .prop_map(|(d, u, p)| Op::SetPositions(d, u, p)),
+        1 => (count_delta(), prop::collection::vec(velocity(), 70), prop::option::weighted(0.2, (0usize..70, poison())))
+            .prop_map(|(d, v, p)| Op::SetVelocities(d, v, p)),
+        1 => gravity().prop_map(Op::Gravity),
+        1 => prop_oneof![1usize..=8, Just(0usize), Just(65usize)].prop_map(Op::Substeps),
+        1 => (0usize..5).prop_map(Op::BroadPhase),
+        1 => any::<bool>().prop_map(Op::RecordContacts),
+        1 => any::<bool>().prop_map(Op::Continuous),
+        1 => triangle_spec().prop_map(Op::AddTriangle),
+    ]
+}
+
+/// A whole run: the world's setup, then the edits and steps.
+#[derive(Clone, Debug)]
+struct Script {
+    bounds: Option<Aabb3>,
+    /// The room spheres and triangles are placed in when there are no bounds.
+    room: Aabb3,
+    kind: usize,
+    triangles: Vec<TriangleSpec>,
+    spheres: Vec<SphereSpec>,
+    gravity: Vec3,
+    substeps: usize,
+    continuous: bool,
+    record: bool,
+    ops: Vec<Op>,
+}
+
+fn script(max_spheres: usize, max_ops: usize) -> impl Strategy<Value = Script> {
+    (
+        prop::option::weighted(0.7, bounds()),
+        bounds(),
+        0usize..5,
+        prop_oneof![1 => Just(Vec::new()), 2 => prop::collection::vec(triangle_spec(), 0..12)],
+        prop::collection::vec(sphere_spec(), 0..=max_spheres),
+        (gravity(), 1usize..=8, prop::bool::weighted(0.8), any::<bool>()),
+        prop::collection::vec(op(), 1..=max_ops),
+    )
+        .prop_map(|(bounds, room, kind, triangles, spheres, (gravity, substeps, continuous, record), ops)| {
+            Script {
+                bounds,
+                room: bounds.unwrap_or(room),
+                kind,
+                triangles,
+                spheres,
+                gravity,
+                substeps,
+                continuous,
+                record,
+                ops,
+            }
+        })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building spheres and triangles from specs, and the independent acceptance rules.
+
+fn room_point(room: &Aabb3, u: [f32; 3]) -> Vec3 {
+    room.min + (room.max - room.min) * Vec3::from_array(u)
+}
+
+/// The point of the room at fractions `u` of where a sphere of radius `r` fits (the room
+/// itself where it does not).
+fn place_in_room(room: &Aabb3, u: [f32; 3], r: f32) -> Vec3 {
+    let mut p = Vec3::ZERO;
+    for axis in 0..3 {
+        let (lo, hi) = (room.min[axis] + r, room.max[axis] - r);
+        let (lo, hi) = if lo <= hi { (lo, hi) } else { (room.min[axis], room.max[axis]) };
+        // Exactly on the ends for fractions 0 and 1.
+        p[axis] = match u[axis] {
+            0.0 => lo,
+            1.0 => hi,
+            f => (lo + (hi - lo) * f).clamp(lo, hi),
+        };
+    }
+    p
+}
+
+fn triangle_corners(room: &Aabb3, t: &TriangleSpec) -> (Vec3, Vec3, Vec3) {
+    let (a, b) = (room_point(room, t.a), room_point(room, t.b));
+    let c = match t.sliver {
+        None => room_point(room, t.c),
+        Some((along, e)) => {
+            let ab = b - a;
+            let side = ab.any_orthonormal_vector();
+            a + ab * along + side * (ab.length() * 10f32.powf(e))
+        }
+    };
+    (a, b, c)
+}
+
+fn build_sphere(spec: &SphereSpec, room: &Aabb3, world: &World) -> Sphere {
+    let mut s = Sphere::new(Vec3::ZERO, spec.velocity, spec.radius)
+        .with_restitution(spec.restitution)
+        .with_friction(spec.friction)
+        .with_rolling_resistance(spec.rolling);
+    s.mass = spec.mass.unwrap_or(f32::INFINITY);
+    s.angular_velocity = spec.spin;
+    s.position = match &spec.place {
+        Place::Room(u) => place_in_room(room, *u, spec.radius),
+        Place::OnTriangle(k, w) if !world.triangles().is_empty() => {
+            let t = world.triangles()[k % world.triangles().len()];
+            let sum = w[0] + w[1] + w[2];
+            let w = if sum > 0.0 { Vec3::from_array(*w) / sum } else { Vec3::new(1.0, 0.0, 0.0) };
+            t.a * w.x + t.b * w.y + t.c * w.z
+        }
+        Place::OnTriangle(_, w) => place_in_room(room, *w, spec.radius),
+    };
+    if let Some((field, value)) = spec.poison {
+        match field {
+            Field::Position => s.position.y = value,
+            Field::Velocity => s.velocity.z = value,
+            Field::Radius => s.radius = value,
+            Field::Mass => s.mass = value,
+            Field::Restitution => s.restitution = value,
+            Field::Friction => s.friction = value,
+            Field::Rolling => s.rolling_resistance = value,
+            Field::Spin => s.angular_velocity.x = value,
+        }
+    }
+    s
+}
+
+/// Whether a sphere of the given state fits inside `bounds` (kinematic spheres always do).
+fn fits(bounds: Option<Aabb3>, position: Vec3, radius: f32, kinematic: bool) -> bool {
+    let Some(b) = bounds else { return true };
+    kinematic || (0..3).all(|axis| b.min[axis] + radius <= position[axis] && position[axis] <= b.max[axis] - radius)
+}
+
+/// `docs/bad-input.md`'s rules for a sphere, written out independently of the world's checks.
+fn sphere_is_valid(s: &Sphere, bounds: Option<Aabb3>) -> bool {
+    let finite3 = |v: Vec3| v.x.is_finite() && v.y.is_finite() && v.z.is_finite();
+    let kinematic = s.mass == f32::INFINITY;
+    finite3(s.position)
+        && finite3(s.velocity)
+        && finite3(s.angular_velocity)
+        && s.radius.is_finite()
+        && s.radius > 0.0
+        && (s.radius * s.radius * s.radius).is_finite()
+        && (kinematic || (s.mass.is_finite() && s.mass > 0.0))
+        && (0.0..=1.0).contains(&s.restitution)
+        && s.friction.is_finite()
+        && s.friction >= 0.0
+        && s.rolling_resistance.is_finite()
+        && s.rolling_resistance >= 0.0
+        && fits(bounds, s.position, s.radius, kinematic)
+}
+
+fn finite3(v: Vec3) -> bool {
+    v.is_finite()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Snapshots and invariants.
+
+/// Every bit of the spheres' state, with the velocity residuals (through the energy and
+/// momentum, which include them).
+#[derive(Clone, Debug, PartialEq)]
+struct Snapshot {
+    spheres: Vec<[u32; 13]>,
+    ids: Vec<SphereId>,
+    triangles: usize,
+    energy: u64,
+    momentum: [u64; 3],
+}
+
+fn sphere_bits(s: &Sphere) -> [u32; 13] {
+    let mut out = [0; 13];
+    let values = [s.position.to_array(), s.velocity.to_array(), s.angular_velocity.to_array()];
+    for (k, v) in values.iter().flatten().enumerate() {
+        out[k] = v.to_bits();
+    }
+    out[9] = s.radius.to_bits();
+    out[10] = s.mass.to_bits();
+    out[11] = s.restitution.to_bits();
+    out[12] = s.friction.to_bits() ^ s.rolling_resistance.to_bits().rotate_left(16);
+    out
+}
+
+fn snapshot(w: &World) -> Snapshot {
+    Snapshot {
+        spheres: w.spheres().iter().map(sphere_bits).collect(),
+        ids: w.sphere_ids().to_vec(),
+        triangles: w.triangles().len(),
+        energy: w.kinetic_energy().to_bits(),
+        momentum: w.momentum().to_array().map(f64::to_bits),
+    }
+}
+
+/// The state invariants after any call: finite state; every non-kinematic sphere's centre
+/// within the bounds shrunk by its radius (`World::clamp_into_bounds`: touching a wall is
+/// fine, poking through it is not).
+fn check_state(w: &World, context: &str) -> Result<(), TestCaseError> {
+    for (k, s) in w.spheres().iter().enumerate() {
+        prop_assert!(
+            finite3(s.position) && finite3(s.velocity) && finite3(s.angular_velocity),
+            "{context}: sphere {k} is not finite: {s:?}"
+        );
+        if let Some(b) = w.bounds() {
+            prop_assert!(
+                fits(Some(b), s.position, s.radius, s.is_kinematic()),
+                "{context}: sphere {k} left the box {b:?}: {s:?}"
+            );
+        }
+    }
+    prop_assert!(w.kinetic_energy().is_finite(), "{context}: energy {}", w.kinetic_energy());
+    prop_assert!(w.momentum().is_finite(), "{context}: momentum {}", w.momentum());
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running a script.
+
+/// How a run treats the script's run-time switches.
+#[derive(Clone, Copy, Debug)]
+struct Mode {
+    /// `Some(kind)`: stay on this broad phase, ignoring the script's switches.
+    fixed_kind: Option<BroadPhaseKind>,
+    /// Whether to follow the script's contact-recording switches (else never record).
+    record: bool,
+}
+
+const FOLLOW: Mode = Mode { fixed_kind: None, record: true };
+
+/// What a run saw: each step's state and contacts, and each edit's verdict.
+#[derive(Debug, PartialEq)]
+struct Trace {
+    states: Vec<Snapshot>,
+    contacts: Vec<Vec<Contact>>,
+    verdicts: Vec<bool>,
+    steps: usize,
+}
+
+fn new_world(s: &Script, mode: Mode) -> Result<World, TestCaseError> {
+    let kind = mode.fixed_kind.unwrap_or(BroadPhaseKind::ALL[s.kind]);
+    let mut w = World::new(s.bounds, kind).map_err(|e| TestCaseError::fail(format!("bounds refused: {e}")))?;
+    w.set_continuous_collision(s.continuous);
+    w.set_substeps(s.substeps).unwrap();
+    w.set_record_contacts(mode.record && s.record);
+    let verdict = w.set_gravity(s.gravity).is_ok();
+    prop_assert_eq!(verdict, s.gravity.is_finite());
+    for t in &s.triangles {
+        let (a, b, c) = triangle_corners(&s.room, t);
+        let before = w.triangles().len();
+        if w.add_triangle(a, b, c).is_err() {
+            prop_assert_eq!(w.triangles().len(), before);
+        }
+    }
+    for spec in &s.spheres {
+        let sphere = build_sphere(spec, &s.room, &w);
+        let before = snapshot(&w);
+        let result = w.add_sphere(sphere);
+        prop_assert_eq!(result.is_ok(), sphere_is_valid(&sphere, s.bounds), "add_sphere({:?}): {:?}", sphere, result);
+        if result.is_err() {
+            prop_assert_eq!(&snapshot(&w), &before, "a refused add_sphere changed the world");
+        }
+    }
+    check_state(&w, "setup")?;
+    Ok(w)
+}
+
+/// Runs the script, checking every invariant and every edit's verdict as it goes.
+fn run(s: &Script, mode: Mode) -> Result<Trace, TestCaseError> {
+    let mut w = new_world(s, mode)?;
+    let mut trace = Trace { states: Vec::new(), contacts: Vec::new(), verdicts: Vec::new(), steps: 0 };
+    let id_of = |w: &World, raw: u32| -> Option<usize> { w.sphere_ids().iter().position(|id| id.0 == raw) };
+    for (k, op) in s.ops.iter().enumerate() {
+        let context = format!("op {k} {op:?}");
+        let before = snapshot(&w);
+        let (gravity, substeps) = (w.gravity(), w.substeps());
+        // `Some(expected verdict)` for the edits that may be refused.
+        let (expected, result): (Option<bool>, Result<(), swerve::Error>) = match op {
+            Op::Step(dt) => {
+                let dt = match *dt {
+                    Dt::Valid(dt) | Dt::Invalid(dt) => dt,
+                };
+                w.step(dt);
+                if matches!(op, Op::Step(Dt::Invalid(_))) {
+                    prop_assert_eq!(&snapshot(&w), &before, "{}: an invalid dt changed the world", context);
+                    prop_assert!(w.contacts().is_empty());
+                } else {
+                    trace.steps += 1;
+                    trace.states.push(snapshot(&w));
+                    trace.contacts.push(w.contacts().to_vec());
+                }
+                (None, Ok(()))
+            }
+            Op::Add(spec) => {
+                let sphere = build_sphere(spec, &s.room, &w);
+                (Some(sphere_is_valid(&sphere, s.bounds)), w.add_sphere(sphere).map(|_| ()))
+            }
+            Op::Remove(raw) => (Some(id_of(&w, *raw).is_some()), w.remove_sphere(SphereId(*raw)).map(|_| ())),
+            Op::SetSphere(raw, spec) => {
+                let sphere = build_sphere(spec, &s.room, &w);
+                let valid = id_of(&w, *raw).is_some() && sphere_is_valid(&sphere, s.bounds);
+                (Some(valid), w.set_sphere(SphereId(*raw), sphere))
+            }
+            Op::SetPosition(raw, u, poison) => {
+                let current = id_of(&w, *raw).map(|i| w.spheres()[i]);
+                let radius = current.map_or(1.0, |c| c.radius);
+                let mut p = place_in_room(&s.room, *u, radius);
+                if let Some(v) = poison {
+                    p.x = *v;
+                }
+                let valid = current.is_some_and(|c| p.is_finite() && fits(s.bounds, p, c.radius, c.is_kinematic()));
+                (Some(valid), w.set_sphere_position(SphereId(*raw), p))
+            }
+            Op::SetVelocity(raw, v, poison) => {
+                let v = poison.map_or(*v, |p| Vec3::new(v.x, p, v.z));
+                (Some(id_of(&w, *raw).is_some() && v.is_finite()), w.set_sphere_velocity(SphereId(*raw), v))
+            }
+            Op::Impulse(raw, j, poison) => {
+                let j = poison.map_or(*j, |p| Vec3::new(p, j.y, j.z));
+                let valid = id_of(&w, *raw).is_some_and(|i| {
+                    let s = w.spheres()[i];
+                    // The new velocity (without the residual, which is far below this test's
+                    // concern: an overflow to infinity).
+                    let v = s.velocity.as_dvec3() + j.as_dvec3() / f64::from(s.mass);
+                    j.is_finite() && v.as_vec3().is_finite()
+                });
+                (Some(valid), w.apply_impulse(SphereId(*raw), j))
+            }
+            Op::HugeImpulse(raw) => {
+                let j = Vec3::new(f32::MAX, 0.0, 0.0);
+                let current = id_of(&w, *raw).map(|i| w.spheres()[i]);
+                let valid = current
+                    .is_some_and(|s| (s.velocity.as_dvec3() + j.as_dvec3() / f64::from(s.mass)).as_vec3().is_finite());
+                let result = w.apply_impulse(SphereId(*raw), j);
+                if let (Ok(()), Some(c)) = (&result, current) {
+                    w.set_sphere_velocity(SphereId(*raw), c.velocity).unwrap();
+                }
+                (Some(valid), result)
+            }
+            Op::SetPositions(delta, us, poison) => {
+                let n = (w.num_spheres() as i64 + i64::from(*delta)).max(0) as usize;
+                let spheres = w.spheres().to_vec();
+                let mut ps: Vec<Vec3> = (0..n)
+                    .map(|i| place_in_room(&s.room, us[i % us.len()], spheres.get(i).map_or(1.0, |s| s.radius)))
+                    .collect();
+                if let (Some((i, v)), false) = (poison, ps.is_empty()) {
+                    let k = i % ps.len();
+                    ps[k].z = *v;
+                }
+                let bounds = s.bounds;
+                let valid = n == spheres.len()
+                    && ps
+                        .iter()
+                        .zip(&spheres)
+                        .all(|(p, s)| p.is_finite() && fits(bounds, *p, s.radius, s.is_kinematic()));
+                (Some(valid), w.set_positions(&ps))
+            }
+            Op::SetVelocities(delta, vs, poison) => {
+                let n = (w.num_spheres() as i64 + i64::from(*delta)).max(0) as usize;
+                let mut v: Vec<Vec3> = (0..n).map(|i| vs[i % vs.len()]).collect();
+                if let (Some((i, p)), false) = (poison, v.is_empty()) {
+                    let k = i % v.len();
+                    v[k].x = *p;
+                }
+                let valid = n == w.num_spheres() && v.iter().all(|v| v.is_finite());
+                (Some(valid), w.set_velocities(&v))
+            }
+            Op::Gravity(g) => (Some(g.is_finite()), w.set_gravity(*g)),
+            Op::Substeps(n) => (Some((1..=64).contains(n)), w.set_substeps(*n)),
+            Op::BroadPhase(k) => {
+                if mode.fixed_kind.is_none() {
+                    w.set_broad_phase(BroadPhaseKind::ALL[*k]);
+                    prop_assert_eq!(w.broad_phase(), BroadPhaseKind::ALL[*k]);
+                }
+                (None, Ok(()))
+            }
+            Op::RecordContacts(on) => {
+                if mode.record {
+                    w.set_record_contacts(*on);
+                }
+                (None, Ok(()))
+            }
+            Op::Continuous(on) => {
+                w.set_continuous_collision(*on);
+                (None, Ok(()))
+            }
+            Op::AddTriangle(t) => {
+                let (a, b, c) = triangle_corners(&s.room, t);
+                let result = w.add_triangle(a, b, c);
+                if result.is_ok() {
+                    prop_assert_eq!(w.triangles().len(), before.triangles + 1);
+                }
+                (None, result)
+            }
+        };
+        if let Some(expected) = expected {
+            prop_assert_eq!(result.is_ok(), expected, "{}: got {:?}", context, result);
+            trace.verdicts.push(expected);
+        }
+        if result.is_err() {
+            prop_assert_eq!(&snapshot(&w), &before, "{}: a refused edit changed the spheres", context);
+            prop_assert_eq!(
+                (w.gravity(), w.substeps()),
+                (gravity, substeps),
+                "{}: a refused edit changed a setting",
+                context
+            );
+        }
+        check_state(&w, &context)?;
+    }
+    Ok(trace)
+}
+
+/// Only the states: what must not depend on the broad phase or on recording.
+fn states(t: &Trace) -> &[Snapshot] {
+    &t.states
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Properties 1 and 2: random worlds with random edits between random steps never panic,
+    /// stay finite and in their box, refuse exactly the bad edits (changing nothing), and the
+    /// script's broad phases (switched mid-run) and contact recording give brute force's bits.
+    #[test]
+    fn random_worlds_with_edits_stay_finite_inside_and_the_same_for_every_broad_phase(s in script(60, 40)) {
+        let followed = run(&s, FOLLOW)?;
+        let brute = run(&s, Mode { fixed_kind: Some(BroadPhaseKind::BruteForce), record: false })?;
+        prop_assert_eq!(&followed.verdicts, &brute.verdicts);
+        let (a, b) = (states(&followed), states(&brute));
+        prop_assert_eq!(a.len(), b.len());
+        for (k, (x, y)) in a.iter().zip(b).enumerate() {
+            prop_assert!(x == y, "step {k}: the script's broad phases differ from brute force\n{x:?}\n{y:?}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Property 4: determinism.
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// The same script run twice gives the same bits and the same contacts; the world uses no
+    /// threads (no rayon in `physics3d`), and running it inside rayon pools of 1 and 3 threads
+    /// changes nothing either.
+    #[test]
+    fn the_same_script_gives_the_same_bits_on_any_thread_pool(s in script(40, 30)) {
+        let pool = |n: usize| rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap();
+        let first = pool(1).install(|| run(&s, FOLLOW))?;
+        let second = pool(3).install(|| run(&s, FOLLOW))?;
+        prop_assert!(first == second, "two runs of the same script differ");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Property 5: elastic closed systems.
+
+/// A frictionless elastic sphere for the conservation tests.
+fn elastic_sphere(room: &Aabb3) -> impl Strategy<Value = Sphere> {
+    let room = *room;
+    ([fraction(), fraction(), fraction()], velocity(), log_uniform(-2.0, 0.0), log_uniform(-3.0, 3.0), direction())
+        .prop_map(move |(u, v, radius, mass, spin)| {
+            let mut s = Sphere::new(place_in_room(&room, u, radius), v, radius).with_mass(mass);
+            s.angular_velocity = spin; // frictionless: spin never changes, and counts in the energy
+            s
+        })
+}
+
+/// The energy tolerance: each impulse is computed in `f64` and stored as an `f32` velocity
+/// plus an `f32` residual (about 48 bits), so each collision changes the energy by a few
+/// parts in 2⁴⁸ ≈ 4·10⁻¹⁵ of the energies involved; a run of this size makes at most a few
+/// thousand collisions (mass ratios up to 10⁶ put a light sphere's error on a heavy one's
+/// scale only through that one's share), so 10⁻¹⁰ of the total leaves a margin of 10³ and
+/// still catches any lost or invented impulse.
+const ENERGY_TOLERANCE: f64 = 1e-10;
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// In a box (and with a few triangles), frictionless spheres of restitution 1 without
+    /// gravity keep their kinetic energy, whatever their masses and speeds.
+    #[test]
+    fn an_elastic_box_keeps_its_energy(
+        spheres in prop::collection::vec(elastic_sphere(&Aabb3 { min: Vec3::ZERO, max: Vec3::splat(10.0) }), 1..40),
+        triangles in prop::collection::vec(triangle_spec(), 0..4),
+        kind in 0usize..5,
+        substeps in 1usize..4,
+    ) {
+        let room = Aabb3 { min: Vec3::ZERO, max: Vec3::splat(10.0) };
+        let mut w = World::new(Some(room), BroadPhaseKind::ALL[kind]).unwrap();
+        w.set_substeps(substeps).unwrap();
+        for t in &triangles {
+            let (a, b, c) = triangle_corners(&room, t);
+            let _ = w.add_triangle(a, b, c);
+        }
+        for s in &spheres {
+            w.add_sphere(*s).unwrap();
+        }
+        let e0 = w.kinetic_energy();
+        let mut contacts = 0;
+        for _ in 0..40 {
+            w.step(1.0 / 60.0);
+            contacts += w.last_step_stats().contacts;
+        }
+        let e = w.kinetic_energy();
+        prop_assert!((e - e0).abs() <= ENERGY_TOLERANCE * e0, "energy {e0} → {e} ({:e} relative, {contacts} contacts)", (e - e0) / e0);
+    }
+
+    /// In open space the same spheres also keep their momentum, to the double-`f32` precision
+    /// of the velocities: every pair impulse is equal and opposite in `f64`, and only the
+    /// split of each new velocity into `f32` value and residual rounds (a part in 2⁴⁸ of each
+    /// sphere's momentum).
+    #[test]
+    fn an_elastic_gas_in_open_space_keeps_its_energy_and_momentum(
+        spheres in prop::collection::vec(elastic_sphere(&Aabb3 { min: Vec3::ZERO, max: Vec3::splat(3.0) }), 2..40),
+        kind in 0usize..5,
+    ) {
+        let mut w = World::new(None, BroadPhaseKind::ALL[kind]).unwrap();
+        for s in &spheres {
+            w.add_sphere(*s).unwrap();
+        }
+        let (e0, p0) = (w.kinetic_energy(), w.momentum());
+        // The momentum scale: Σ m |v|, which bounds each sphere's rounding.
+        let scale: f64 = spheres.iter().map(|s| f64::from(s.mass) * s.velocity.as_dvec3().length()).sum();
+        let mut contacts = 0;
+        for _ in 0..40 {
+            w.step(1.0 / 60.0);
+            contacts += w.last_step_stats().contacts;
+        }
+        let (e, p) = (w.kinetic_energy(), w.momentum());
+        prop_assert!((e - e0).abs() <= ENERGY_TOLERANCE * e0, "energy {e0} → {e} ({contacts} contacts)");
+        prop_assert!((p - p0).length() <= 1e-12 * scale, "momentum {p0} → {p} ({:e} of Σ m|v|, {contacts} contacts)", (p - p0).length() / scale);
+    }
+}
