@@ -985,6 +985,44 @@ impl World {
                 }
             }
         }
+        if !self.triangles.is_empty() && !self.spheres[i as usize].is_kinematic() {
+            self.push_triangle_impacts_off_the_swept_box(i, other, now, dt);
+        }
+    }
+
+    /// After sphere `i` was deflected at `now` by `other` (a sphere or a flagged triangle): if
+    /// the rest of its path leaves its swept box, its impacts with the triangles outside the
+    /// step's candidates ([`World::triangles_near`]) whose plane the rest of its path crosses. Without this a
+    /// sphere that bounces back off a face early in a step passes through a face behind it
+    /// unseen, or ends the step past its plane and is pushed out on the far side. A new
+    /// triangle the path only dips into is left to the discrete pass, as before.
+    #[cold]
+    fn push_triangle_impacts_off_the_swept_box(&mut self, i: u32, other: u32, now: f32, dt: f32) {
+        let iu = i as usize;
+        let (from, to, radius) = (self.position_at(iu, now), self.position_at(iu, dt), self.spheres[iu].radius);
+        let room = Vec3::splat(radius * (1.0 + Self::CORRECTION_ROOM));
+        let path = Aabb3 { min: from.min(to) - room, max: from.max(to) + room };
+        if self.swept[iu].contains(&path) {
+            return;
+        }
+        let mut near = std::mem::take(&mut self.near_triangles);
+        self.triangle_grid.near(&path, &mut near);
+        let known = &self.triangle_pairs[self.triangles_near(i)];
+        for &t in &near {
+            let (j, triangle) = (t | TRIANGLE_FLAG, &self.triangles[t as usize]);
+            let candidate = known.binary_search_by_key(&t, |&(_, k)| k).is_ok();
+            if j == other || candidate || !triangle.bounding_box().overlaps(&path) {
+                continue;
+            }
+            let (a, normal) = (triangle.a.as_dvec3(), triangle.normal());
+            let side = |p: Vec3| (p.as_dvec3() - a).dot(normal) >= 0.0;
+            if side(from) != side(to) && self.needs_time_of_impact(i, j, dt) {
+                if let Some(time) = self.impact_time(i, j, now, dt) {
+                    self.events.push(Reverse((time.to_bits(), i, j)));
+                }
+            }
+        }
+        self.near_triangles = near;
     }
 
     /// The velocity of sphere `i` in `f64`, with its residual.
