@@ -128,6 +128,36 @@ pub fn sphere_triangle(p: Vec3, v: Vec3, radius: f32, triangle: &Triangle, t_max
     (best >= 0.0 && best <= t_max).then(|| round_down(best))
 }
 
+/// Whether a sphere (centre `p`, velocity `v`, `radius`) that already touches or overlaps the
+/// static `triangle`, which [`sphere_triangle`] leaves to the discrete pass, moves into it so
+/// fast that the discrete pass cannot be trusted with it: more than `fraction` of its radius
+/// (along the line from its centre to its nearest point on the triangle) within `t_max`. The
+/// discrete pass pushes a sphere out along that line, so a sphere whose centre reaches the
+/// triangle is pushed out on the far side or not at all. That happens within a step when an
+/// impact sends a sphere back into a face it touches (at an acute edge or corner).
+pub(crate) fn plunges_into_triangle(
+    p: Vec3,
+    v: Vec3,
+    radius: f32,
+    triangle: &Triangle,
+    t_max: f32,
+    fraction: f32,
+) -> bool {
+    let (p, v, r) = (p.as_dvec3(), v.as_dvec3(), f64::from(radius));
+    // Farther from the plane than `r`: not touching (the common case, without a nearest point).
+    if (p - triangle.a.as_dvec3()).dot(triangle.normal()).abs() > r {
+        return false;
+    }
+    let toward = triangle.closest_point(p) - p;
+    let distance_squared = toward.length_squared();
+    // `v·toward · t_max > fraction · r · |toward|`: the approach speed times `t_max` is more
+    // than `fraction · r`.
+    let approach = v.dot(toward) * f64::from(t_max);
+    distance_squared <= r * r
+        && approach > 0.0
+        && approach * approach > (f64::from(fraction) * r).powi(2) * distance_squared
+}
+
 /// How far beyond its range (relative) a piece of the inflated triangle still counts as hit in
 /// [`sphere_triangle`]: far above `f64` rounding (`10⁻¹⁶`), far below `f32`'s (`6·10⁻⁸`).
 const TOLERANCE: f64 = 1e-9;

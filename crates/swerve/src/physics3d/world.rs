@@ -864,7 +864,13 @@ impl World {
         let pa = self.position_at(i as usize, now);
         let t = if j & TRIANGLE_FLAG != 0 {
             let triangle = &self.triangles[(j & !TRIANGLE_FLAG) as usize];
-            time_of_impact::sphere_triangle(pa, a.velocity, a.radius, triangle, dt - now)
+            time_of_impact::sphere_triangle(pa, a.velocity, a.radius, triangle, dt - now).or_else(|| {
+                // Already touching, which `sphere_triangle` leaves to the discrete pass: too
+                // fast for it (an impact pushed the sphere back into a face it touches).
+                let fraction = Self::CONTINUOUS_FRACTION;
+                time_of_impact::plunges_into_triangle(pa, a.velocity, a.radius, triangle, dt - now, fraction)
+                    .then_some(0.0)
+            })
         } else {
             let (b, pb) = (&self.spheres[j as usize], self.position_at(j as usize, now));
             time_of_impact::spheres(pa, a.velocity, pb, b.velocity, a.radius + b.radius, dt - now)
