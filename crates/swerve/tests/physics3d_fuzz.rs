@@ -9,6 +9,8 @@
 //!   is not finite and positive changes nothing.
 //! * Every broad phase, switched at random mid-run and with contact recording on or off, gives
 //!   the bits of brute force without recording.
+//! * A sphere inside a closed convex mesh (a rotated box, either winding) stays inside it at
+//!   any speed (an independent signed-distance test).
 //! * The same script run twice, on thread pools of different sizes, gives the same bits.
 //! * Elastic, frictionless closed systems keep their energy, and in open space their momentum.
 
@@ -696,6 +698,14 @@ impl Hull {
         let p = p.as_dvec3();
         self.planes.iter().map(|(n, a)| n.dot(p - a)).fold(f64::NEG_INFINITY, f64::max)
     }
+
+    /// The mesh with every triangle's winding reversed.
+    fn flipped(mut self) -> Hull {
+        for t in &mut self.triangles {
+            t.swap(1, 2);
+        }
+        self
+    }
 }
 
 /// A box of half-extents `half`, rotated by `rotation` about its centre `center`.
@@ -721,6 +731,23 @@ fn centroid_clearance(h: &Hull) -> f64 {
     -h.signed_distance(c)
 }
 
+/// A closed convex mesh: a randomly rotated box of random proportions, either winding.
+/// (Tetrahedra are left to the named tests below: see `a_plastic_sphere_crushed_into_a_sharp_corner`.)
+fn hull() -> impl Strategy<Value = Hull> {
+    let rotation = (direction(), 0.0f64..std::f64::consts::TAU)
+        .prop_map(|(axis, angle)| DQuat::from_axis_angle(axis.as_dvec3().normalize(), angle));
+    let center = [-60.0f32..60.0, -60.0f32..60.0, -60.0f32..60.0].prop_map(Vec3::from_array);
+    let half = [log_uniform(-1.0, 1.5), log_uniform(-1.0, 1.5), log_uniform(-1.0, 1.5)];
+    (center, half, rotation, any::<bool>()).prop_map(|(c, h, r, flip)| {
+        let hull = rotated_box(c.as_dvec3(), Vec3::from_array(h).as_dvec3(), r);
+        if flip {
+            hull.flipped()
+        } else {
+            hull
+        }
+    })
+}
+
 #[derive(Clone, Debug)]
 struct Inmate {
     /// Convex weights of the hull's vertices (normalised when used).
@@ -731,6 +758,26 @@ struct Inmate {
     mass: f32,
     restitution: f32,
     friction: f32,
+}
+
+/// A sphere for a mesh, with restitution at least `min_restitution`.
+fn inmate(min_restitution: f32) -> impl Strategy<Value = Inmate> {
+    (
+        prop::collection::vec(prop_oneof![3 => 0.0f32..1.0, 1 => Just(0.0f32)], 8),
+        log_uniform(-2.5, -0.3),
+        (direction(), prop_oneof![log_uniform(-1.0, 3.0), log_uniform(3.0, 6.0)]),
+        log_uniform(-3.0, 3.0),
+        min_restitution..=1.0,
+        prop_oneof![Just(0.0f32), 0.0f32..2.0],
+    )
+        .prop_map(|(weights, size, (d, speed), mass, restitution, friction)| Inmate {
+            weights,
+            size,
+            velocity: d * speed,
+            mass,
+            restitution,
+            friction,
+        })
 }
 
 /// Runs spheres in a closed convex mesh and checks that every centre stays inside (the test
@@ -779,7 +826,34 @@ fn check_no_escape(
     Ok(())
 }
 
-/// Found by a property test of spheres in closed meshes (shrunk): a fast sphere
+fn mesh_gravity() -> impl Strategy<Value = Vec3> {
+    prop_oneof![Just(Vec3::ZERO), (direction(), log_uniform(0.0, 3.0)).prop_map(|(d, g)| d * g)]
+}
+
+fn mesh_dt() -> impl Strategy<Value = f32> {
+    prop_oneof![Just(1.0f32 / 60.0), log_uniform(-4.0, 0.0)]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Property 3: one sphere that starts clear inside a closed convex mesh, at any speed
+    /// (to 10⁶ m/s), restitution and friction, under any gravity, stays inside it (centre on
+    /// the inner side of every face) with continuous collision on.
+    #[test]
+    fn one_sphere_does_not_tunnel_out_of_a_closed_convex_mesh(
+        hull in hull(),
+        inmate in inmate(0.0),
+        kind in 0usize..5,
+        gravity in mesh_gravity(),
+        substeps in 1usize..4,
+        dt in mesh_dt(),
+    ) {
+        check_no_escape(&hull, &[inmate], kind, gravity, substeps, dt)?;
+    }
+}
+
+/// Found by property 3 (shrunk): a fast sphere
 /// bounced off one face of a closed cube early in the step, and its rebound, outside its swept
 /// box, crossed the opposite face unseen (the step's candidate triangles were those of the
 /// path before the bounce).
@@ -796,7 +870,7 @@ fn a_rebound_off_a_face_does_not_pass_through_the_opposite_face() {
     }
 }
 
-/// Found by a property test of spheres in closed meshes (tetrahedra, shrunk): a plastic sphere (restitution 0) at 1,000 m/s
+/// Found by property 3 on tetrahedra (shrunk): a plastic sphere (restitution 0) at 1,000 m/s
 /// hit one face of an acute edge and, sent along it, the other; the second bounce sent it
 /// back into the first face, which it touched, and a sphere already touching a triangle was
 /// left to the discrete pass, whatever its speed: it went through.
@@ -814,6 +888,60 @@ fn a_plastic_sphere_sent_back_into_a_face_it_touches_does_not_pass_through() {
         friction: 0.0,
     };
     check_no_escape(&hull, &[inmate], 0, Vec3::ZERO, 1, 1.0 / 60.0).unwrap();
+}
+
+/// Found by property 3 (shrunk): a sphere sliding under gravity on a slanted face of a long
+/// box, at a few metres a step, went through the end face: the resting contacts changed its
+/// velocity after its swept box was made, its new path left the box, and the end face was not
+/// among its candidate triangles.
+#[test]
+fn a_sphere_sliding_on_a_face_under_gravity_does_not_pass_through_the_face_ahead() {
+    let vertices = [
+        (-1.4095889, -7.648759, -4.3122787),
+        (0.567792, -7.586294, -4.6056437),
+        (-0.86115694, 8.396447, 2.8007643),
+        (1.1162239, 8.458912, 2.5073993),
+        (-1.1162239, -8.458912, -2.5073993),
+        (0.86115694, -8.396447, -2.8007643),
+        (-0.567792, 7.586294, 4.6056437),
+        (1.4095889, 7.648759, 4.3122787),
+    ];
+    let cube = rotated_box(DVec3::ZERO, DVec3::ONE, DQuat::IDENTITY);
+    let hull = Hull::new(vertices.iter().map(|&(x, y, z)| Vec3::new(x, y, z)).collect(), cube.triangles);
+    let inmate = Inmate {
+        weights: vec![0.0, 0.0, 0.4687014, 0.82883626, 0.68754596, 0.0, 0.73604286, 0.0],
+        size: 0.06252473,
+        velocity: Vec3::new(0.0, 41933.09, 0.0),
+        mass: 1.0,
+        restitution: 0.76110905,
+        friction: 1.051926,
+    };
+    check_no_escape(&hull, &[inmate], 0, Vec3::new(-2.0911062, -2.6950731, 2.9651086), 1, 1.0).unwrap();
+}
+
+/// A design limitation, not fixed (it needs the position pass redesigned): the position pass
+/// pushes a sphere out of each triangle along the line from its nearest point to its centre,
+/// and a sphere–sphere correction is not kept inside the triangles (walls clamp it, triangles
+/// cannot). A light sphere crushed into a corner of a closed mesh by a heavy one (mass ratio
+/// 450, 12 g, dt = 1 s) ends with its centre past a face and is pushed out on the far side.
+#[test]
+#[ignore = "design limitation: sphere-sphere corrections can push a sphere's centre across a triangle"]
+fn a_light_sphere_crushed_into_a_mesh_corner_by_a_heavy_one_stays_inside() {
+    let cube = rotated_box(DVec3::ZERO, DVec3::ONE, DQuat::IDENTITY);
+    let inmate = |weights: [f32; 8], size: f32, velocity: Vec3, mass: f32| Inmate {
+        weights: weights.to_vec(),
+        size,
+        velocity,
+        mass,
+        restitution: 0.0,
+        friction: 0.0,
+    };
+    let inmates = [
+        inmate([0.0, 0.0, 0.0, 0.69541764, 0.87685066, 0.0, 0.0, 0.0], 0.5011872, Vec3::Z, 1.0),
+        inmate([0.0, 0.0, 0.014419047, 0.0, 0.0, 0.2931727, 0.0, 0.0], 0.031452935, Vec3::new(0.0, 828811.9, 0.0), 1.0),
+        inmate([0.0, 0.0, 0.0, 0.85006225, 0.34789687, 0.0, 0.0, 0.7343449], 0.026269155, Vec3::X, 0.0020288893),
+    ];
+    check_no_escape(&cube, &inmates, 0, Vec3::new(59.766464, 78.15973, 60.870266), 1, 1.0).unwrap();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -25,6 +25,9 @@ const REMOVED: u32 = u32::MAX;
 /// (sphere indices are below 2³¹, see [`World::add_sphere`]).
 const TRIANGLE_FLAG: u32 = 1 << 31;
 
+/// A flagged partner that names no triangle (beyond [`MAX_TRIANGLES`]).
+const NO_TRIANGLE: u32 = u32::MAX;
+
 /// The most static triangles a world holds: their numbers share the resting contacts' key
 /// space with the six walls (module `resting`).
 const MAX_TRIANGLES: usize = (1 << 31) - 8;
@@ -898,6 +901,15 @@ impl World {
                 }
             }
         }
+        if self.gravity != Vec3::ZERO && !self.triangles.is_empty() {
+            // The resting contacts changed velocities after the swept boxes were made: a path
+            // may now leave its box (a sphere sliding on a slanted face towards another).
+            for i in 0..self.spheres.len() as u32 {
+                if !self.spheres[i as usize].is_kinematic() {
+                    self.push_triangle_impacts_off_the_swept_box(i, NO_TRIANGLE, 0.0, dt);
+                }
+            }
+        }
         if self.events.is_empty() {
             return;
         }
@@ -996,13 +1008,14 @@ impl World {
         }
     }
 
-    /// After sphere `i` was deflected at `now` by `other` (a sphere or a flagged triangle): if
-    /// the rest of its path leaves its swept box, its impacts with the triangles outside the
-    /// step's candidates ([`World::triangles_near`]) whose plane the rest of its path crosses. Without this a
+    /// After sphere `i` was deflected at `now` (by `other`, a sphere or a flagged triangle, or
+    /// by the resting contacts: [`NO_TRIANGLE`]): if the rest of its path leaves its swept box,
+    /// its impacts with the triangles outside the step's candidates
+    /// ([`World::triangles_near`]) whose plane the rest of its path crosses. Without this a
     /// sphere that bounces back off a face early in a step passes through a face behind it
     /// unseen, or ends the step past its plane and is pushed out on the far side. A new
     /// triangle the path only dips into is left to the discrete pass, as before.
-    #[cold]
+    #[inline]
     fn push_triangle_impacts_off_the_swept_box(&mut self, i: u32, other: u32, now: f32, dt: f32) {
         let iu = i as usize;
         let (from, to, radius) = (self.position_at(iu, now), self.position_at(iu, dt), self.spheres[iu].radius);
