@@ -199,8 +199,9 @@ enum Op {
     SetVelocity(u32, Vec3, Option<f32>),
     Impulse(u32, Vec3, Option<f32>),
     /// An impulse of `f32::MAX` along x: refused when the velocity overflows, and undone
-    /// when accepted (this test's speeds stop at 10⁶ m/s; see
-    /// `a_finite_but_absurd_velocity_is_accepted`).
+    /// when accepted. This test's speeds stop at 10⁶ m/s: the world accepts any finite
+    /// velocity, and one near `f32::MAX` (10³⁷ m/s) overflows in a step (a friction contact
+    /// turns a small sphere's spin to infinity), which no rule of `docs/bad-input.md` refuses.
     HugeImpulse(u32),
     SetPositions(i8, Vec<[f32; 3]>, Option<(usize, f32)>),
     SetVelocities(i8, Vec<Vec3>, Option<(usize, f32)>),
