@@ -73,6 +73,19 @@ pub fn to_py(error: swerve::Error) -> PyErr {
     use swerve::Error as E;
     let message = error.to_string();
     match error {
+        // Every problem of a scenario file, one line each (the library's message gives the
+        // first and a count, as a command line's one-line error does).
+        E::Scenario { file, problems } => invalid_value(
+            problems
+                .iter()
+                .map(|p| {
+                    let at = p.line.map_or(String::new(), |line| format!(":{line}"));
+                    let key = if p.key.is_empty() { String::new() } else { format!("{}: ", p.key) };
+                    format!("{file}{at}: {key}{}", p.message)
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
         // The library's message names the Rust method; name the Python switch instead.
         E::DecisionsNotRecorded => SwerveError::new_err(
             "agent decisions are not recorded: create the Simulator with record_decisions=True (or set \
@@ -92,7 +105,8 @@ pub fn to_py(error: swerve::Error) -> PyErr {
         | E::SphereOutsideBounds { .. }
         | E::DegenerateTriangle { .. }
         | E::MeshIndexOutOfRange { .. }
-        | E::Parse { .. } => invalid_value(message),
+        | E::Parse { .. }
+        | E::UnknownScenario { .. } => invalid_value(message),
         _ => SwerveError::new_err(message),
     }
 }

@@ -9,6 +9,7 @@
 //! * [`rvo2_3d`] — `swerve.rvo2_3d.PyRVOSimulator`, rvo23d's (RVO2-3D's) API;
 //! * [`world`] — `swerve.World`, the ball physics with a selectable broad phase;
 //! * [`world3d`] — `swerve.World3d`, the same for spheres in 3-D (`swerve::physics3d`);
+//! * [`scenario`] — `swerve.ScenarioRunner`, a scenario file played step by step;
 //! * [`numbered`] — RVO2's agent and vertex numbering, shared by the two 2-D drop-ins.
 #![warn(missing_docs)]
 
@@ -20,6 +21,7 @@ mod numbered;
 mod pyrvo;
 mod rvo2;
 mod rvo2_3d;
+mod scenario;
 mod world;
 mod world3d;
 
@@ -39,5 +41,6 @@ fn _swerve(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<pyrvo::Vector2>()?;
     module.add_class::<world::PyWorld>()?;
     module.add_class::<world3d::PyWorld3d>()?;
+    module.add_class::<scenario::PyScenarioRunner>()?;
     Ok(())
 }

@@ -1,0 +1,192 @@
+//! `swerve.ScenarioRunner`: a scenario file (or a built-in) played step by step from Python,
+//! the library's `scenario::Runner` (2-D crowds and balls) or `SphereRunner` (3-D spheres)
+//! behind one class, with numpy accessors.
+
+use crate::errors::IntoPyResult;
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::exceptions::PyFileNotFoundError;
+use pyo3::prelude::*;
+use std::path::Path;
+use swerve::scenario::{AnyScenario, Runner, SphereRunner};
+
+/// The runner of either kind of scenario.
+enum AnyRunner {
+    Plane(Box<Runner>),
+    Spheres(Box<SphereRunner>),
+}
+
+/// A scenario file played step by step: `ScenarioRunner("my-scene.toml")`, or a built-in name
+/// (`"circle"`, `"hourglass3d"`; `swerve list` names them). Each `step()` sets the agents'
+/// preferred velocities by the scenario's rule and steps the crowd and the balls (or, for a
+/// 3-D file, the spheres). A file with problems raises `ValueError` listing every one as
+/// `file:line: key: message`.
+#[pyclass(module = "swerve", name = "ScenarioRunner")]
+pub struct PyScenarioRunner {
+    runner: AnyRunner,
+    name: String,
+}
+
+/// `N` points of `D` coordinates as a new `(N, D)` float32 array.
+fn rows<'py, const D: usize>(
+    py: Python<'py>,
+    points: impl Iterator<Item = [f32; D]>,
+) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    let flat: Vec<f32> = points.flatten().collect();
+    let n = flat.len() / D;
+    PyArray1::from_vec(py, flat).reshape([n, D])
+}
+
+#[pymethods]
+impl PyScenarioRunner {
+    #[new]
+    fn new(source: &str) -> PyResult<Self> {
+        let path = Path::new(source);
+        let scenario = if path.is_file() {
+            AnyScenario::load(path).py()?
+        } else if swerve::scenario::builtin(source).is_some()
+            || swerve::scenario::SphereScenario::builtin(source).is_ok()
+        {
+            AnyScenario::builtin(source).py()?
+        } else if path.extension().is_some() || source.contains(['/', '\\']) {
+            return Err(PyFileNotFoundError::new_err(format!("{source}: no such file")));
+        } else {
+            AnyScenario::builtin(source).py()?
+        };
+        let name = scenario.name().to_string();
+        let runner = match &scenario {
+            AnyScenario::Plane(s) => AnyRunner::Plane(Box::new(Runner::new(s).py()?)),
+            AnyScenario::Spheres(s) => AnyRunner::Spheres(Box::new(SphereRunner::new(s).py()?)),
+        };
+        Ok(PyScenarioRunner { runner, name })
+    }
+
+    /// The scenario's name.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// 2 for a crowd (and balls) in the plane, 3 for a sphere world.
+    #[getter]
+    fn dimensions(&self) -> usize {
+        match self.runner {
+            AnyRunner::Plane(_) => 2,
+            AnyRunner::Spheres(_) => 3,
+        }
+    }
+
+    /// Takes `n` steps (default 1), fewer if the scenario finishes first; releases the GIL.
+    /// Returns how many were taken.
+    #[pyo3(signature = (n = 1))]
+    fn step(&mut self, py: Python<'_>, n: usize) -> usize {
+        let runner = &mut self.runner;
+        py.allow_threads(|| {
+            let mut taken = 0;
+            while taken < n {
+                match runner {
+                    AnyRunner::Plane(r) if !r.is_finished() => r.step(),
+                    AnyRunner::Spheres(r) if !r.is_finished() => r.step(),
+                    _ => break,
+                }
+                taken += 1;
+            }
+            taken
+        })
+    }
+
+    /// Whether the run is over (its step limit, or its stop rule).
+    #[getter]
+    fn is_finished(&self) -> bool {
+        match &self.runner {
+            AnyRunner::Plane(r) => r.is_finished(),
+            AnyRunner::Spheres(r) => r.is_finished(),
+        }
+    }
+
+    /// Steps taken so far.
+    #[getter]
+    fn steps_done(&self) -> usize {
+        match &self.runner {
+            AnyRunner::Plane(r) => r.steps_done(),
+            AnyRunner::Spheres(r) => r.steps_done(),
+        }
+    }
+
+    /// The step limit (the file's `steps`, unless set).
+    #[getter]
+    fn get_max_steps(&self) -> usize {
+        match &self.runner {
+            AnyRunner::Plane(r) => r.max_steps(),
+            AnyRunner::Spheres(r) => r.max_steps(),
+        }
+    }
+
+    #[setter]
+    fn set_max_steps(&mut self, steps: usize) {
+        match &mut self.runner {
+            AnyRunner::Plane(r) => r.set_max_steps(steps),
+            AnyRunner::Spheres(r) => r.set_max_steps(steps),
+        }
+    }
+
+    /// The agents' ids (uint32), in the order of `positions()`; empty for a 3-D file.
+    fn agent_ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
+        let ids = match &self.runner {
+            AnyRunner::Plane(r) => r.simulator().agent_ids().iter().map(|a| a.0).collect(),
+            AnyRunner::Spheres(_) => Vec::new(),
+        };
+        PyArray1::from_vec(py, ids)
+    }
+
+    /// The agents' positions, `(N, 2)` float32; for a 3-D file the spheres', `(N, 3)`.
+    fn positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        match &self.runner {
+            AnyRunner::Plane(r) => rows(py, r.simulator().positions().iter().map(|p| p.to_array())),
+            AnyRunner::Spheres(r) => rows(py, r.world().spheres().iter().map(|s| s.position.to_array())),
+        }
+    }
+
+    /// The agents' velocities, `(N, 2)` float32; for a 3-D file the spheres', `(N, 3)`.
+    fn velocities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        match &self.runner {
+            AnyRunner::Plane(r) => rows(py, r.simulator().velocities().iter().map(|v| v.to_array())),
+            AnyRunner::Spheres(r) => rows(py, r.world().spheres().iter().map(|s| s.velocity.to_array())),
+        }
+    }
+
+    /// Each agent's current goal, `(N, 2)` float32 (NaN for an agent without one); `(0, 2)`
+    /// for a 3-D file.
+    fn goals<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        match &self.runner {
+            AnyRunner::Plane(r) => {
+                let ids = r.simulator().agent_ids();
+                rows(py, ids.iter().map(|&id| r.goal(id).map_or([f32::NAN; 2], |g| g.to_array())))
+            }
+            AnyRunner::Spheres(_) => rows::<2>(py, std::iter::empty()),
+        }
+    }
+
+    /// The balls' positions, `(M, 2)` float32 (empty without `[balls]`; for a 3-D file, the
+    /// spheres are `positions()`).
+    fn ball_positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        match &self.runner {
+            AnyRunner::Plane(r) => {
+                let balls = r.world().map_or(&[][..], |w| w.balls());
+                rows(py, balls.iter().map(|b| b.position.to_array()))
+            }
+            AnyRunner::Spheres(_) => rows::<2>(py, std::iter::empty()),
+        }
+    }
+
+    /// The crowd's metrics so far as a dict (the `metrics.json` of `swerve run`: arrivals,
+    /// overlaps, speeds, ...); `None` for a 3-D file.
+    fn metrics<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let AnyRunner::Plane(r) = &self.runner else { return Ok(None) };
+        let text = serde_json::to_string(&r.metrics()).map_err(|e| crate::errors::invalid_value(e.to_string()))?;
+        Ok(Some(py.import("json")?.call_method1("loads", (text,))?))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("ScenarioRunner({:?}, dimensions={}, steps_done={})", self.name, self.dimensions(), self.steps_done())
+    }
+}

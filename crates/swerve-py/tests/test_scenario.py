@@ -1,0 +1,106 @@
+"""swerve.ScenarioRunner: scenario files (2-D crowds and balls, 3-D spheres) and built-ins played
+from Python, checked by what the scenes must do (the crowd reaches its goals and stops early, a
+dropped sphere comes to rest on a triangle floor at its radius) and by the bad-file report."""
+
+import numpy as np
+import pytest
+
+import swerve
+
+CROSSING = """
+name = "two-groups"
+time_step = 0.1
+steps = 2000
+stop = "all-at-goal"
+goal_tolerance = 0.2
+[agent_defaults]
+radius = 0.4
+max_speed = 1.5
+[[agents]]
+position = [-10.0, 0.5]
+goal = [10.0, 0.5]
+[[agents]]
+position = [10.0, -0.5]
+goal = [-10.0, -0.5]
+[[agents]]
+position = [0.5, -10.0]
+goal = [0.5, 10.0]
+"""
+
+DROP = """
+name = "drop"
+time_step = 0.01
+steps = 400
+[spheres]
+gravity = [0.0, 0.0, -9.81]
+[[spheres.sphere]]
+position = [0.0, 0.0, 2.0]
+radius = 0.5
+restitution = 0.0
+friction = 0.5
+[[spheres.triangle]]
+corners = [[-5.0, -5.0, 0.0], [5.0, -5.0, 0.0], [0.0, 6.0, 0.0]]
+"""
+
+
+def test_a_crowd_file_reaches_its_goals_and_stops_early(tmp_path):
+    path = tmp_path / "crossing.toml"
+    path.write_text(CROSSING)
+    runner = swerve.ScenarioRunner(str(path))
+    assert (runner.name, runner.dimensions, runner.steps_done, runner.is_finished) == ("two-groups", 2, 0, False)
+    assert list(runner.agent_ids()) == [0, 1, 2]
+    goals = runner.goals()
+    np.testing.assert_array_equal(goals, [[10, 0.5], [-10, -0.5], [0.5, 10]])
+    closest = np.inf
+    while not runner.is_finished:
+        assert runner.step() == 1
+        p = runner.positions().astype(np.float64)
+        assert p.shape == (3, 2) and runner.velocities().shape == (3, 2)
+        assert np.all(np.linalg.norm(runner.velocities(), axis=1) <= 1.5 + 1e-5)
+        d = np.linalg.norm(p[:, None] - p[None], axis=2) + np.eye(3) * 1e9
+        closest = min(closest, d.min())
+    assert runner.steps_done < 2000, "the stop rule ends the run once all are at their goals"
+    assert np.all(np.linalg.norm(runner.positions() - goals, axis=1) <= 0.2 + 1e-6)
+    assert closest >= 0.8 - 1e-3, "they crossed without touching"
+    assert runner.step(10) == 0, "a finished run takes no more steps"
+    metrics = runner.metrics()
+    assert metrics["agents"] == 3 and metrics["never_arrived"] == 0
+    assert runner.ball_positions().shape == (0, 2)
+
+
+def test_a_sphere_file_rests_on_its_triangle_floor(tmp_path):
+    path = tmp_path / "drop.toml"
+    path.write_text(DROP)
+    runner = swerve.ScenarioRunner(str(path))
+    assert runner.dimensions == 3 and runner.positions().shape == (1, 3)
+    assert runner.step(1000) == 400 and runner.is_finished
+    z = float(runner.positions()[0, 2])
+    assert 0.5 * (1 - 0.02) <= z <= 0.5 + 1e-3, z
+    assert np.abs(runner.velocities()).max() < 1e-2
+    assert runner.metrics() is None and runner.agent_ids().shape == (0,)
+
+
+def test_built_ins_and_the_step_limit():
+    runner = swerve.ScenarioRunner("hourglass3d")
+    assert runner.dimensions == 3 and len(runner.positions()) == 601
+    runner = swerve.ScenarioRunner("ball-pit")
+    assert runner.ball_positions().shape == (200, 2)
+    runner.max_steps = 5
+    assert runner.step(100) == 5 and runner.is_finished and runner.max_steps == 5
+
+
+def test_bad_files_raise_with_every_problem(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text(DROP.replace("radius = 0.5", "radius = -0.5").replace("friction = 0.5", "frition = 0.5"))
+    with pytest.raises(ValueError) as error:
+        swerve.ScenarioRunner(str(path))
+    message = str(error.value)
+    assert isinstance(error.value, swerve.SwerveError)
+    lines = message.splitlines()
+    assert len(lines) == 2, message
+    assert lines[0].endswith("bad.toml:9: spheres.sphere[0].radius: must be greater than 0, got -0.5"), message
+    assert "bad.toml:11: spheres.sphere[0].frition: unknown key" in lines[1], message
+    with pytest.raises(ValueError, match="unknown scenario"):
+        swerve.ScenarioRunner("no-such-scene")
+    with pytest.raises(FileNotFoundError):
+        swerve.ScenarioRunner(str(tmp_path / "missing.toml"))
