@@ -794,61 +794,25 @@ impl Reader {
             Some(ball)
         });
         let random = self.tables(b, "random", |r, t| {
-            r.check_keys(
-                t,
-                &["count", "min", "max", "radius", "speed", "restitution", "friction", "rolling_resistance", "seed"],
-            );
-            let count = r.req_count(t, "count", 1);
-            let count = r.at_most(t, "count", count, MAX_BALLS, BALL_LIMIT);
-            if let Some(n) = count {
-                r.count_balls(t, "count", n);
-            }
-            let region = r.region(t, false);
-            // Balls lie wholly inside their region, so a region inside the walls keeps them
-            // inside too; one reaching past the walls could place a ball the world refuses.
-            if let (Some(bounds), Some((min, max))) = (bounds, region) {
-                for (key, corner) in [("min", min), ("max", max)] {
-                    if !(0..2).all(|i| bounds.min[i] <= corner[i] && corner[i] <= bounds.max[i]) {
-                        let line = t.node.get(key).and_then(|n| n.line);
-                        r.problem(line, Reader::join(t.path, key), "must lie inside balls.bounds");
-                    }
-                }
-            }
-            let radius = r.req_point(t, "radius");
-            let speed = r.req_point(t, "speed");
-            let restitution = r.opt_number(t, "restitution", Range::Unit).unwrap_or(1.0);
-            let friction = r.opt_number(t, "friction", Range::NonNegative).unwrap_or(0.0);
-            let rolling_resistance = r.opt_number(t, "rolling_resistance", Range::NonNegative).unwrap_or(0.0);
-            if t.node.get("seed").is_none() {
-                r.missing(t, "seed");
-            }
-            let seed = r.opt_seed(t, "seed");
-            if let Some([lo, hi]) = radius {
-                if !(lo > 0.0 && lo <= hi) {
-                    let line = t.node.get("radius").and_then(|n| n.line);
-                    r.problem(line, Reader::join(t.path, "radius"), "needs 0 < low ≤ high");
-                    return None;
-                }
-                r.square_finite(t, "radius", hi)?;
-            }
-            if let Some([lo, hi]) = speed {
-                if !(lo >= 0.0 && lo <= hi) {
-                    let line = t.node.get("speed").and_then(|n| n.line);
-                    r.problem(line, Reader::join(t.path, "speed"), "needs 0 ≤ low ≤ high");
-                    return None;
-                }
-            }
-            let (min, max) = region?;
+            let kind = RandomKind {
+                bounds: bounds.map(|b| (b.min, b.max)),
+                bounds_key: "balls.bounds",
+                limit: (MAX_BALLS, BALL_LIMIT),
+                count: Reader::count_balls,
+                interval: Reader::req_point,
+                largest_radius: |r, t, key, radius| r.square_finite(t, key, radius),
+            };
+            let e = r.random_entry(t, kind)?;
             Some(RandomBalls {
-                count: count?,
-                min,
-                max,
-                radius: radius?,
-                speed: speed?,
-                restitution,
-                friction,
-                rolling_resistance,
-                seed: seed?,
+                count: e.count,
+                min: e.min,
+                max: e.max,
+                radius: e.radius,
+                speed: e.speed,
+                restitution: e.restitution,
+                friction: e.friction,
+                rolling_resistance: e.rolling_resistance,
+                seed: e.seed,
             })
         });
         Some(BallsSpec {
@@ -861,6 +825,97 @@ impl Reader {
             gravity,
             solver_iterations,
             substeps,
+        })
+    }
+}
+
+/// The values of a `[[balls.random]]` or `[[spheres.random]]` entry, in `N` dimensions.
+pub(super) struct RandomEntry<const N: usize> {
+    pub count: usize,
+    pub min: [f32; N],
+    pub max: [f32; N],
+    pub radius: [f32; 2],
+    pub speed: [f32; 2],
+    pub restitution: f32,
+    pub friction: f32,
+    pub rolling_resistance: f32,
+    pub seed: u64,
+}
+
+/// What the planar and the 3-D random entries do differently.
+pub(super) struct RandomKind<const N: usize> {
+    /// The world's walls, if any (the region must lie inside them), and their key.
+    pub bounds: Option<([f32; N], [f32; N])>,
+    pub bounds_key: &'static str,
+    /// The most bodies one file may create, and the reason its problem gives.
+    pub limit: (usize, &'static str),
+    /// Adds `count` bodies to the file's total (reporting `key` past the limit).
+    pub count: fn(&mut Reader, Table, &str, usize),
+    /// Reads `[low, high]` at `key`.
+    pub interval: fn(&mut Reader, Table, &str) -> Option<[f32; 2]>,
+    /// Checks the largest radius the world must take (`None`: reported).
+    pub largest_radius: fn(&mut Reader, Table, &str, f32) -> Option<f32>,
+}
+
+impl Reader {
+    /// One random entry: `count` bodies in the region `min`–`max` (inside the walls), radii
+    /// and speeds uniform in `[low, high]`, and the bodies' material.
+    pub(super) fn random_entry<const N: usize>(&mut self, t: Table, kind: RandomKind<N>) -> Option<RandomEntry<N>> {
+        self.check_keys(
+            t,
+            &["count", "min", "max", "radius", "speed", "restitution", "friction", "rolling_resistance", "seed"],
+        );
+        let count = self.req_count(t, "count", 1);
+        let count = self.at_most(t, "count", count, kind.limit.0, kind.limit.1);
+        if let Some(n) = count {
+            (kind.count)(self, t, "count", n);
+        }
+        let region = self.region(t, false);
+        // Bodies lie wholly inside their region, so a region inside the walls keeps them
+        // inside too; one reaching past the walls could place a body the world refuses.
+        if let (Some((low, high)), Some((min, max))) = (kind.bounds, region) {
+            for (key, corner) in [("min", min), ("max", max)] {
+                if !(0..N).all(|i| low[i] <= corner[i] && corner[i] <= high[i]) {
+                    let line = t.node.get(key).and_then(|n| n.line);
+                    self.problem(line, Reader::join(t.path, key), format!("must lie inside {}", kind.bounds_key));
+                }
+            }
+        }
+        let radius = (kind.interval)(self, t, "radius");
+        let speed = (kind.interval)(self, t, "speed");
+        let restitution = self.opt_number(t, "restitution", Range::Unit).unwrap_or(1.0);
+        let friction = self.opt_number(t, "friction", Range::NonNegative).unwrap_or(0.0);
+        let rolling_resistance = self.opt_number(t, "rolling_resistance", Range::NonNegative).unwrap_or(0.0);
+        if t.node.get("seed").is_none() {
+            self.missing(t, "seed");
+        }
+        let seed = self.opt_seed(t, "seed");
+        if let Some([low, high]) = radius {
+            if !(low > 0.0 && low <= high) {
+                let line = t.node.get("radius").and_then(|n| n.line);
+                self.problem(line, Reader::join(t.path, "radius"), "needs 0 < low ≤ high");
+                return None;
+            }
+            (kind.largest_radius)(self, t, "radius", high)?;
+        }
+        if let Some([low, high]) = speed {
+            if !(low >= 0.0 && low <= high) {
+                let line = t.node.get("speed").and_then(|n| n.line);
+                self.problem(line, Reader::join(t.path, "speed"), "needs 0 ≤ low ≤ high");
+                return None;
+            }
+        }
+        let (min, max) = region?;
+        Some(RandomEntry {
+            count: count?,
+            min,
+            max,
+            radius: radius?,
+            speed: speed?,
+            restitution,
+            friction,
+            rolling_resistance,
+            seed: seed?,
         })
     }
 }

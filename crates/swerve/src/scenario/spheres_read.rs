@@ -4,7 +4,7 @@
 //! [`crate::physics3d`] itself, and its error becomes the entry's problem.
 
 use super::document::{Node, Value};
-use super::read::{describe, Header, Range, Reader, Table, HEADER_KEYS, SCENARIO_KEYS};
+use super::read::{describe, Header, RandomKind, Range, Reader, Table, HEADER_KEYS, SCENARIO_KEYS};
 use super::spheres::{
     Bounds3Spec, MeshSpec, Point3, RandomSpheres, SphereScenario, SphereSpec, SpheresSpec, TriangleSpec, MAX_SPHERES,
 };
@@ -212,63 +212,27 @@ impl Reader {
         Some(spec)
     }
 
-    /// One `[[spheres.random]]`.
+    /// One `[[spheres.random]]`: the planar entry's keys in three dimensions.
     fn random_spheres(&mut self, t: Table, bounds: Option<Bounds3Spec>) -> Option<RandomSpheres> {
-        self.check_keys(
-            t,
-            &["count", "min", "max", "radius", "speed", "restitution", "friction", "rolling_resistance", "seed"],
-        );
-        let count = self.req_count(t, "count", 1);
-        let count = self.at_most(t, "count", count, MAX_SPHERES, SPHERE_LIMIT);
-        if let Some(n) = count {
-            self.count_spheres(t, "count", n);
-        }
-        let region = self.region(t, false);
-        // Spheres lie wholly inside their region, so a region inside the walls keeps them
-        // inside too; one reaching past the walls could place a sphere the world refuses.
-        if let (Some(bounds), Some((min, max))) = (bounds, region) {
-            for (key, corner) in [("min", min), ("max", max)] {
-                if !(0..3).all(|i| bounds.min[i] <= corner[i] && corner[i] <= bounds.max[i]) {
-                    let line = t.node.get(key).and_then(|n| n.line);
-                    self.problem(line, Self::join(t.path, key), "must lie inside spheres.bounds");
-                }
-            }
-        }
-        let radius = self.req_interval(t, "radius");
-        let speed = self.req_interval(t, "speed");
-        let restitution = self.opt_number(t, "restitution", Range::Unit).unwrap_or(1.0);
-        let friction = self.opt_number(t, "friction", Range::NonNegative).unwrap_or(0.0);
-        let rolling_resistance = self.opt_number(t, "rolling_resistance", Range::NonNegative).unwrap_or(0.0);
-        if t.node.get("seed").is_none() {
-            self.missing(t, "seed");
-        }
-        let seed = self.opt_seed(t, "seed");
-        if let Some([low, high]) = radius {
-            if !(low > 0.0 && low <= high) {
-                let line = t.node.get("radius").and_then(|n| n.line);
-                self.problem(line, Self::join(t.path, "radius"), "needs 0 < low ≤ high");
-                return None;
-            }
-            self.sphere_radius(t, "radius", high, true)?;
-        }
-        if let Some([low, high]) = speed {
-            if !(low >= 0.0 && low <= high) {
-                let line = t.node.get("speed").and_then(|n| n.line);
-                self.problem(line, Self::join(t.path, "speed"), "needs 0 ≤ low ≤ high");
-                return None;
-            }
-        }
-        let (min, max) = region?;
+        let kind = RandomKind {
+            bounds: bounds.map(|b| (b.min, b.max)),
+            bounds_key: "spheres.bounds",
+            limit: (MAX_SPHERES, SPHERE_LIMIT),
+            count: Reader::count_spheres,
+            interval: Reader::req_interval,
+            largest_radius: |r, t, key, radius| r.sphere_radius(t, key, radius, true),
+        };
+        let e = self.random_entry(t, kind)?;
         Some(RandomSpheres {
-            count: count?,
-            min,
-            max,
-            radius: radius?,
-            speed: speed?,
-            restitution,
-            friction,
-            rolling_resistance,
-            seed: seed?,
+            count: e.count,
+            min: e.min,
+            max: e.max,
+            radius: e.radius,
+            speed: e.speed,
+            restitution: e.restitution,
+            friction: e.friction,
+            rolling_resistance: e.rolling_resistance,
+            seed: e.seed,
         })
     }
 
