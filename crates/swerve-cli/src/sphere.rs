@@ -4,11 +4,12 @@
 
 use anyhow::{Context, Result};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use swerve::orca3d::{AgentParams, Extensions, OverlapResolution, Simulator, SymmetryBreaking, Vec3};
+use swerve::orca3d::{AgentParams, Extensions, Mover, OverlapResolution, Simulator, SymmetryBreaking, Vec3};
 
 use crate::view3d::{start_colour, write_gif, FrameKeeper, Orbit};
 
@@ -37,6 +38,11 @@ pub struct SphereArgs {
     /// step (RVO2-3D lets agents overlap in the crush at the centre).
     #[arg(long)]
     safe_mode: bool,
+    /// A non-cooperative sphere of this radius (m) flies through the centre along x at 2 m/s,
+    /// reaching it when the crowd does; the agents avoid it with full responsibility
+    /// (`orca3d::Simulator::add_mover`). Drawn in grey.
+    #[arg(long)]
+    mover: Option<f32>,
     /// At most this many frames in the GIF, evenly spaced, always the last.
     #[arg(long, default_value_t = 120)]
     gif_frames: usize,
@@ -66,6 +72,10 @@ struct Metrics {
     mean_speed: f32,
     /// The fastest any agent went (m/s).
     max_speed: f32,
+    /// With `--mover`: the smallest distance between an agent's and the mover's surfaces over
+    /// every step (m; negative when an agent overlapped it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mover_min_clearance: Option<f32>,
     /// Wall-clock seconds of the simulation alone.
     simulation_seconds: f64,
 }
@@ -83,6 +93,9 @@ pub fn run(args: &SphereArgs) -> Result<()> {
         anyhow::ensure!(threads >= 1, "--threads: must be at least 1");
         rayon::ThreadPoolBuilder::new().num_threads(threads).build_global().context("--threads")?;
     }
+    if let Some(r) = args.mover {
+        anyhow::ensure!(r.is_finite() && r > 0.0, "--mover: the radius must be a positive number of metres");
+    }
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
 
     let params = AgentParams::default();
@@ -99,6 +112,15 @@ pub fn run(args: &SphereArgs) -> Result<()> {
         sim.add_agent(p)?;
         goals.push(-p);
     }
+    // The mover starts 2 sphere radii out and flies at 2 m/s, reaching the centre after about
+    // as many seconds as the crowd, which walks at 1 m/s from 1 radius out.
+    let mut mover = args.mover.map(|r| Mover {
+        position: Vec3::new(-2.0 * radius, 0.3, 0.2),
+        velocity: Vec3::new(2.0, 0.0, 0.0),
+        radius: r,
+    });
+    let mover_id = mover.map(|m| sim.add_mover(m)).transpose()?;
+    let mut mover_min_clearance = f32::INFINITY;
     let arrived = |sim: &Simulator| {
         let reach = 2.0 * params.radius;
         sim.positions().iter().zip(&goals).filter(|(p, g)| p.distance_squared(**g) <= reach * reach).count()
@@ -106,7 +128,7 @@ pub fn run(args: &SphereArgs) -> Result<()> {
 
     let started = Instant::now();
     let mut frames = FrameKeeper::new(if args.no_gif { 0 } else { args.gif_frames });
-    frames.offer(0, sim.positions());
+    frames.offer(0, &with_mover(&sim, mover));
     let mut sorted = Vec::with_capacity(args.agents);
     let mut trajectory = BufWriter::new(create(&args.out.join("trajectory.csv"))?);
     writeln!(trajectory, "frame,id,x,y,z,vx,vy,vz")?;
@@ -131,6 +153,12 @@ pub fn run(args: &SphereArgs) -> Result<()> {
         sim.step();
         simulation += step_started.elapsed();
         steps += 1;
+        if let (Some(m), Some(id)) = (mover.as_mut(), mover_id) {
+            m.position += m.velocity * sim.time_step();
+            sim.set_mover(id, *m)?;
+            let nearest = sim.positions().iter().map(|p| p.distance(m.position)).fold(f32::INFINITY, f32::min);
+            mover_min_clearance = mover_min_clearance.min(nearest - m.radius - params.radius);
+        }
         let (closest, overlaps) = closest_pair(sim.positions(), 2.0 * params.radius, &mut sorted);
         min_separation = min_separation.min(closest);
         overlapping += overlaps;
@@ -139,10 +167,10 @@ pub fn run(args: &SphereArgs) -> Result<()> {
             max_speed = max_speed.max(v.length());
         }
         write_frame(&mut trajectory, steps, &sim)?;
-        frames.offer(steps, sim.positions());
+        frames.offer(steps, &with_mover(&sim, mover));
     }
     trajectory.flush()?;
-    frames.finish(steps, sim.positions());
+    frames.finish(steps, &with_mover(&sim, mover));
 
     let metrics = Metrics {
         agents: args.agents,
@@ -153,6 +181,7 @@ pub fn run(args: &SphereArgs) -> Result<()> {
         overlapping_pair_steps: overlapping,
         mean_speed: (speed_sum / (steps.max(1) * args.agents) as f64) as f32,
         max_speed,
+        mover_min_clearance: mover.map(|_| mover_min_clearance),
         simulation_seconds: simulation.as_secs_f64(),
     };
     let mut f = create(&args.out.join("metrics.json"))?;
@@ -160,14 +189,14 @@ pub fn run(args: &SphereArgs) -> Result<()> {
     writeln!(f)?;
     let mut files = vec!["trajectory.csv", "metrics.json"];
     if !args.no_gif {
-        let colours: Vec<[u8; 3]> = frames.kept[0].1.iter().map(|&p| start_colour(p / radius)).collect();
-        let orbit = Orbit {
-            centre: Vec3::ZERO,
-            distance: 3.2 * radius,
-            radii: &vec![params.radius; args.agents],
-            colours: &colours,
-            edges: &[],
-        };
+        let mut colours: Vec<[u8; 3]> =
+            frames.kept[0].1.iter().take(args.agents).map(|&p| start_colour(p / radius)).collect();
+        let mut radii = vec![params.radius; args.agents];
+        if let Some(m) = mover {
+            colours.push([150, 150, 150]);
+            radii.push(m.radius);
+        }
+        let orbit = Orbit { centre: Vec3::ZERO, distance: 3.2 * radius, radii: &radii, colours: &colours, edges: &[] };
         write_gif(&args.out.join("run.gif"), &frames.kept, steps, &orbit, args.gif_frames, args.size)?;
         files.push("run.gif");
     }
@@ -184,8 +213,19 @@ pub fn run(args: &SphereArgs) -> Result<()> {
         "  arrived {}/{}; min separation {:.4} m; overlapping pair-steps {}; mean speed {:.3} m/s (max {:.3})",
         metrics.arrived, args.agents, min_separation, overlapping, metrics.mean_speed, max_speed
     );
+    if let Some(clearance) = metrics.mover_min_clearance {
+        println!("  mover: closest agent surface {clearance:.4} m from its surface");
+    }
     println!("  wrote {}/{{{}}}", args.out.display(), files.join(", "));
     Ok(())
+}
+
+/// What the GIF draws: the agents, then the mover (a copy only when there is one).
+fn with_mover(sim: &Simulator, mover: Option<Mover>) -> Cow<'_, [Vec3]> {
+    match mover {
+        None => Cow::Borrowed(sim.positions()),
+        Some(m) => Cow::Owned(sim.positions().iter().copied().chain([m.position]).collect()),
+    }
 }
 
 /// `n` points spread evenly over a sphere of `radius` (a golden-angle spiral; the example
