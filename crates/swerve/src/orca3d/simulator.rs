@@ -740,8 +740,8 @@ impl StepContext<'_> {
         // (all their tests are `>` comparisons). It is kept, so that the record has one plane
         // per neighbour, in neighbour order.
         match self.responsibilities {
-            // RVO2-3D: each takes half. (A loop of its own: deciding the share per neighbour
-            // cost the cube of 100,000 a tenth of its step.)
+            // RVO2-3D: each takes half, in a loop of its own as before the weights (what the
+            // weights cost the step: BENCHMARKS.md, "ORCA in three dimensions").
             None => {
                 for &(_, other) in &scratch.neighbors {
                     let plane = agent_plane(
