@@ -281,6 +281,17 @@ fn bad_input_is_refused_and_changes_nothing() {
         Sphere { angular_velocity: Vec3::new(0.0, f32::INFINITY, 0.0), ..good },
         Sphere { position: Vec3::new(9.5, 5.0, 5.0), ..good }, // pokes through a wall
     ];
+    // A radius whose volume (Sphere::new's mass) overflows would make the sphere kinematic by
+    // accident: refused whether or not its mass came from the volume (4.3e12 and above; its
+    // cube alone overflows only from 6.9e12).
+    let mut open = World::new(None, BroadPhaseKind::BruteForce).unwrap();
+    for radius in [4.5e12, 6.0e12, 1e13] {
+        assert!(open.add_sphere(Sphere::new(Vec3::ZERO, Vec3::ZERO, radius)).is_err(), "{radius}");
+        assert!(open.add_sphere(Sphere::kinematic(Vec3::ZERO, Vec3::ZERO, radius)).is_err(), "{radius}");
+    }
+    let huge = open.add_sphere(Sphere::new(Vec3::ZERO, Vec3::ZERO, 4.0e12)).unwrap();
+    assert!(!open.sphere(huge).unwrap().is_kinematic());
+    assert_eq!(open.num_spheres(), 1);
     for sphere in bad {
         let error = world.add_sphere(sphere).unwrap_err();
         assert!(!error.to_string().is_empty());

@@ -56,6 +56,7 @@ pub use broad_phase::BroadPhaseKind;
 pub use contact::{BoxWall, Collider, Contact};
 pub use glam::Vec3;
 pub use query::RayHit;
+pub(crate) use sphere::sphere_volume;
 pub use sphere::{Sphere, SphereId};
 pub use triangle::Triangle;
 pub use world::World;

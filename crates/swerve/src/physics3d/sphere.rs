@@ -42,7 +42,7 @@ pub struct Sphere {
 impl Sphere {
     /// A perfectly elastic sphere of unit density (`mass = 4/3 π r³`).
     pub fn new(position: Vec3, velocity: Vec3, radius: f32) -> Sphere {
-        let mass = 4.0 / 3.0 * std::f32::consts::PI * radius * radius * radius;
+        let mass = sphere_volume(radius);
         let (restitution, friction, rolling_resistance) = (1.0, 0.0, 0.0);
         Sphere {
             position,
@@ -102,3 +102,9 @@ impl Sphere {
 /// insertion order and never reused after a sphere is removed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SphereId(pub u32);
+
+/// The volume of a sphere of `radius` (m³), `4/3 π r³` in this order of operations: the mass
+/// of [`Sphere::new`] (density 1), and what [`super::World::add_sphere`] requires to be finite.
+pub(crate) fn sphere_volume(radius: f32) -> f32 {
+    4.0 / 3.0 * std::f32::consts::PI * radius * radius * radius
+}

@@ -12,7 +12,7 @@ use super::query::{self, RayHit};
 use super::resting::{self, RestingContacts};
 use super::time_of_impact;
 use super::triangle_grid::TriangleGrid;
-use super::{Aabb3, Sphere, SphereId, Triangle};
+use super::{sphere_volume, Aabb3, Sphere, SphereId, Triangle};
 use crate::error::Error;
 use crate::physics::broad_phase::partner_rows;
 use crate::physics::response::correction_shares;
@@ -246,11 +246,12 @@ impl World {
         Error::check_finite_vec3("sphere velocity", sphere.velocity)?;
         Error::check_positive("sphere radius", sphere.radius)?;
         // Beyond this the volume (and `Sphere::new`'s mass) overflows to infinity, which would
-        // make the sphere kinematic by accident.
-        if !(sphere.radius * sphere.radius * sphere.radius).is_finite() {
+        // make the sphere kinematic by accident: computed as `Sphere::new` computes its mass.
+        // (Checking only `r³`, as before, let radii from 4.3e12 to 6.9e12 through.)
+        if !sphere_volume(sphere.radius).is_finite() {
             return Err(Error::OutOfRange {
                 what: "sphere radius",
-                requirement: "below 6.9e12 (its cube must be finite)",
+                requirement: "below 4.3e12 (its volume, 4/3 π r³, must be finite)",
                 value: sphere.radius,
             });
         }

@@ -131,18 +131,15 @@ impl Reader {
         self.spheres = self.add_to_limit(t, key, self.spheres, count, MAX_SPHERES, "spheres");
     }
 
-    /// `radius` when the world takes it: its cube must be finite, and so must the mass by
-    /// volume (`4/3 π r³`, as [`Sphere::new`] computes it) when no mass is given — an infinite
-    /// mass would make the sphere kinematic by accident.
-    fn sphere_radius(&mut self, t: Table, key: &str, radius: f32, mass_by_volume: bool) -> Option<f32> {
-        let problem = if !(radius * radius * radius).is_finite() {
-            format!("must be below 6.9e12 (its cube must be finite), got {radius}")
-        } else if mass_by_volume && !Sphere::new(Vec3::ZERO, Vec3::ZERO, radius).mass.is_finite() {
-            format!("must be below 4.3e12 (its mass by volume, 4/3 π r³, must be finite), got {radius}")
-        } else {
+    /// `radius` when the world takes it: its volume (`4/3 π r³`, [`Sphere::new`]'s mass) must
+    /// be finite, as [`World::add_sphere`] requires of every sphere (an infinite mass would make
+    /// the sphere kinematic by accident).
+    fn sphere_radius(&mut self, t: Table, key: &str, radius: f32) -> Option<f32> {
+        if Sphere::new(Vec3::ZERO, Vec3::ZERO, radius).mass.is_finite() {
             return Some(radius);
-        };
+        }
         let line = t.node.get(key).and_then(|n| n.line);
+        let problem = format!("must be below 4.3e12 (its volume, 4/3 π r³, must be finite), got {radius}");
         self.problem(line, Self::join(t.path, key), problem);
         None
     }
@@ -177,8 +174,7 @@ impl Reader {
         let mass = self.opt_number(t, "mass", Range::Positive);
         let kinematic = self.opt_bool(t, "kinematic").unwrap_or(false);
         let radius = self.req_number(t, "radius", Range::Positive);
-        let mass_by_volume = mass.is_none() && !kinematic;
-        let radius = radius.and_then(|radius| self.sphere_radius(t, "radius", radius, mass_by_volume));
+        let radius = radius.and_then(|radius| self.sphere_radius(t, "radius", radius));
         let restitution = self.opt_number(t, "restitution", Range::Unit).unwrap_or(1.0);
         let friction = self.opt_number(t, "friction", Range::NonNegative).unwrap_or(0.0);
         let rolling_resistance = self.opt_number(t, "rolling_resistance", Range::NonNegative).unwrap_or(0.0);
@@ -220,7 +216,7 @@ impl Reader {
             limit: (MAX_SPHERES, SPHERE_LIMIT),
             count: Reader::count_spheres,
             interval: Reader::req_interval,
-            largest_radius: |r, t, key, radius| r.sphere_radius(t, key, radius, true),
+            largest_radius: Reader::sphere_radius,
         };
         let e = self.random_entry(t, kind)?;
         Some(RandomSpheres {
