@@ -13,7 +13,10 @@
 //! the `k` nearest, the whole neighbour distance. Cell bounds carry a margin for the rounding of
 //! the cell assignment and of the distances, so that no agent RVO2-3D would count is missed.
 
+use std::ops::Range;
+
 use glam::Vec3;
+use wide::{f32x4, CmpLt};
 
 use super::kdtree::insert;
 
@@ -47,11 +50,15 @@ pub struct NeighborGrid {
     inverse_cell: f32,
     /// Cells along x, y, z.
     dims: [usize; 3],
-    /// Agents of cell `c` are `sorted[start[c]..start[c + 1]]`; cells are numbered x fastest,
+    /// Agents of cell `c` are slots `start[c]..start[c + 1]`; cells are numbered x fastest,
     /// so a row of cells along x is one contiguous run.
     start: Vec<u32>,
-    /// (position, agent index) in cell order.
-    sorted: Vec<(Vec3, u32)>,
+    /// Each slot's agent, and its position by coordinate (so that a scan reads four
+    /// candidates' x, y and z as three vectors).
+    slot_agents: Vec<u32>,
+    xs: Vec<f32>,
+    ys: Vec<f32>,
+    zs: Vec<f32>,
     /// Each agent's cell (scratch of the build).
     cells: Vec<u32>,
     /// Absolute margin (m) for where the cell assignment's rounding may put an agent.
@@ -62,7 +69,7 @@ impl NeighborGrid {
     /// Buckets `positions` into cells of about `cell` metres (coarser if the crowd is so
     /// spread out that there would be more than `CELLS_PER_AGENT` (4) cells per agent).
     pub fn build(&mut self, positions: &[Vec3], cell: f32) {
-        self.sorted.clear();
+        self.slot_agents.clear();
         self.start.clear();
         self.cells.clear();
         if positions.is_empty() {
@@ -101,12 +108,19 @@ impl NeighborGrid {
         for c in 0..count {
             self.start[c + 1] += self.start[c];
         }
-        self.sorted.resize(positions.len(), (Vec3::ZERO, 0));
+        self.slot_agents.resize(positions.len(), 0);
+        // Three slots of padding: a scan's last group of four may read past the last agent
+        // (what it reads there is masked out).
+        for column in [&mut self.xs, &mut self.ys, &mut self.zs] {
+            column.resize(positions.len() + 3, 0.0);
+        }
         // Place each agent at its cell's next free slot, counting `start[c]` up as we go, then
         // shift the starts back.
         for (index, (&p, &c)) in positions.iter().zip(&self.cells).enumerate() {
             let slot = &mut self.start[c as usize];
-            self.sorted[*slot as usize] = (p, index as u32);
+            let slot_index = *slot as usize;
+            self.slot_agents[slot_index] = index as u32;
+            (self.xs[slot_index], self.ys[slot_index], self.zs[slot_index]) = (p.x, p.y, p.z);
             *slot += 1;
         }
         for c in (1..=count).rev() {
@@ -146,7 +160,7 @@ impl NeighborGrid {
         neighbors: &mut Vec<(f32, u32)>,
     ) -> GridAnswer {
         neighbors.clear();
-        if self.sorted.is_empty() || max_neighbors == 0 {
+        if self.slot_agents.is_empty() || max_neighbors == 0 {
             return GridAnswer::Exact { radius: range_squared.sqrt() };
         }
         // The whole neighbour distance, grown so that every agent RVO2-3D could count is in.
@@ -176,6 +190,36 @@ impl NeighborGrid {
         }
     }
 
+    /// The squared distances from `position` of the agents of `slots` (at most [`GATHER`]),
+    /// into `distances` in slot order, and the mask of those below `range_squared` (bit `k`:
+    /// slot `slots.start + k`).
+    ///
+    /// Four candidates at a time, without a branch on the distance (about one candidate in
+    /// seven is kept, at random, which a branch would mispredict). The last group reads up to
+    /// three slots past the end (the next row's, or the padding), which the mask leaves out.
+    /// Each distance is summed in the order of `Vec3::length_squared`, lane by lane, so it has
+    /// the bits of RVO2-3D's.
+    #[inline(always)]
+    fn gather(&self, position: Vec3, range_squared: f32, slots: Range<usize>, distances: &mut [f32; GATHER]) -> u64 {
+        let count = slots.len();
+        let padded = slots.start..slots.start + count.next_multiple_of(4);
+        let (xs, ys, zs) = (&self.xs[padded.clone()], &self.ys[padded.clone()], &self.zs[padded]);
+        let (px, py, pz) = (f32x4::splat(position.x), f32x4::splat(position.y), f32x4::splat(position.z));
+        let range = f32x4::splat(range_squared);
+        let mut inside = 0u64;
+        let fours = xs.chunks_exact(4).zip(ys.chunks_exact(4)).zip(zs.chunks_exact(4));
+        for (group, (((x, y), z), out)) in fours.zip(distances.chunks_exact_mut(4)).enumerate() {
+            let dx = px - f32x4::new([x[0], x[1], x[2], x[3]]);
+            let dy = py - f32x4::new([y[0], y[1], y[2], y[3]]);
+            let dz = pz - f32x4::new([z[0], z[1], z[2], z[3]]);
+            let four = dx * dx + dy * dy + dz * dz;
+            out.copy_from_slice(&four.to_array());
+            inside |= (four.cmp_lt(range).move_mask() as u64) << (4 * group);
+        }
+        // `count` is at most 64: the bits of the slots in `slots`.
+        inside & (u64::MAX >> (64 - count))
+    }
+
     /// Inserts every agent of the cells within `radius` of `position` as RVO2-3D's query
     /// does (strictly nearer than the shrinking range). Returns the final range and the
     /// smallest squared distance left out or pushed out below the starting range.
@@ -191,7 +235,7 @@ impl NeighborGrid {
         neighbors.clear();
         let mut excluded = f32::INFINITY;
         let full_range_squared = range_squared;
-        let mut near = [(0.0f32, 0u32); GATHER];
+        let mut near = [0.0f32; GATHER];
         let reach = radius + self.slack;
         let (x0, y0, z0) = (
             self.axis_cell(position.x - reach, 0),
@@ -219,21 +263,19 @@ impl NeighborGrid {
                     continue;
                 }
                 let row = self.dims[0] * (y + self.dims[1] * z);
-                let run = self.start[row + x0] as usize..self.start[row + x1 + 1] as usize;
-                for candidates in self.sorted[run].chunks(GATHER) {
-                    // First every candidate of the chunk nearer than the whole range, kept
-                    // by advancing the count (no branch on the distance: about 1 candidate in
-                    // 7 is kept, at random, which a branch mispredicts).
-                    let mut kept = 0;
-                    for &(other_position, other) in candidates {
-                        let distance = (position - other_position).length_squared();
-                        near[kept] = (distance, other);
-                        kept += usize::from(distance < full_range_squared);
-                    }
-                    // Then RVO2-3D's insertion, in scan order. Candidates left out above are
+                let (run, run_end) = (self.start[row + x0] as usize, self.start[row + x1 + 1] as usize);
+                let mut chunk = run;
+                while chunk < run_end {
+                    // 1 to `GATHER` slots at a time.
+                    let slots = chunk..(chunk + GATHER).min(run_end);
+                    let mut inside = self.gather(position, full_range_squared, slots.clone(), &mut near);
+                    // RVO2-3D's insertion of those kept, in scan order. Candidates left out above are
                     // at least the whole range away, so they could not have tied with the
                     // final k-th distance (which is below it).
-                    for &(distance, other) in &near[..kept] {
+                    while inside != 0 {
+                        let k = inside.trailing_zeros() as usize;
+                        inside &= inside - 1;
+                        let (distance, other) = (near[k], self.slot_agents[chunk + k]);
                         if other == agent {
                             continue;
                         }
@@ -249,6 +291,7 @@ impl NeighborGrid {
                             excluded = excluded.min(distance);
                         }
                     }
+                    chunk = slots.end;
                 }
             }
         }
