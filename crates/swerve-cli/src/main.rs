@@ -15,7 +15,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use swerve::scenario::{AnyScenario, Format, Scenario, BUILTINS};
+use swerve::scenario::{AnyScenario, Format, BUILTINS};
 
 /// Many moving discs that must not collide: ORCA crowds and rigid balls.
 #[derive(Parser)]
@@ -76,16 +76,6 @@ pub(crate) fn load_any_scenario(name: &str) -> Result<AnyScenario> {
     }
     let known: Vec<&str> = BUILTINS.iter().map(|b| b.name).collect();
     bail!("{name}: no such file, and no built-in scenario of that name (built-ins: {})", known.join(", "))
-}
-
-/// Loads `name` ([`load_any_scenario`]), which must be a 2-D scenario (the live viewer's).
-pub(crate) fn load_scenario(name: &str) -> Result<Scenario> {
-    match load_any_scenario(name)? {
-        AnyScenario::Plane(scenario) => Ok(scenario),
-        AnyScenario::Spheres(_) => {
-            bail!("{name}: a 3-D scenario ([spheres]); only `swerve run` and `swerve validate` take those")
-        }
-    }
 }
 
 fn validate(args: &ValidateArgs) -> Result<bool> {

@@ -1,22 +1,24 @@
-//! `swerve serve SCENARIO`: the live browser viewer on any scenario (crate `swerve-viewer`),
-//! or on one of the viewer's demo scenes (`--scene circle|crossing|obstacles|balls|ball-pit`,
-//! sized by `--count`), which the browser tests use.
+//! `swerve serve SCENARIO`: the live browser viewer on any scenario, planar or 3-D (crate
+//! `swerve-viewer`), or on one of the viewer's demo scenes (`--scene circle|crossing|obstacles|
+//! balls|ball-pit|pit3d|hourglass3d|sphere3d`, sized by `--count`), which the browser tests use.
 
 use anyhow::{Context, Result};
 use std::net::IpAddr;
-use swerve_viewer::{ScenarioScene, ViewerConfig};
+use swerve_viewer::{LiveScene, Orca3dScene, ViewerConfig};
 
 /// Arguments of `swerve serve`.
 #[derive(clap::Args)]
 pub struct ServeArgs {
-    /// A scenario file or a built-in name (`swerve list`).
+    /// A scenario file or a built-in name (`swerve list`); 3-D files (a `[spheres]` table)
+    /// too.
     #[arg(required_unless_present = "scene", conflicts_with = "scene")]
     scenario: Option<String>,
     /// Serve one of the viewer's demo scenes instead: circle, crossing, obstacles, balls,
-    /// ball-pit.
+    /// ball-pit, and in 3-D pit3d (a pour of spheres), hourglass3d (the 3-D scenario) and
+    /// sphere3d (RVO2-3D's Sphere example, as `swerve sphere` runs it).
     #[arg(long)]
     scene: Option<String>,
-    /// Size of the demo scene (agents or balls).
+    /// Size of the demo scene (agents or balls or spheres).
     #[arg(long, requires = "scene")]
     count: Option<usize>,
     /// Address to listen on. Loopback by default: the viewer has no authentication.
@@ -33,6 +35,28 @@ pub struct ServeArgs {
     paused: bool,
 }
 
+/// The demo scene the CLI builds itself: RVO2-3D's Sphere example lives in `swerve sphere`.
+const SPHERE3D: &str = "sphere3d";
+
+/// RVO2-3D's Sphere example with `agents` agents (`swerve sphere`'s crowd and rule).
+fn sphere3d(agents: usize) -> Result<Box<dyn LiveScene>> {
+    crate::sphere::check_agents(agents, "--count")?;
+    let crowd = crate::sphere::crowd(agents, swerve::orca3d::Extensions::default())?;
+    let name = format!("sphere3d (RVO2-3D's Sphere example, {agents} agents)");
+    Ok(Box::new(Orca3dScene::new(name, crowd.sim, crowd.goals, crate::sphere::preferred_velocity)?))
+}
+
+/// A demo scene by name: the viewer's ([`swerve_viewer::scenes::NAMES`]) or [`SPHERE3D`].
+fn demo_scene(name: &str, count: Option<usize>) -> Result<Box<dyn LiveScene>> {
+    if name == SPHERE3D {
+        return sphere3d(count.unwrap_or(400));
+    }
+    if !swerve_viewer::scenes::NAMES.contains(&name) {
+        anyhow::bail!("unknown scene {name:?}; known: {}, {SPHERE3D}", swerve_viewer::scenes::NAMES.join(", "));
+    }
+    Ok(swerve_viewer::scenes::by_name(name, count)?)
+}
+
 /// Serves the scenario until interrupted.
 pub fn serve(args: &ServeArgs) -> Result<()> {
     // The viewer logs why it closes a connection (malformed messages) through `tracing`.
@@ -42,12 +66,12 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
         )
         .with_writer(std::io::stderr)
         .try_init();
-    let scene: Box<dyn swerve_viewer::LiveScene> = match (&args.scenario, &args.scene) {
+    let scene: Box<dyn LiveScene> = match (&args.scenario, &args.scene) {
         (Some(name), _) => {
-            let scenario = crate::load_scenario(name)?;
-            Box::new(ScenarioScene::new(scenario).with_context(|| name.clone())?)
+            let scenario = crate::load_any_scenario(name)?;
+            swerve_viewer::scenario_scene::scene_of(scenario).with_context(|| name.clone())?
         }
-        (None, Some(demo)) => swerve_viewer::scenes::by_name(demo, args.count).with_context(|| demo.clone())?,
+        (None, Some(demo)) => demo_scene(demo, args.count).with_context(|| demo.clone())?,
         (None, None) => anyhow::bail!("give a scenario or --scene"),
     };
     let config = ViewerConfig {

@@ -82,8 +82,7 @@ struct Metrics {
 
 /// Runs the example and writes `trajectory.csv`, `metrics.json` and `run.gif`.
 pub fn run(args: &SphereArgs) -> Result<()> {
-    anyhow::ensure!(args.agents >= 2, "--agents: must be at least 2");
-    anyhow::ensure!(args.agents <= 1_000_000, "--agents: at most 1,000,000");
+    check_agents(args.agents, "--agents")?;
     anyhow::ensure!(args.steps >= 1, "--steps: must be at least 1");
     if !args.no_gif {
         anyhow::ensure!(args.gif_frames >= 1, "--gif-frames: must be at least 1");
@@ -99,19 +98,12 @@ pub fn run(args: &SphereArgs) -> Result<()> {
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
 
     let params = AgentParams::default();
-    let mut sim = Simulator::new(0.125, params)?;
-    sim.set_extensions(Extensions {
+    let extensions = Extensions {
         symmetry_breaking: args.symmetry_breaking.then(SymmetryBreaking::default),
         overlap_resolution: args.safe_mode.then(OverlapResolution::default),
         strict_speed_limit: false,
-    })?;
-    // Neighbours about 10 m apart, as on the example's sphere of radius 100 with 812 agents.
-    let radius = 10.0 * (args.agents as f32 / (4.0 * std::f32::consts::PI)).sqrt();
-    let mut goals = Vec::with_capacity(args.agents);
-    for p in spiral(args.agents, radius) {
-        sim.add_agent(p)?;
-        goals.push(-p);
-    }
+    };
+    let Crowd { mut sim, goals, radius } = crowd(args.agents, extensions)?;
     // The mover starts 2 sphere radii out and flies at 2 m/s, reaching the centre after about
     // as many seconds as the crowd, which walks at 1 m/s from 1 radius out.
     let mut mover = args.mover.map(|r| Mover {
@@ -139,15 +131,7 @@ pub fn run(args: &SphereArgs) -> Result<()> {
     let mut simulation = std::time::Duration::ZERO;
     while steps < args.steps && arrived(&sim) < args.agents {
         prefs.clear();
-        prefs.extend(goals.iter().zip(sim.positions()).map(|(&g, &p)| {
-            // RVO2-3D's example: toward the goal, at most unit speed.
-            let to_goal = g - p;
-            if to_goal.length_squared() > 1.0 {
-                to_goal * (1.0 / to_goal.length())
-            } else {
-                to_goal
-            }
-        }));
+        prefs.extend(goals.iter().zip(sim.positions()).map(|(&g, &p)| preferred_velocity(g, p)));
         sim.set_pref_velocities(&prefs)?;
         let step_started = Instant::now();
         sim.step();
@@ -218,6 +202,49 @@ pub fn run(args: &SphereArgs) -> Result<()> {
     }
     println!("  wrote {}/{{{}}}", args.out.display(), files.join(", "));
     Ok(())
+}
+
+/// The example's agents, before any step (also what `swerve serve --scene sphere3d` shows).
+pub(crate) struct Crowd {
+    /// RVO2-3D's Sphere example's simulator: time step 0.125 s, its agent defaults.
+    pub sim: Simulator,
+    /// Each agent's goal, the antipode of its start, in agent order.
+    pub goals: Vec<Vec3>,
+    /// The radius of the sphere the agents start on (m).
+    pub radius: f32,
+}
+
+/// Refuses agent counts the example cannot run (`flag` names the option for the message).
+pub(crate) fn check_agents(agents: usize, flag: &str) -> Result<()> {
+    anyhow::ensure!(agents >= 2, "{flag}: must be at least 2");
+    anyhow::ensure!(agents <= 1_000_000, "{flag}: at most 1,000,000");
+    Ok(())
+}
+
+/// RVO2-3D's Sphere example with `agents` agents (2 to 1,000,000) spread over a sphere, each
+/// to fly to its antipode, with `extensions`.
+pub(crate) fn crowd(agents: usize, extensions: Extensions) -> Result<Crowd> {
+    check_agents(agents, "agents")?;
+    let mut sim = Simulator::new(0.125, AgentParams::default())?;
+    sim.set_extensions(extensions)?;
+    // Neighbours about 10 m apart, as on the example's sphere of radius 100 with 812 agents.
+    let radius = 10.0 * (agents as f32 / (4.0 * std::f32::consts::PI)).sqrt();
+    let mut goals = Vec::with_capacity(agents);
+    for p in spiral(agents, radius) {
+        sim.add_agent(p)?;
+        goals.push(-p);
+    }
+    Ok(Crowd { sim, goals, radius })
+}
+
+/// RVO2-3D's example rule: toward the goal, at most at unit speed (m/s).
+pub(crate) fn preferred_velocity(goal: Vec3, position: Vec3) -> Vec3 {
+    let to_goal = goal - position;
+    if to_goal.length_squared() > 1.0 {
+        to_goal * (1.0 / to_goal.length())
+    } else {
+        to_goal
+    }
 }
 
 /// What the GIF draws: the agents, then the mover (a copy only when there is one).

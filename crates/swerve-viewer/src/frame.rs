@@ -29,9 +29,27 @@
 //! | … | f32 × m | ball angles (rad, [`swerve::physics::Ball::angle`]), only with flag bit 1: sent once some ball has turned (friction or spin), so that a frictionless scene's frames stay as they were |
 //!
 //! Overlaps are counted among agents and among balls (never agent against ball) and summed.
+//!
+//! ## 3-D frames
+//!
+//! A 3-D scene ([`LiveScene::is_3d`]: an [`swerve::orca3d::Simulator`] crowd or a
+//! [`swerve::physics3d::World`] of spheres) sends the same 64-byte header with flag bit 2 set;
+//! positions then have three coordinates, and there are no broad-phase boxes or angles. The
+//! header's fields keep their meaning: agents are the 3-D crowd's, balls are the spheres, the
+//! overlaps and deepest overlap are between spheres (agents among agents, spheres among
+//! spheres), and the broad-phase index counts in `physics3d::BroadPhaseKind::ALL`. Static
+//! triangles and the box do not move: they are in the scene description (JSON) instead.
+//!
+//! | offset | type | field |
+//! |---|---|---|
+//! | 0 | u32 × 16 | the header above, with flag bit 2 (3-D) set, `b` = 0 and flag bit 1 clear |
+//! | 64 | f32 × 3n | agent positions (x, y, z), in [`swerve::orca3d::Simulator::agent_ids`] order |
+//! | … | f32 × 3m | sphere positions (x, y, z), in [`swerve::physics3d::World::spheres`] order |
+//! | … | u32 × 2l | neighbour links as pairs of agent indices (agent, neighbour) |
 
-use crate::metrics::{count_at_goal, OverlapCounter};
+use crate::metrics::{count_at_goal, count_at_goal_3d, OverlapCounter};
 use crate::LiveScene;
+use swerve::orca3d::Vec3;
 use swerve::physics::{BroadPhaseKind, DebugBoxKind};
 
 /// The first four bytes of every frame: `"SWV1"` read as a little-endian u32.
@@ -45,6 +63,9 @@ pub const FLAG_PLAYING: u32 = 1;
 
 /// Frame flag: the ball angles follow the boxes.
 pub const FLAG_BALL_ANGLES: u32 = 2;
+
+/// Frame flag: a 3-D frame (positions are x, y, z; see the module's "3-D frames").
+pub const FLAG_3D: u32 = 4;
 
 /// Everything about one frame that is not read from the scene itself.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -69,6 +90,7 @@ pub struct FrameEncoder {
     overlaps: OverlapCounter,
     radii: Vec<f32>,
     ball_positions: Vec<swerve::Vec2>,
+    sphere_positions: Vec<Vec3>,
 }
 
 impl FrameEncoder {
@@ -79,6 +101,9 @@ impl FrameEncoder {
 
     /// Encodes the scene's current state.
     pub fn encode(&mut self, scene: &dyn LiveScene, info: FrameInfo) -> Vec<u8> {
+        if scene.is_3d() {
+            return self.encode_3d(scene, info);
+        }
         let sim = scene.simulator();
         let positions = sim.map_or(&[][..], |s| s.positions());
         self.radii.clear();
@@ -170,6 +195,73 @@ impl FrameEncoder {
     }
 }
 
+impl FrameEncoder {
+    /// A 3-D frame (see the module's "3-D frames").
+    fn encode_3d(&mut self, scene: &dyn LiveScene, info: FrameInfo) -> Vec<u8> {
+        let sim = scene.simulator3d();
+        let positions = sim.map_or(&[][..], |s| s.positions());
+        self.radii.clear();
+        if let Some(sim) = sim {
+            // Every id in agent_ids() names a live agent, so agent_params cannot fail.
+            self.radii.extend(sim.agent_ids().iter().map(|id| sim.agent_params(*id).map_or(0.0, |p| p.radius)));
+        }
+        let (mut overlaps, mut deepest) = self.overlaps.count_and_deepest_3d(positions, &self.radii);
+        let at_goal = count_at_goal_3d(positions, &self.radii, scene.goals3d());
+        let world = scene.world3d();
+        let spheres = world.map_or(&[][..], |w| w.spheres());
+        self.sphere_positions.clear();
+        self.sphere_positions.extend(spheres.iter().map(|s| s.position));
+        self.radii.clear();
+        self.radii.extend(spheres.iter().map(|s| s.radius));
+        let (sphere_overlaps, sphere_deepest) = self.overlaps.count_and_deepest_3d(&self.sphere_positions, &self.radii);
+        overlaps += sphere_overlaps;
+        deepest = deepest.max(sphere_deepest);
+        let stats = world.map(|w| w.last_step_stats()).unwrap_or_default();
+        let broad_phase = world.map_or(u32::MAX, |w| {
+            swerve::physics3d::BroadPhaseKind::ALL.iter().position(|k| *k == w.broad_phase()).unwrap_or(0) as u32
+        });
+        let mut links: Vec<u32> = Vec::new();
+        if let (Some(sim), true) = (sim, info.links) {
+            let index_of = index_map_3d(sim);
+            for (i, id) in sim.agent_ids().iter().enumerate() {
+                if let Ok(neighbors) = sim.agent_neighbors(*id) {
+                    links.extend(neighbors.filter_map(|n| index_of.get(&n.0)).flat_map(|&j| [i as u32, j]));
+                }
+            }
+        }
+        let mut out = Vec::with_capacity(HEADER_BYTES + 12 * (positions.len() + spheres.len()) + 4 * links.len());
+        let put = |out: &mut Vec<u8>, word: u32| out.extend_from_slice(&word.to_le_bytes());
+        let flags = if info.playing { FLAG_PLAYING } else { 0 } | FLAG_3D;
+        for word in [MAGIC, info.version, info.step] {
+            put(&mut out, word);
+        }
+        put(&mut out, (scene.time() as f32).to_bits());
+        put(&mut out, info.step_ms.to_bits());
+        for word in [flags, positions.len() as u32, overlaps as u32, at_goal as u32, (links.len() / 2) as u32] {
+            put(&mut out, word);
+        }
+        put(&mut out, deepest.to_bits());
+        let (pairs, contacts) = (stats.candidate_pairs as u32, stats.contacts as u32);
+        for word in [spheres.len() as u32, pairs, contacts, 0, broad_phase] {
+            put(&mut out, word);
+        }
+        for p in positions.iter().chain(&self.sphere_positions) {
+            for v in [p.x, p.y, p.z] {
+                put(&mut out, v.to_bits());
+            }
+        }
+        for word in links {
+            put(&mut out, word);
+        }
+        out
+    }
+}
+
+/// Agent id → index in [`swerve::orca3d::Simulator::agent_ids`] order.
+pub(crate) fn index_map_3d(sim: &swerve::orca3d::Simulator) -> std::collections::HashMap<u32, u32> {
+    sim.agent_ids().iter().enumerate().map(|(i, id)| (id.0, i as u32)).collect()
+}
+
 /// Agent id → index in [`swerve::Simulator::agent_ids`] order.
 pub(crate) fn index_map(sim: &swerve::Simulator) -> std::collections::HashMap<u32, u32> {
     sim.agent_ids().iter().enumerate().map(|(i, id)| (id.0, i as u32)).collect()
@@ -210,35 +302,17 @@ pub struct FrameHeader {
     pub broad_phase: u32,
     /// Whether the ball angles follow the boxes (see [`decode_ball_angles`]).
     pub ball_angles: bool,
+    /// Whether this is a 3-D frame (see [`decode_3d`]).
+    pub three_d: bool,
 }
 
 /// Reads a frame's header and positions (agents, then balls); `None` if `bytes` is not a whole
 /// frame.
 pub fn decode(bytes: &[u8]) -> Option<(FrameHeader, Vec<swerve::Vec2>)> {
     let word = |i: usize| -> Option<u32> { Some(u32::from_le_bytes(bytes.get(4 * i..4 * i + 4)?.try_into().ok()?)) };
-    if word(0)? != MAGIC {
-        return None;
-    }
-    let header = FrameHeader {
-        version: word(1)?,
-        step: word(2)?,
-        time: f32::from_bits(word(3)?),
-        step_ms: f32::from_bits(word(4)?),
-        playing: word(5)? & FLAG_PLAYING != 0,
-        agents: word(6)?,
-        overlaps: word(7)?,
-        at_goal: word(8)?,
-        links: word(9)?,
-        deepest_overlap: f32::from_bits(word(10)?),
-        balls: word(11)?,
-        candidate_pairs: word(12)?,
-        contacts: word(13)?,
-        boxes: word(14)?,
-        broad_phase: word(15)?,
-        ball_angles: word(5)? & FLAG_BALL_ANGLES != 0,
-    };
+    let header = decode_header(bytes)?;
     let n = header.agents as usize;
-    if bytes.len() != frame_length(&header) {
+    if header.three_d || bytes.len() != frame_length(&header) {
         return None;
     }
     let positions = (0..n + header.balls as usize)
@@ -255,6 +329,52 @@ fn frame_length(header: &FrameHeader) -> usize {
     let (n, m) = (header.agents as usize, header.balls as usize);
     let angles = if header.ball_angles { 4 * m } else { 0 };
     HEADER_BYTES + 8 * (n + m) + 8 * header.links as usize + 20 * header.boxes as usize + angles
+}
+
+/// Reads a 3-D frame's header and positions (agents, then spheres); `None` if `bytes` is not a
+/// whole 3-D frame.
+pub fn decode_3d(bytes: &[u8]) -> Option<(FrameHeader, Vec<Vec3>)> {
+    let header = decode_header(bytes)?;
+    let bodies = header.agents as usize + header.balls as usize;
+    if !header.three_d || bytes.len() != HEADER_BYTES + 12 * bodies + 8 * header.links as usize {
+        return None;
+    }
+    let float = |i: usize| f32::from_le_bytes([bytes[4 * i], bytes[4 * i + 1], bytes[4 * i + 2], bytes[4 * i + 3]]);
+    let first = HEADER_BYTES / 4;
+    Some((
+        header,
+        (0..bodies)
+            .map(|k| Vec3::new(float(first + 3 * k), float(first + 3 * k + 1), float(first + 3 * k + 2)))
+            .collect(),
+    ))
+}
+
+/// Reads the header of a frame of either kind (2-D or 3-D); `None` if `bytes` is shorter than
+/// a header or does not start with [`MAGIC`]. The lengths are not checked.
+pub fn decode_header(bytes: &[u8]) -> Option<FrameHeader> {
+    let word = |i: usize| -> Option<u32> { Some(u32::from_le_bytes(bytes.get(4 * i..4 * i + 4)?.try_into().ok()?)) };
+    if word(0)? != MAGIC {
+        return None;
+    }
+    Some(FrameHeader {
+        version: word(1)?,
+        step: word(2)?,
+        time: f32::from_bits(word(3)?),
+        step_ms: f32::from_bits(word(4)?),
+        playing: word(5)? & FLAG_PLAYING != 0,
+        agents: word(6)?,
+        overlaps: word(7)?,
+        at_goal: word(8)?,
+        links: word(9)?,
+        deepest_overlap: f32::from_bits(word(10)?),
+        balls: word(11)?,
+        candidate_pairs: word(12)?,
+        contacts: word(13)?,
+        boxes: word(14)?,
+        broad_phase: word(15)?,
+        ball_angles: word(5)? & FLAG_BALL_ANGLES != 0,
+        three_d: word(5)? & FLAG_3D != 0,
+    })
 }
 
 /// Reads a frame's ball angles: empty when the frame carries none (no ball has turned), `None`

@@ -131,6 +131,137 @@ pub fn inspect(sim: &Simulator, agent: u32, version: u32, step: u32) -> Option<I
     })
 }
 
+/// One ORCA plane of a 3-D agent ([`swerve::orca3d::Plane`]): the permitted velocities `v`
+/// have `(v - point) · normal ≥ 0`. A degenerate pair (two agents on one point) gives a NaN
+/// plane, sent as `null` coordinates.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InspectedPlane {
+    /// A point on the boundary plane (m/s).
+    pub point: [f32; 3],
+    /// The unit normal, pointing into the permitted side.
+    pub normal: [f32; 3],
+}
+
+/// Which of RVO2-3D's linear programs produced a 3-D agent's velocity.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "program")]
+pub enum InspectedOutcome3d {
+    /// Every plane and the speed limit could be met (RVO2-3D's `linearProgram3`, in space).
+    #[serde(rename = "LP3")]
+    Feasible,
+    /// The planes conflict; the velocity minimises the worst violation of the planes from
+    /// `first_infeasible` on (RVO2-3D's `linearProgram4`).
+    #[serde(rename = "LP4")]
+    Fallback {
+        /// Index of the first plane linear program 3 could not satisfy.
+        first_infeasible: usize,
+    },
+}
+
+/// Everything the inspector shows for one 3-D agent ([`swerve::orca3d::Simulator`]) at one
+/// step, read from its per-agent accessors.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InspectReport3d {
+    /// Always `"inspect"` (the message type for the page).
+    #[serde(rename = "type")]
+    pub message_type: &'static str,
+    /// Always 3: tells the page this is velocity space in three dimensions.
+    pub dimensions: u32,
+    /// Scene version (see [`crate::frame`]).
+    pub version: u32,
+    /// Steps since reset: the planes are those of this step.
+    pub step: u32,
+    /// The agent's id.
+    pub agent: u32,
+    /// The agent's index in the frame's position array.
+    pub index: u32,
+    /// Position now (m).
+    pub position: [f32; 3],
+    /// The velocity chosen in the last step (m/s).
+    pub velocity: [f32; 3],
+    /// The preferred velocity the last step started from (m/s).
+    pub pref_velocity: [f32; 3],
+    /// Radius (m).
+    pub radius: f32,
+    /// Maximum speed (m/s): the radius of the sphere the velocity must lie in.
+    pub max_speed: f32,
+    /// Time horizon (s).
+    pub time_horizon: f32,
+    /// Neighbour search distance (m).
+    pub neighbor_dist: f32,
+    /// Maximum number of neighbours.
+    pub max_neighbors: usize,
+    /// The ORCA planes of the last step ([`swerve::orca3d::Simulator::agent_planes`]).
+    pub planes: Vec<InspectedPlane>,
+    /// Ids of the agents taken into account, nearest first.
+    pub neighbors: Vec<u32>,
+    /// Their indices in the frame's position array.
+    pub neighbor_indices: Vec<u32>,
+    /// Which linear program decided.
+    pub outcome: InspectedOutcome3d,
+}
+
+/// An inspector report of either kind, as sent to the page and served at `/api/inspect/ID`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Inspection {
+    /// A planar agent ([`swerve::Simulator`]).
+    Plane(InspectReport),
+    /// A 3-D agent ([`swerve::orca3d::Simulator`]).
+    Space(InspectReport3d),
+}
+
+fn xyz(v: swerve::orca3d::Vec3) -> [f32; 3] {
+    [v.x, v.y, v.z]
+}
+
+/// The report for agent `agent` of the 3-D crowd `sim`, or `None` if no such agent lives.
+pub fn inspect_3d(sim: &swerve::orca3d::Simulator, agent: u32, version: u32, step: u32) -> Option<InspectReport3d> {
+    let id = AgentId(agent);
+    let index = sim.agent_ids().iter().position(|a| *a == id)? as u32;
+    let params = sim.agent_params(id).ok()?;
+    let neighbors: Vec<u32> = sim.agent_neighbors(id).ok()?.map(|n| n.0).collect();
+    let index_of = crate::frame::index_map_3d(sim);
+    let outcome = match sim.agent_lp_outcome(id).ok()? {
+        LpOutcome::Feasible => InspectedOutcome3d::Feasible,
+        LpOutcome::Fallback { first_infeasible } => InspectedOutcome3d::Fallback { first_infeasible },
+    };
+    Some(InspectReport3d {
+        message_type: "inspect",
+        dimensions: 3,
+        version,
+        step,
+        agent,
+        index,
+        position: xyz(sim.agent_position(id).ok()?),
+        velocity: xyz(sim.agent_velocity(id).ok()?),
+        pref_velocity: xyz(sim.agent_pref_velocity(id).ok()?),
+        radius: params.radius,
+        max_speed: params.max_speed,
+        time_horizon: params.time_horizon,
+        neighbor_dist: params.neighbor_dist,
+        max_neighbors: params.max_neighbors,
+        planes: sim
+            .agent_planes(id)
+            .ok()?
+            .iter()
+            .map(|p| InspectedPlane { point: xyz(p.point), normal: xyz(p.normal) })
+            .collect(),
+        neighbor_indices: neighbors.iter().filter_map(|n| index_of.get(n).copied()).collect(),
+        neighbors,
+        outcome,
+    })
+}
+
+/// The report for agent `agent` of whichever crowd `scene` has, or `None` if no such agent
+/// lives.
+pub fn inspect_scene(scene: &dyn crate::LiveScene, agent: u32, version: u32, step: u32) -> Option<Inspection> {
+    if let Some(sim) = scene.simulator3d() {
+        return inspect_3d(sim, agent, version, step).map(Inspection::Space);
+    }
+    scene.simulator().and_then(|sim| inspect(sim, agent, version, step)).map(Inspection::Plane)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,6 +8,11 @@
 //! the per-step candidate-pair and contact counts and, on request, the broad phase's boxes;
 //! the broad phase can be switched live.
 //!
+//! 3-D scenes are shown too: a crowd of [`swerve::orca3d::Simulator`] ([`Orca3dScene`], with
+//! the inspector drawing the agent's ORCA planes in velocity space) and spheres of
+//! [`swerve::physics3d::World`] with their static triangles and box ([`SphereScene`],
+//! [`SphereScenarioScene`]); their frames carry three coordinates per body.
+//!
 //! The server is axum on tokio. One simulation thread owns the [`LiveScene`]; every browser
 //! connection receives the latest state as binary WebSocket frames ([`frame`] documents the
 //! layout) and sends small JSON commands ([`protocol`]). Only the page embedded in this crate
@@ -35,6 +40,6 @@ pub mod scenes;
 mod server;
 
 pub use error::ViewerError;
-pub use scenario_scene::ScenarioScene;
-pub use scene::{BallScene, LiveScene, OrcaScene};
+pub use scenario_scene::{ScenarioScene, SphereScenarioScene};
+pub use scene::{BallScene, LiveScene, Orca3dScene, OrcaScene, SphereScene};
 pub use server::{serve, serve_blocking, Viewer, ViewerConfig};

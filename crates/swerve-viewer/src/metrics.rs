@@ -5,6 +5,7 @@
 //! overlapping pair lies in the same or in adjacent cells (seed 003's uniform grid). Tests
 //! compare it with the brute-force count.
 
+use swerve::orca3d::Vec3;
 use swerve::Vec2;
 
 /// Counts overlapping pairs of discs, reusing its buffers between calls.
@@ -89,6 +90,117 @@ impl OverlapCounter {
     }
 }
 
+/// Cell coordinates in 3-D are kept to 21 bits each (±2^20) so that three pack into one key.
+const CELL_LIMIT_3D: i64 = 1 << 20;
+
+/// Packs a 3-D cell's coordinates (each in `-CELL_LIMIT_3D..CELL_LIMIT_3D`) into one sortable
+/// key, x in the highest bits.
+fn cell_key_3d(c: [i64; 3]) -> u64 {
+    // Offsetting by the limit maps each coordinate to 0..2^21 in order.
+    c.iter().fold(0u64, |key, &v| (key << 21) | (v + CELL_LIMIT_3D) as u64)
+}
+
+impl OverlapCounter {
+    /// [`OverlapCounter::count_and_deepest`] for spheres: the overlapping pairs `i < j`
+    /// (distance < `radii[i] + radii[j]`) and the deepest overlap (m). Spheres are binned in a
+    /// 3-D grid whose cell is the largest diameter; each cell is checked against itself and
+    /// its 13 "forward" neighbours, so every pair of adjacent cells is visited once.
+    /// Non-finite positions are skipped.
+    pub fn count_and_deepest_3d(&mut self, positions: &[Vec3], radii: &[f32]) -> (usize, f32) {
+        let max_radius = radii.iter().copied().fold(0.0f32, f32::max);
+        if positions.len() < 2 || max_radius <= 0.0 {
+            return (0, 0.0);
+        }
+        let cell = 2.0 * max_radius;
+        // Cells beyond the limit are clamped onto the border cells: far-away spheres then share
+        // a cell, which costs time, never a missed pair.
+        let cell_of = |v: f32| ((v / cell).floor() as i64).clamp(-CELL_LIMIT_3D, CELL_LIMIT_3D - 1);
+        self.cells.clear();
+        for (i, p) in positions.iter().enumerate() {
+            if p.is_finite() {
+                self.cells.push((cell_key_3d([cell_of(p.x), cell_of(p.y), cell_of(p.z)]), i as u32));
+            }
+        }
+        self.cells.sort_unstable();
+        let mask = (1u64 << 21) - 1;
+        let mut overlaps = Overlaps3d::default();
+        let mut start = 0;
+        while start < self.cells.len() {
+            let key = self.cells[start].0;
+            let end = start + self.cells[start..].partition_point(|c| c.0 == key);
+            let c = [(key >> 42) & mask, (key >> 21) & mask, key & mask].map(|v| v as i64 - CELL_LIMIT_3D);
+            for a in start..end {
+                for b in a + 1..end {
+                    overlaps.check(self.cells[a].1, self.cells[b].1, positions, radii);
+                }
+            }
+            for dx in 0..=1i64 {
+                for dy in -1..=1i64 {
+                    for dz in -1..=1i64 {
+                        // Forward: lexicographically after (0, 0, 0).
+                        if (dx, dy, dz) <= (0, 0, 0) {
+                            continue;
+                        }
+                        let n = [c[0] + dx, c[1] + dy, c[2] + dz];
+                        // Past the border there is no cell (everything there was clamped in).
+                        if n.iter().any(|v| !(-CELL_LIMIT_3D..CELL_LIMIT_3D).contains(v)) {
+                            continue;
+                        }
+                        let other = cell_key_3d(n);
+                        let lo = self.cells.partition_point(|c| c.0 < other);
+                        let hi = lo + self.cells[lo..].partition_point(|c| c.0 == other);
+                        for a in start..end {
+                            for b in lo..hi {
+                                overlaps.check(self.cells[a].1, self.cells[b].1, positions, radii);
+                            }
+                        }
+                    }
+                }
+            }
+            start = end;
+        }
+        (overlaps.count, overlaps.deepest)
+    }
+}
+
+/// Running count and depth of overlaps between spheres.
+#[derive(Default)]
+struct Overlaps3d {
+    count: usize,
+    deepest: f32,
+}
+
+impl Overlaps3d {
+    fn check(&mut self, i: u32, j: u32, positions: &[Vec3], radii: &[f32]) {
+        let (i, j) = (i as usize, j as usize);
+        let reach = radii[i] + radii[j];
+        let d2 = positions[i].distance_squared(positions[j]);
+        if d2 < reach * reach {
+            self.count += 1;
+            self.deepest = self.deepest.max(reach - d2.sqrt());
+        }
+    }
+}
+
+/// The brute-force overlap count and deepest overlap of spheres: the oracle of
+/// [`OverlapCounter::count_and_deepest_3d`].
+pub fn count_overlaps_brute_force_3d(positions: &[Vec3], radii: &[f32]) -> (usize, f32) {
+    let mut overlaps = Overlaps3d::default();
+    for i in 0..positions.len() {
+        for j in i + 1..positions.len() {
+            if positions[i].is_finite() && positions[j].is_finite() {
+                overlaps.check(i as u32, j as u32, positions, radii);
+            }
+        }
+    }
+    (overlaps.count, overlaps.deepest)
+}
+
+/// 3-D agents within their own radius of their goal ([`count_at_goal`] in space).
+pub fn count_at_goal_3d(positions: &[Vec3], radii: &[f32], goals: &[Vec3]) -> usize {
+    positions.iter().zip(radii).zip(goals).filter(|((p, r), g)| p.distance_squared(**g) < **r * **r).count()
+}
+
 /// Running count and depth of overlaps.
 #[derive(Default)]
 struct Overlaps {
@@ -146,6 +258,36 @@ mod tests {
             prop_assert_eq!(count, oracle_count);
             prop_assert_eq!(deepest.to_bits(), oracle_deepest.to_bits());
         }
+    }
+
+    proptest! {
+        #[test]
+        fn grid_count_equals_brute_force_in_3d(
+            spheres in proptest::collection::vec((-20.0f32..20.0, -20.0f32..20.0, -20.0f32..20.0, 0.1f32..3.0), 0..150)
+        ) {
+            let positions: Vec<Vec3> = spheres.iter().map(|s| Vec3::new(s.0, s.1, s.2)).collect();
+            let radii: Vec<f32> = spheres.iter().map(|s| s.3).collect();
+            let (count, deepest) = OverlapCounter::new().count_and_deepest_3d(&positions, &radii);
+            let (oracle_count, oracle_deepest) = count_overlaps_brute_force_3d(&positions, &radii);
+            prop_assert_eq!(count, oracle_count);
+            prop_assert_eq!(deepest.to_bits(), oracle_deepest.to_bits());
+        }
+    }
+
+    #[test]
+    fn spheres_far_apart_at_the_border_cells_and_not_finite() {
+        let positions = [
+            Vec3::new(-1.0, -1.0, -1.0),
+            Vec3::new(-1.0, -1.0, -2.5),
+            Vec3::new(1e30, 1e30, -1e30),
+            Vec3::new(1e30, 1e30, -1e30),
+            Vec3::new(1e30, 1e29, -1e30),
+            Vec3::new(f32::NAN, 0.0, 0.0),
+        ];
+        let radii = [1.0; 6];
+        let (count, deepest) = OverlapCounter::new().count_and_deepest_3d(&positions, &radii);
+        assert_eq!((count, deepest), count_overlaps_brute_force_3d(&positions, &radii));
+        assert_eq!(count, 2);
     }
 
     #[test]

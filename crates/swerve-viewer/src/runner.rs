@@ -7,7 +7,7 @@
 //! making the simulation or the other pages wait.
 
 use crate::frame::{FrameEncoder, FrameInfo};
-use crate::inspect::{inspect, InspectReport};
+use crate::inspect::{inspect_scene, Inspection};
 use crate::LiveScene;
 use axum::body::Bytes;
 use serde::Serialize;
@@ -25,7 +25,7 @@ pub(crate) enum Command {
     Reset,
     Speed(f32),
     BroadPhase(swerve::physics::BroadPhaseKind),
-    Inspect { agent: u32, reply: oneshot::Sender<Option<InspectReport>> },
+    Inspect { agent: u32, reply: oneshot::Sender<Option<Inspection>> },
     State { reply: oneshot::Sender<StateReport> },
     Summary { reply: oneshot::Sender<SummaryReport> },
 }
@@ -54,7 +54,8 @@ pub(crate) struct StateReport {
 pub(crate) struct SummaryReport {
     pub version: u32,
     pub step: u32,
-    /// (agent id, half-planes, of which from obstacles, "LP2" or "LP3").
+    /// (agent id, half-planes, of which from obstacles, "LP2" or "LP3"); for a 3-D crowd
+    /// (agent id, ORCA planes, 0, "LP3" or "LP4": RVO2-3D's programs).
     pub agents: Vec<(u32, usize, usize, &'static str)>,
 }
 
@@ -87,6 +88,22 @@ struct SceneInfo<'a> {
     walls: Option<[f32; 4]>,
     /// The names of the broad phases, in the order of the frame's broad-phase index.
     broad_phases: Vec<&'static str>,
+    /// 3 for a 3-D scene (frames with three coordinates); absent for a planar one, whose
+    /// description is unchanged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dimensions: Option<u32>,
+    /// 3-D: min x, min y, min z, max x, max y, max z of everything in the scene (m).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bounds3: Option<[f32; 6]>,
+    /// 3-D: the box the spheres bounce in (min x, y, z, max x, y, z), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    box3: Option<[f32; 6]>,
+    /// 3-D: the static triangles (three corners each, m).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    triangles: Option<Vec<[[f32; 3]; 3]>>,
+    /// 3-D: the agents' goals (m).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    goals3: Option<Vec<[f32; 3]>>,
 }
 
 pub(crate) struct Runner {
@@ -139,6 +156,9 @@ impl Runner {
     }
 
     fn publish_scene(&mut self) {
+        if self.scene.is_3d() {
+            return self.publish_scene_3d();
+        }
         let scene = &*self.scene;
         let (mut ids, mut radii, mut positions) = (Vec::new(), Vec::new(), Vec::new());
         let (mut obstacles, mut time_step) = (Vec::new(), 0.0);
@@ -180,9 +200,81 @@ impl Runner {
             ball_radii,
             walls,
             broad_phases: swerve::physics::BroadPhaseKind::ALL.iter().map(|k| k.name()).collect(),
+            dimensions: None,
+            bounds3: None,
+            box3: None,
+            triangles: None,
+            goals3: None,
         };
         // Serialising plain numbers and strings cannot fail; an empty message would only make
         // the page wait for the next one.
+        let json = serde_json::to_string(&info).unwrap_or_default();
+        self.scene_info.send_replace(Arc::from(json));
+    }
+
+    /// The scene description of a 3-D scene: radii, goals, triangles, the box and the bounds
+    /// of everything; the planar fields hold the xy shadow of the same.
+    fn publish_scene_3d(&mut self) {
+        use swerve::orca3d::Vec3;
+        let scene = &*self.scene;
+        let (mut ids, mut radii, mut time_step) = (Vec::new(), Vec::new(), 0.0);
+        let mut points: Vec<Vec3> = Vec::new();
+        if let Some(sim) = scene.simulator3d() {
+            ids = sim.agent_ids().iter().map(|id| id.0).collect();
+            radii = sim.agent_ids().iter().map(|id| sim.agent_params(*id).map_or(0.0, |p| p.radius)).collect();
+            points.extend(
+                sim.positions().iter().zip(&radii).flat_map(|(p, r)| [*p - Vec3::splat(*r), *p + Vec3::splat(*r)]),
+            );
+            time_step = sim.time_step();
+        }
+        points.extend(scene.goals3d());
+        let world = scene.world3d();
+        let ball_radii: Vec<f32> = world.map_or(Vec::new(), |w| w.spheres().iter().map(|s| s.radius).collect());
+        let mut triangles = Vec::new();
+        let mut box3 = None;
+        if let Some(w) = world {
+            points.extend(
+                w.spheres()
+                    .iter()
+                    .flat_map(|s| [s.position - Vec3::splat(s.radius), s.position + Vec3::splat(s.radius)]),
+            );
+            triangles = w.triangles().iter().map(|t| [t.a.to_array(), t.b.to_array(), t.c.to_array()]).collect();
+            points.extend(w.triangles().iter().flat_map(|t| [t.a, t.b, t.c]));
+            if let Some(b) = w.bounds() {
+                box3 = Some([b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z]);
+                points.extend([b.min, b.max]);
+            }
+        }
+        let finite = points.iter().filter(|p| p.is_finite());
+        let (lo, hi) = finite
+            .fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+        let bounds3 = if lo.cmple(hi).all() {
+            [lo.x, lo.y, lo.z, hi.x, hi.y, hi.z]
+        } else {
+            [-10.0, -10.0, -10.0, 10.0, 10.0, 10.0]
+        };
+        let goals3: Vec<[f32; 3]> = scene.goals3d().iter().map(|g| g.to_array()).collect();
+        let info = SceneInfo {
+            message_type: "scene",
+            name: scene.name(),
+            version: self.version,
+            time_step,
+            ids,
+            radii,
+            goals: goals3.iter().map(|g| [g[0], g[1]]).collect(),
+            obstacles: Vec::new(),
+            bounds: [bounds3[0], bounds3[1], bounds3[3], bounds3[4]],
+            steps_per_second: self.steps_per_second,
+            ball_radii,
+            walls: box3.map(|b| [b[0], b[1], b[3], b[4]]),
+            broad_phases: swerve::physics3d::BroadPhaseKind::ALL.iter().map(|k| k.name()).collect(),
+            dimensions: Some(3),
+            bounds3: Some(bounds3),
+            box3,
+            triangles: Some(triangles),
+            goals3: Some(goals3),
+        };
+        // As for the planar description: plain numbers and strings always serialise.
         let json = serde_json::to_string(&info).unwrap_or_default();
         self.scene_info.send_replace(Arc::from(json));
     }
@@ -191,6 +283,12 @@ impl Runner {
     /// agent id. A scene that adds or removes agents (spawners, agents leaving at their goal)
     /// changes it, and the page then needs a new description (ids, radii) to draw the frame.
     fn population(&self) -> (usize, u32, usize) {
+        if let Some(sim) = self.scene.simulator3d() {
+            return (sim.num_agents(), sim.agent_ids().last().map_or(u32::MAX, |id| id.0), 0);
+        }
+        if let Some(world) = self.scene.world3d() {
+            return (0, u32::MAX, world.num_spheres());
+        }
         let sim = self.scene.simulator();
         (
             sim.map_or(0, |s| s.num_agents()),
@@ -257,11 +355,30 @@ impl Runner {
                 }
             }
             Command::Inspect { agent, reply } => {
-                let report = self.scene.simulator().and_then(|sim| inspect(sim, agent, self.version, self.step));
+                let report = inspect_scene(&*self.scene, agent, self.version, self.step);
                 // The asker may have gone away meanwhile; nothing to do then.
                 let _ = reply.send(report);
             }
             Command::State { reply } => {
+                if self.scene.is_3d() {
+                    let world = self.scene.world3d();
+                    let stats = world.map(|w| w.last_step_stats()).unwrap_or_default();
+                    let _ = reply.send(StateReport {
+                        name: self.scene.name().to_string(),
+                        version: self.version,
+                        step: self.step,
+                        time: self.scene.time(),
+                        playing: self.playing,
+                        agents: self.scene.simulator3d().map_or(0, |s| s.num_agents()),
+                        steps_per_second: self.steps_per_second,
+                        step_ms: self.step_ms,
+                        balls: world.map_or(0, |w| w.num_spheres()),
+                        broad_phase: world.map(|w| w.broad_phase().name().to_string()),
+                        candidate_pairs: stats.candidate_pairs,
+                        contacts: stats.contacts,
+                    });
+                    return;
+                }
                 let _ = reply.send(StateReport {
                     name: self.scene.name().to_string(),
                     version: self.version,
@@ -279,6 +396,16 @@ impl Runner {
             }
             Command::Summary { reply } => {
                 let mut agents = Vec::new();
+                if let Some(sim) = self.scene.simulator3d() {
+                    for id in sim.agent_ids() {
+                        let planes = sim.agent_planes(*id).map_or(0, |p| p.len());
+                        let lp = match sim.agent_lp_outcome(*id) {
+                            Ok(swerve::orca::linear_program::LpOutcome::Fallback { .. }) => "LP4",
+                            _ => "LP3",
+                        };
+                        agents.push((id.0, planes, 0, lp));
+                    }
+                }
                 if let Some(sim) = self.scene.simulator() {
                     for id in sim.agent_ids() {
                         let total = sim.agent_half_planes(*id).map_or(0, |h| h.len());

@@ -1,10 +1,13 @@
 //! Any scenario file in the viewer: [`ScenarioScene`] drives the library's scenario
 //! [`Runner`] (its preferred-velocity rule, roadmap, spawners, sinks and balls), so
-//! `swerve serve SCENARIO` shows exactly what `swerve run SCENARIO` computes.
+//! `swerve serve SCENARIO` shows exactly what `swerve run SCENARIO` computes. A 3-D file (a
+//! `[spheres]` table) plays in [`SphereScenarioScene`] through the library's [`SphereRunner`];
+//! [`scene_of`] picks the right one for any scenario.
 
 use crate::{LiveScene, ViewerError};
 use swerve::physics::World;
-use swerve::scenario::{Runner, Scenario};
+use swerve::physics3d::World as World3d;
+use swerve::scenario::{AnyScenario, Runner, Scenario, SphereRunner, SphereScenario};
 use swerve::{Simulator, Vec2};
 
 /// A scenario run live. Reset builds a fresh [`Runner`] from the scenario.
@@ -75,5 +78,63 @@ impl LiveScene for ScenarioScene {
 
     fn world_mut(&mut self) -> Option<&mut World> {
         self.runner.world_mut()
+    }
+}
+
+/// The live scene of any scenario: [`ScenarioScene`] for a planar one, [`SphereScenarioScene`]
+/// for a 3-D one. Errors are the scenario's own (invalid values).
+pub fn scene_of(scenario: AnyScenario) -> Result<Box<dyn LiveScene>, ViewerError> {
+    Ok(match scenario {
+        AnyScenario::Plane(s) => Box::new(ScenarioScene::new(s)?),
+        AnyScenario::Spheres(s) => Box::new(SphereScenarioScene::new(s)?),
+    })
+}
+
+/// A 3-D scenario (a `[spheres]` table) run live by the library's [`SphereRunner`], stepping
+/// past the file's step count for as long as the page plays. Reset builds a fresh runner.
+pub struct SphereScenarioScene {
+    scenario: SphereScenario,
+    runner: SphereRunner,
+}
+
+impl SphereScenarioScene {
+    /// Builds the scenario's world; errors are the scenario's own (invalid values).
+    pub fn new(scenario: SphereScenario) -> Result<SphereScenarioScene, ViewerError> {
+        let runner = SphereRunner::new(&scenario)?;
+        Ok(SphereScenarioScene { scenario, runner })
+    }
+}
+
+impl LiveScene for SphereScenarioScene {
+    fn name(&self) -> &str {
+        &self.scenario.name
+    }
+
+    fn step(&mut self) {
+        self.runner.step();
+    }
+
+    fn reset(&mut self) {
+        // Valid when this scene was built, so rebuilding cannot fail; keep the current run if
+        // it somehow does rather than panic on the simulation thread.
+        if let Ok(runner) = SphereRunner::new(&self.scenario) {
+            self.runner = runner;
+        }
+    }
+
+    fn time(&self) -> f64 {
+        self.runner.time()
+    }
+
+    fn simulator(&self) -> Option<&Simulator> {
+        None
+    }
+
+    fn goals(&self) -> &[Vec2] {
+        &[]
+    }
+
+    fn world3d(&self) -> Option<&World3d> {
+        Some(self.runner.world())
     }
 }

@@ -7,8 +7,10 @@
 //! physics [`World`] of bouncing balls.
 
 use crate::ViewerError;
+use swerve::orca3d::{Simulator as Simulator3d, Vec3};
 use swerve::physics::scene::Scene as BallSetup;
 use swerve::physics::{BroadPhaseKind, World};
+use swerve::physics3d::World as World3d;
 use swerve::reference::preferred_velocity_toward;
 use swerve::{Simulator, Vec2};
 
@@ -46,6 +48,29 @@ pub trait LiveScene: Send + 'static {
     /// Mutable access to the balls, used only to switch the broad phase.
     fn world_mut(&mut self) -> Option<&mut World> {
         None
+    }
+
+    /// The crowd of a 3-D scene ([`swerve::orca3d`]), if it has one. A scene is planar or
+    /// spatial: one with a 3-D crowd or 3-D spheres returns `None` from [`LiveScene::simulator`]
+    /// and [`LiveScene::world`], and its frames carry three coordinates ([`crate::frame`]).
+    fn simulator3d(&self) -> Option<&Simulator3d> {
+        None
+    }
+
+    /// The 3-D agents' goals (m), in the order of [`Simulator3d::agent_ids`]; empty when they
+    /// have none.
+    fn goals3d(&self) -> &[Vec3] {
+        &[]
+    }
+
+    /// The spheres of a 3-D scene ([`swerve::physics3d`]), with their static triangles and box.
+    fn world3d(&self) -> Option<&World3d> {
+        None
+    }
+
+    /// Whether the scene is spatial (3-D crowd or 3-D spheres).
+    fn is_3d(&self) -> bool {
+        self.simulator3d().is_some() || self.world3d().is_some()
     }
 }
 
@@ -188,5 +213,163 @@ impl LiveScene for BallScene {
 
     fn world_mut(&mut self) -> Option<&mut World> {
         Some(&mut self.world)
+    }
+}
+
+/// The rule that turns an agent's goal and position into its preferred velocity (m/s).
+pub type PreferredVelocity3d = fn(goal: Vec3, position: Vec3) -> Vec3;
+
+/// A 3-D crowd ([`swerve::orca3d::Simulator`]) whose agents fly to fixed goals by a given rule
+/// (RVO2-3D's Sphere example: toward the goal at most at unit speed). Reset restores a copy of
+/// the simulator as it was given.
+#[derive(Clone, Debug)]
+pub struct Orca3dScene {
+    name: String,
+    initial: Simulator3d,
+    simulator: Simulator3d,
+    goals: Vec<Vec3>,
+    preferred_rule: PreferredVelocity3d,
+    preferred: Vec<Vec3>,
+    start_time: f32,
+}
+
+impl Orca3dScene {
+    /// A scene from a simulator and one goal per agent (in the order of
+    /// [`Simulator3d::agent_ids`]); every step sets each agent's preferred velocity to
+    /// `preferred(goal, position)` and steps.
+    ///
+    /// Errors: the number of goals differs from the number of agents, or a goal is not finite.
+    pub fn new(
+        name: impl Into<String>,
+        mut simulator: Simulator3d,
+        goals: Vec<Vec3>,
+        preferred: PreferredVelocity3d,
+    ) -> Result<Orca3dScene, ViewerError> {
+        if goals.len() != simulator.num_agents() {
+            return Err(ViewerError::InvalidScene(format!(
+                "{} goals for {} agents (one goal per agent is required)",
+                goals.len(),
+                simulator.num_agents()
+            )));
+        }
+        if let Some(i) = goals.iter().position(|g| !g.is_finite()) {
+            return Err(ViewerError::InvalidScene(format!("goal {i} is not finite: {}", goals[i])));
+        }
+        // The inspector and the neighbour links read every agent's decision.
+        simulator.set_record_decisions(true);
+        Ok(Orca3dScene {
+            name: name.into(),
+            start_time: simulator.global_time(),
+            initial: simulator.clone(),
+            simulator,
+            preferred: vec![Vec3::ZERO; goals.len()],
+            goals,
+            preferred_rule: preferred,
+        })
+    }
+}
+
+impl LiveScene for Orca3dScene {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn step(&mut self) {
+        let rule = self.preferred_rule;
+        for ((pref, goal), position) in self.preferred.iter_mut().zip(&self.goals).zip(self.simulator.positions()) {
+            *pref = rule(*goal, *position);
+        }
+        // Fails only for a non-finite value (a rule gone wrong): then the agents keep their
+        // last preferred velocities rather than the step panicking.
+        let _ = self.simulator.set_pref_velocities(&self.preferred);
+        self.simulator.step();
+    }
+
+    fn reset(&mut self) {
+        self.simulator.clone_from(&self.initial);
+    }
+
+    fn time(&self) -> f64 {
+        f64::from(self.simulator.global_time() - self.start_time)
+    }
+
+    fn simulator(&self) -> Option<&Simulator> {
+        None
+    }
+
+    fn goals(&self) -> &[Vec2] {
+        &[]
+    }
+
+    fn simulator3d(&self) -> Option<&Simulator3d> {
+        Some(&self.simulator)
+    }
+
+    fn goals3d(&self) -> &[Vec3] {
+        &self.goals
+    }
+}
+
+/// Builds a 3-D sphere world: called once by [`SphereScene::new`] and again by each reset.
+pub type WorldBuilder3d = Box<dyn Fn() -> Result<World3d, swerve::Error> + Send>;
+
+/// A 3-D world of spheres ([`swerve::physics3d::World`]: spheres, static triangles, a box)
+/// stepped by a fixed `dt`. Reset builds the world again ([`World3d`] is not `Clone`).
+pub struct SphereScene {
+    name: String,
+    build: WorldBuilder3d,
+    dt: f32,
+    world: World3d,
+    steps: u64,
+}
+
+impl SphereScene {
+    /// A scene of the world `build` makes, stepped by `dt` seconds.
+    ///
+    /// Errors: `build` fails, or `dt` is not a positive finite number.
+    pub fn new(name: impl Into<String>, dt: f32, build: WorldBuilder3d) -> Result<SphereScene, ViewerError> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(ViewerError::InvalidScene(format!(
+                "the time step must be a positive number of seconds, got {dt}"
+            )));
+        }
+        let world = build()?;
+        Ok(SphereScene { name: name.into(), build, dt, world, steps: 0 })
+    }
+}
+
+impl LiveScene for SphereScene {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn step(&mut self) {
+        self.world.step(self.dt);
+        self.steps += 1;
+    }
+
+    fn reset(&mut self) {
+        // The builder succeeded in `new`; should it fail now, keep the current world rather
+        // than panic on the simulation thread.
+        if let Ok(world) = (self.build)() {
+            self.world = world;
+            self.steps = 0;
+        }
+    }
+
+    fn time(&self) -> f64 {
+        self.steps as f64 * f64::from(self.dt)
+    }
+
+    fn simulator(&self) -> Option<&Simulator> {
+        None
+    }
+
+    fn goals(&self) -> &[Vec2] {
+        &[]
+    }
+
+    fn world3d(&self) -> Option<&World3d> {
+        Some(&self.world)
     }
 }

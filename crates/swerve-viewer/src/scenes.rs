@@ -3,13 +3,22 @@
 //! They follow RVO2's example programs (Circle, Blocks) so that what the viewer shows can be
 //! compared with what RVO2's examples do; the CLI's scenarios replace them for real use.
 
-use crate::{BallScene, LiveScene, OrcaScene, ViewerError};
+use crate::{BallScene, LiveScene, OrcaScene, SphereScenarioScene, SphereScene, ViewerError};
+use swerve::orca3d::Vec3;
 use swerve::physics::scene::{ball_pit, seed_scene};
 use swerve::physics::BroadPhaseKind;
+use swerve::physics3d::scene::sphere_pit;
+use swerve::physics3d::{BroadPhaseKind as BroadPhaseKind3d, World as World3d};
+use swerve::scenario::SphereScenario;
 use swerve::{AgentParams, Simulator, Vec2};
 
-/// The names [`by_name`] knows.
-pub const NAMES: [&str; 5] = ["circle", "crossing", "obstacles", "balls", "ball-pit"];
+/// The names [`by_name`] knows. (`swerve serve --scene sphere3d`, RVO2-3D's Sphere example,
+/// is built by the CLI, which owns that example's setup; any [`crate::Orca3dScene`] shows the
+/// same way.)
+pub const NAMES: [&str; 7] = ["circle", "crossing", "obstacles", "balls", "ball-pit", "pit3d", "hourglass3d"];
+
+/// The most spheres [`pit3d`] builds (the CLI's `swerve pit3d` limit).
+pub const MAX_PIT3D_SPHERES: usize = 1_000_000;
 
 /// The seed of the ball scenes' random placement.
 pub const BALL_SEED: u64 = 2003;
@@ -46,10 +55,48 @@ pub fn by_name(name: &str, count: Option<usize>) -> Result<Box<dyn LiveScene>, V
         },
         "balls" => Box::new(balls(count.unwrap_or(400))?),
         "ball-pit" => Box::new(pit(count.unwrap_or(2000))?),
+        "pit3d" => Box::new(pit3d(count.unwrap_or(2000))?),
+        "hourglass3d" => match count {
+            None => Box::new(hourglass3d()?),
+            Some(_) => {
+                return Err(ViewerError::InvalidScene(
+                    "the hourglass3d scene has a fixed number of spheres (its scenario file's)".into(),
+                ))
+            }
+        },
         other => {
             return Err(ViewerError::InvalidScene(format!("unknown scene {other:?}; known: {}", NAMES.join(", "))))
         }
     })
+}
+
+/// A pour in three dimensions ([`swerve::physics3d`]): `n` unit spheres of the sphere pit
+/// ([`swerve::physics3d::scene::sphere_pit`], 10 % of a cubic box, random speeds up to
+/// 10 m/s) fall under gravity (9.81 m/s² along −z) with friction 0.5 and restitution 0.3,
+/// and pile up on the floor; 60 steps per simulated second, uniform-grid broad phase. At
+/// least 1, at most [`MAX_PIT3D_SPHERES`].
+pub fn pit3d(n: usize) -> Result<SphereScene, ViewerError> {
+    check_count("pit3d", "spheres", n, MAX_PIT3D_SPHERES)?;
+    if n == 0 {
+        return Err(ViewerError::InvalidScene("the pit3d scene needs at least 1 sphere".into()));
+    }
+    let setup = sphere_pit(n, 0.1, BALL_SEED);
+    let dt = setup.dt;
+    let build = move || {
+        let mut world = World3d::new(Some(setup.bounds), BroadPhaseKind3d::UniformGrid)?;
+        for s in &setup.spheres {
+            world.add_sphere(s.with_friction(0.5).with_restitution(0.3))?;
+        }
+        world.set_gravity(Vec3::new(0.0, 0.0, -9.81))?;
+        Ok(world)
+    };
+    SphereScene::new(format!("pit3d ({n} spheres poured under gravity)"), dt, Box::new(build))
+}
+
+/// The built-in 3-D scenario `hourglass3d` (`scenarios/hourglass3d.toml`): 600 rough spheres
+/// pour through a funnel of static triangles onto a tilted plate.
+pub fn hourglass3d() -> Result<SphereScenarioScene, ViewerError> {
+    SphereScenarioScene::new(SphereScenario::builtin("hourglass3d")?)
 }
 
 /// Seed 003's experiment: `n` balls (at most 1,800) of radius 10–15 bouncing in an 1800 × 900
@@ -194,9 +241,28 @@ mod tests {
     }
 
     #[test]
+    fn scenes_in_3d_are_built_and_checked() {
+        let pit = by_name("pit3d", Some(50)).unwrap();
+        assert!(pit.is_3d() && pit.simulator().is_none() && pit.world().is_none());
+        assert_eq!(pit.world3d().unwrap().num_spheres(), 50);
+        assert!(by_name("pit3d", Some(0)).is_err());
+        let hourglass = by_name("hourglass3d", None).unwrap();
+        assert!(hourglass.world3d().unwrap().triangles().len() >= 9);
+        let Err(error) = by_name("hourglass3d", Some(10)) else { panic!("hourglass3d took a count") };
+        assert!(error.to_string().contains("fixed number"), "{error}");
+        let Err(error) = by_name("pit4d", None) else { panic!("an unknown scene was built") };
+        assert!(error.to_string().contains("pit3d") && error.to_string().contains("hourglass3d"), "{error}");
+    }
+
+    #[test]
     fn counts_past_the_limits_are_refused_before_anything_is_allocated() {
         // A trillion would abort the process if anything were allocated for it first.
-        for (name, max) in [("circle", MAX_AGENTS), ("crossing", MAX_AGENTS), ("ball-pit", MAX_PIT_BALLS)] {
+        for (name, max) in [
+            ("circle", MAX_AGENTS),
+            ("crossing", MAX_AGENTS),
+            ("ball-pit", MAX_PIT_BALLS),
+            ("pit3d", MAX_PIT3D_SPHERES),
+        ] {
             for n in [max + 1, 1_000_000_000_000] {
                 let Err(error) = by_name(name, Some(n)) else { panic!("{name} built {n}") };
                 let message = error.to_string();

@@ -326,3 +326,182 @@ async fn a_flood_of_commands_is_bounded_and_the_server_keeps_answering() {
     let steps = state["step"].as_u64().unwrap();
     assert!(steps >= 1 && steps <= u64::from(FLOOD), "{steps} steps");
 }
+
+// ----- 3-D scenes -----
+
+/// Reads until a 3-D frame of step `step` arrives; returns its header and positions.
+async fn frame3d_of_step(
+    socket: &mut Socket,
+    step: u32,
+) -> (swerve_viewer::frame::FrameHeader, Vec<swerve::orca3d::Vec3>) {
+    loop {
+        match next(socket).await.expect("connection closed while waiting for a frame") {
+            Message::Binary(bytes) if swerve_viewer::frame::decode_header(&bytes).unwrap().step == step => {
+                assert!(decode(&bytes).is_none(), "a 3-D frame must not parse as a planar one");
+                return swerve_viewer::frame::decode_3d(&bytes).expect("a whole 3-D frame");
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A small crowd in RVO2-3D's Sphere arrangement: `n` agents on a golden-angle spiral over a
+/// sphere sized so that neighbours start about 10 m apart, each flying to its antipode.
+fn sphere_crowd(n: usize) -> swerve_viewer::Orca3dScene {
+    use swerve::orca3d::{AgentParams, Simulator, Vec3};
+    let mut sim = Simulator::new(0.125, AgentParams::default()).unwrap();
+    let radius = 10.0 * (n as f32 / (4.0 * std::f32::consts::PI)).sqrt();
+    let mut goals = Vec::new();
+    for i in 0..n {
+        let z = 1.0 - 2.0 * (i as f32 + 0.5) / n as f32;
+        let angle = i as f32 * 2.399_963;
+        let ring = (1.0 - z * z).sqrt();
+        let p = Vec3::new(ring * angle.cos(), ring * angle.sin(), z) * radius;
+        sim.add_agent(p).unwrap();
+        goals.push(-p);
+    }
+    let toward = |goal: Vec3, position: Vec3| (goal - position).clamp_length_max(1.0);
+    swerve_viewer::Orca3dScene::new("sphere crowd", sim, goals, toward).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sphere_frames_carry_the_worlds_positions_and_the_description_its_triangles() {
+    let (addr, _stop) = start_with(swerve_viewer::scenes::by_name("hourglass3d", None).unwrap()).await;
+    let mut socket = connect(addr).await;
+    let Some(Message::Text(scene)) = next(&mut socket).await else { panic!("first message is not the scene") };
+    let scene: serde_json::Value = serde_json::from_str(&scene).unwrap();
+    assert_eq!(scene["dimensions"], 3);
+    const STEPS: u32 = 4;
+    for _ in 0..STEPS {
+        send(&mut socket, r#"{"cmd":"step"}"#).await;
+    }
+    let (header, positions) = frame3d_of_step(&mut socket, STEPS).await;
+    assert!(header.three_d && !header.playing);
+
+    // The oracle: the same scenario stepped here.
+    let mut oracle = swerve_viewer::scenes::hourglass3d().unwrap();
+    for _ in 0..STEPS {
+        oracle.step();
+    }
+    let world = oracle.world3d().unwrap();
+    assert_eq!((header.agents, header.balls as usize), (0, world.num_spheres()));
+    assert_eq!(positions.len(), world.num_spheres());
+    for (got, sphere) in positions.iter().zip(world.spheres()) {
+        let want = sphere.position;
+        assert_eq!(
+            (got.x.to_bits(), got.y.to_bits(), got.z.to_bits()),
+            (want.x.to_bits(), want.y.to_bits(), want.z.to_bits())
+        );
+    }
+    let stats = world.last_step_stats();
+    assert_eq!((header.candidate_pairs as usize, header.contacts as usize), (stats.candidate_pairs, stats.contacts));
+    // The static triangles and the box are in the description, corner for corner.
+    let triangles = scene["triangles"].as_array().unwrap();
+    assert_eq!(triangles.len(), world.triangles().len());
+    assert!(triangles.len() >= 9);
+    for (json, t) in triangles.iter().zip(world.triangles()) {
+        let corner = |k: usize, c: usize| json[k][c].as_f64().unwrap() as f32;
+        assert_eq!((corner(0, 0), corner(1, 1), corner(2, 2)), (t.a.x, t.b.y, t.c.z));
+    }
+    let bounds = world.bounds().unwrap();
+    assert_eq!(scene["box3"][2].as_f64().unwrap() as f32, bounds.min.z);
+    assert_eq!(scene["ball_radii"].as_array().unwrap().len(), world.num_spheres());
+    let radius = scene["ball_radii"][0].as_f64().unwrap() as f32;
+    assert_eq!(radius, world.spheres()[0].radius);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn crowd_frames_and_inspector_in_3d_carry_the_library_values() {
+    let (addr, _stop) = start_with(Box::new(sphere_crowd(64))).await;
+    let mut socket = connect(addr).await;
+    let Some(Message::Text(scene)) = next(&mut socket).await else { panic!("first message is not the scene") };
+    let scene: serde_json::Value = serde_json::from_str(&scene).unwrap();
+    assert_eq!((scene["dimensions"].as_u64(), scene["ids"].as_array().unwrap().len()), (Some(3), 64));
+    assert_eq!(scene["goals3"].as_array().unwrap().len(), 64);
+    const STEPS: u32 = 6;
+    for _ in 0..STEPS {
+        send(&mut socket, r#"{"cmd":"step"}"#).await;
+    }
+    let (header, positions) = frame3d_of_step(&mut socket, STEPS).await;
+
+    let mut oracle = sphere_crowd(64);
+    for _ in 0..STEPS {
+        oracle.step();
+    }
+    let sim = oracle.simulator3d().unwrap();
+    assert_eq!((header.agents as usize, header.balls), (sim.num_agents(), 0));
+    for (got, want) in positions.iter().zip(sim.positions()) {
+        assert_eq!(
+            (got.x.to_bits(), got.y.to_bits(), got.z.to_bits()),
+            (want.x.to_bits(), want.y.to_bits(), want.z.to_bits())
+        );
+    }
+
+    // Every agent's report equals the library's planes, neighbours and outcome, bit for bit.
+    let mut with_planes = 0;
+    for id in sim.agent_ids() {
+        let (status, body) = raw_get(addr, &format!("/api/inspect/{}", id.0)).await;
+        assert_eq!(status, 200);
+        let report: serde_json::Value = serde_json::from_str(body.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+        assert_eq!((report["dimensions"].as_u64(), report["step"].as_u64()), (Some(3), Some(u64::from(STEPS))));
+        let planes = sim.agent_planes(*id).unwrap();
+        let sent = report["planes"].as_array().unwrap();
+        assert_eq!(sent.len(), planes.len(), "agent {}", id.0);
+        with_planes += usize::from(!planes.is_empty());
+        let f = |v: &serde_json::Value| v.as_f64().unwrap() as f32;
+        for (json, plane) in sent.iter().zip(planes) {
+            for c in 0..3 {
+                assert_eq!(f(&json["point"][c]).to_bits(), plane.point[c].to_bits());
+                assert_eq!(f(&json["normal"][c]).to_bits(), plane.normal[c].to_bits());
+            }
+        }
+        let lp = match sim.agent_lp_outcome(*id).unwrap() {
+            swerve::orca::linear_program::LpOutcome::Feasible => serde_json::json!({"program": "LP3"}),
+            swerve::orca::linear_program::LpOutcome::Fallback { first_infeasible } => {
+                serde_json::json!({"program": "LP4", "first_infeasible": first_infeasible})
+            }
+        };
+        assert_eq!(report["outcome"], lp);
+        let neighbors: Vec<u64> = sim.agent_neighbors(*id).unwrap().map(|n| u64::from(n.0)).collect();
+        let sent: Vec<u64> = report["neighbors"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+        assert_eq!(sent, neighbors);
+        let velocity = sim.agent_velocity(*id).unwrap();
+        assert_eq!(f(&report["velocity"][2]).to_bits(), velocity.z.to_bits());
+    }
+    assert!(with_planes > 32, "only {with_planes} of 64 agents had planes");
+
+    // The per-agent summary counts the same planes; the WebSocket inspect message is the API's.
+    let (_, body) = raw_get(addr, "/api/agents").await;
+    let summary: serde_json::Value = serde_json::from_str(body.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+    let first = &summary["agents"][0];
+    assert_eq!(first[1].as_u64().unwrap() as usize, sim.agent_planes(sim.agent_ids()[0]).unwrap().len());
+    send(&mut socket, r#"{"cmd":"inspect","agent":5}"#).await;
+    let report = loop {
+        if let Some(Message::Text(text)) = next(&mut socket).await {
+            let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+            if value["type"] == "inspect" {
+                break value;
+            }
+        }
+    };
+    let (_, body) = raw_get(addr, "/api/inspect/5").await;
+    let api: serde_json::Value = serde_json::from_str(body.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+    assert_eq!(report, api);
+    assert_eq!(raw_get(addr, "/api/inspect/64").await.0, 404);
+}
+
+#[test]
+fn bad_3d_scene_names_and_counts_are_one_line_errors() {
+    for (name, count) in [
+        ("pit3d", Some(0)),
+        ("pit3d", Some(swerve_viewer::scenes::MAX_PIT3D_SPHERES + 1)),
+        ("pit3d", Some(usize::MAX)),
+        ("hourglass3d", Some(600)),
+        ("pit2d", None),
+        ("sphere3", None),
+    ] {
+        let Err(error) = swerve_viewer::scenes::by_name(name, count) else { panic!("{name} {count:?} was built") };
+        let message = error.to_string();
+        assert!(!message.contains('\n') && message.contains(name.split('d').next().unwrap()), "{message}");
+    }
+}

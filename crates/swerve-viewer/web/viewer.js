@@ -71,18 +71,24 @@
         $('speed').value = String(Math.round(message.steps_per_second));
         $('speed-label').textContent = `${Math.round(message.steps_per_second)} steps/s`;
       }
-      trails.data = new Float32Array(TRAIL_LENGTH * 2 * message.ids.length);
+      const dim = message.dimensions === 3 ? 3 : 2;
+      trails.data = new Float32Array(TRAIL_LENGTH * dim * message.ids.length);
       trails.head = 0;
       trails.length = 0;
       trails.count = message.ids.length;
+      trails.dim = dim;
+      agentColours = null;
+      sphereSprites = null;
       const hasBalls = message.ball_radii.length > 0;
-      $('ball-controls').hidden = !hasBalls;
+      // No live broad-phase switch or structure for 3-D spheres: the status bar names it.
+      $('ball-controls').hidden = !hasBalls || dim === 3;
+      $('st-balls-label').textContent = dim === 3 ? 'spheres' : 'balls';
       $('st-balls-group').hidden = !hasBalls;
       const select = $('broad-phase');
       if (select.options.length !== message.broad_phases.length) {
         select.replaceChildren(...message.broad_phases.map((name) => new Option(name, name)));
       }
-      if (!view.fitted) fit();
+      if (dim === 3 ? !camera.fitted : !view.fitted) fit();
       dirty = true;
     } else if (message.type === 'inspect') {
       if (message.agent !== selectedId) return;
@@ -103,12 +109,15 @@
     const words = new Uint32Array(buffer, 0, HEADER_WORDS);
     const floats = new Float32Array(buffer, 0, HEADER_WORDS);
     if (words[0] !== MAGIC || !scene || words[1] !== scene.version) return;
+    // Flag bit 2: a 3-D frame, three coordinates per body (frame.rs, "3-D frames").
+    const dim = (words[5] & 4) !== 0 ? 3 : 2;
+    if ((dim === 3) !== is3d()) return;
     const n = words[6];
     const links = words[9];
     const m = words[11];
     const boxes = words[14];
-    const ballsAt = 4 * HEADER_WORDS + 8 * n;
-    const linksAt = ballsAt + 8 * m;
+    const ballsAt = 4 * HEADER_WORDS + 4 * dim * n;
+    const linksAt = ballsAt + 4 * dim * m;
     const boxesAt = linksAt + 8 * links;
     // Flag bit 1: the balls' angles follow the boxes (once some ball has turned).
     const anglesAt = boxesAt + 20 * boxes;
@@ -123,13 +132,15 @@
       overlaps: words[7],
       atGoal: words[8],
       deepestOverlap: floats[10],
-      positions: new Float32Array(buffer, 4 * HEADER_WORDS, 2 * n),
+      dim,
+      positions: new Float32Array(buffer, 4 * HEADER_WORDS, dim * n),
       m,
-      balls: new Float32Array(buffer, ballsAt, 2 * m),
+      balls: new Float32Array(buffer, ballsAt, dim * m),
       links: new Uint32Array(buffer, linksAt, 2 * links),
       candidatePairs: words[12],
       contacts: words[13],
       broadPhase: words[15] < scene.broad_phases.length ? scene.broad_phases[words[15]] : null,
+      dim3: dim === 3,
       boxCount: boxes,
       boxFloats: new Float32Array(buffer, boxesAt, 5 * boxes),
       boxWords: new Uint32Array(buffer, boxesAt, 5 * boxes),
@@ -142,8 +153,8 @@
   }
 
   function pushTrail() {
-    if (!trails.data || trails.count !== frame.n) return;
-    trails.data.set(frame.positions, trails.head * 2 * frame.n);
+    if (!trails.data || trails.count !== frame.n || trails.dim !== frame.dim) return;
+    trails.data.set(frame.positions, trails.head * frame.dim * frame.n);
     trails.head = (trails.head + 1) % TRAIL_LENGTH;
     trails.length = Math.min(trails.length + 1, TRAIL_LENGTH);
   }
@@ -181,6 +192,10 @@
 
   function fit() {
     if (!scene) return;
+    if (is3d()) {
+      fit3d();
+      return;
+    }
     const [x0, y0, x1, y1] = scene.bounds;
     const w = Math.max(sceneCanvas.clientWidth, 1), h = Math.max(sceneCanvas.clientHeight, 1);
     const r = Math.max(0, ...scene.radii.slice(0, 1), ...scene.ball_radii.slice(0, 1));
@@ -210,6 +225,12 @@
     ctx.fillStyle = '#fafafa';
     ctx.fillRect(0, 0, w, h);
     if (!scene) return;
+    if (is3d()) {
+      drawScene3d(ctx, w, h);
+      counters.lastDrawMs = performance.now() - start;
+      counters.drawMsTotal += counters.lastDrawMs;
+      return;
+    }
 
     // Obstacles: polygons filled, two-vertex obstacles as walls.
     ctx.fillStyle = '#a0aec0';
@@ -414,6 +435,10 @@
     $('inspector').hidden = false;
     $('insp-agent').textContent = `#${r.agent}`;
     $('insp-step').textContent = r.step === 0 ? '0 (no step yet: no half-planes)' : r.step;
+    if (r.dimensions === 3) {
+      drawInspector3d(r);
+      return;
+    }
     const lp = $('insp-lp');
     if (r.outcome.program === 'LP2') {
       lp.textContent = 'LP2 feasible: the nearest permitted velocity to the preferred one';
@@ -555,16 +580,566 @@
     dirty = true;
   }
 
+  // ----- 3-D: orbit camera, depth-sorted sprites, triangles, the box -----
+  // World z is up. The camera circles `target` at `distance`, `yaw` around z and `pitch`
+  // above the xy plane; perspective with a vertical field of view of FOV.
+  const FOV = (45 * Math.PI) / 180;
+  const NEAR = 1e-3; // camera-space depth below which nothing is drawn (relative to distance)
+  const camera = { yaw: -Math.PI / 3, pitch: 0.45, distance: 100, target: [0, 0, 0], fitted: false };
+  // The basis of the current view, refreshed by cameraBasis(): eye, right, up, forward, focal.
+  const basis = { ex: 0, ey: 0, ez: 0, rx: 0, ry: 0, rz: 0, ux: 0, uy: 0, uz: 0, fx: 0, fy: 0, fz: 0, focal: 1, near: 0 };
+
+  function is3d() {
+    return Boolean(scene && scene.dimensions === 3);
+  }
+
+  function cameraBasis(w, h) {
+    const cp = Math.cos(camera.pitch), sp = Math.sin(camera.pitch);
+    const cy = Math.cos(camera.yaw), sy = Math.sin(camera.yaw);
+    // Forward: from the eye to the target.
+    const fx = -cp * cy, fy = -cp * sy, fz = -sp;
+    // Right = forward × z, normalised (|forward × z| = cos(pitch) > 0 within the clamp).
+    const rx = sy, ry = -cy, rz = 0;
+    // Up = right × forward.
+    const ux = ry * fz - rz * fy, uy = rz * fx - rx * fz, uz = rx * fy - ry * fx;
+    const [tx, ty, tz] = camera.target;
+    Object.assign(basis, {
+      ex: tx - fx * camera.distance, ey: ty - fy * camera.distance, ez: tz - fz * camera.distance,
+      rx, ry, rz, ux, uy, uz, fx, fy, fz,
+      focal: h / 2 / Math.tan(FOV / 2),
+      near: NEAR * camera.distance,
+      w2: w / 2, h2: h / 2,
+    });
+  }
+
+  // Camera-space (x right, y up, depth) of a world point.
+  function toCamera(x, y, z) {
+    const b = basis;
+    const dx = x - b.ex, dy = y - b.ey, dz = z - b.ez;
+    return [dx * b.rx + dy * b.ry + dz * b.rz, dx * b.ux + dy * b.uy + dz * b.uz, dx * b.fx + dy * b.fy + dz * b.fz];
+  }
+
+  // Screen point (CSS pixels) and depth of a world point; depth ≤ near means behind the eye.
+  function project(x, y, z) {
+    const [cx, cy, d] = toCamera(x, y, z);
+    const k = basis.focal / Math.max(d, basis.near);
+    return [basis.w2 + cx * k, basis.h2 - cy * k, d];
+  }
+
+  function fit3d() {
+    if (!scene) return;
+    const [x0, y0, z0, x1, y1, z1] = scene.bounds3;
+    camera.target = [(x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2];
+    const radius = Math.max(Math.hypot(x1 - x0, y1 - y0, z1 - z0) / 2, 1e-3);
+    const w = Math.max(sceneCanvas.clientWidth, 1), h = Math.max(sceneCanvas.clientHeight, 1);
+    // The bounding sphere fits the narrower of the two fields of view.
+    const half = Math.min(FOV / 2, Math.atan(Math.tan(FOV / 2) * w / h));
+    camera.distance = 1.02 * radius / Math.sin(half);
+    camera.fitted = true;
+    dirty = true;
+  }
+
+  // Shaded sphere sprites, one per colour, drawn once and scaled with drawImage: one bitmap
+  // copy per sphere is much cheaper than a gradient fill per sphere.
+  const SPRITE_SIZE = 64;
+  const sprites = new Map();
+  function sprite(rgb) {
+    const key = rgb.join(',');
+    let canvas = sprites.get(key);
+    if (canvas) return canvas;
+    canvas = document.createElement('canvas');
+    canvas.width = canvas.height = SPRITE_SIZE;
+    const c = canvas.getContext('2d');
+    const r = SPRITE_SIZE / 2;
+    const mix = (t, to) => rgb.map((v) => Math.round(v + (to - v) * t)).join(', ');
+    const g = c.createRadialGradient(r * 0.65, r * 0.6, r * 0.05, r, r, r);
+    g.addColorStop(0, `rgb(${mix(0.7, 255)})`);
+    g.addColorStop(0.35, `rgb(${mix(0.1, 255)})`);
+    g.addColorStop(0.85, `rgb(${mix(0.35, 0)})`);
+    g.addColorStop(1, `rgb(${mix(0.6, 0)})`);
+    c.fillStyle = g;
+    c.beginPath();
+    c.arc(r, r, r - 0.5, 0, 2 * Math.PI);
+    c.fill();
+    sprites.set(key, canvas);
+    return canvas;
+  }
+
+  const SPHERE_RGB = [49, 130, 206];
+  const HEAVY_RGB = [221, 107, 32];
+  // Agents of a 3-D crowd: coloured by the direction they started in (hue by azimuth), so
+  // that the crossing shows who came from where. Set from the first frame of a scene version.
+  const AGENT_HUES = 12;
+  let agentColours = null; // Uint8Array of hue buckets, per agent
+  let agentSprites = [];
+  let sphereSprites = null; // per sphere: index into [normal, heavy]
+  function hueRgb(k) {
+    const h = (k / AGENT_HUES) * 6, x = 1 - Math.abs((h % 2) - 1);
+    const [r, g, b] = h < 1 ? [1, x, 0] : h < 2 ? [x, 1, 0] : h < 3 ? [0, 1, x] : h < 4 ? [0, x, 1] : h < 5 ? [x, 0, 1] : [1, 0, x];
+    // Muted: 60 % of the pure hue over a mid grey, so the shading reads.
+    return [r, g, b].map((v) => Math.round(60 + 150 * v));
+  }
+  function prepareColours3d() {
+    if (!agentSprites.length) agentSprites = Array.from({ length: AGENT_HUES }, (_, k) => sprite(hueRgb(k)));
+    if (!agentColours || agentColours.length !== frame.n) {
+      agentColours = new Uint8Array(frame.n);
+      const [x0, y0, , x1, y1] = scene.bounds3;
+      const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2, p = frame.positions;
+      for (let i = 0; i < frame.n; i++) {
+        const a = Math.atan2(p[3 * i + 1] - cy, p[3 * i] - cx);
+        agentColours[i] = Math.min(AGENT_HUES - 1, Math.floor(((a + Math.PI) / (2 * Math.PI)) * AGENT_HUES));
+      }
+    }
+    if (!sphereSprites || sphereSprites.length !== frame.m) {
+      // The odd heavy sphere (over twice the median radius) stands out in orange.
+      const radii = scene.ball_radii.slice().sort((a, b) => a - b);
+      const median = radii.length ? radii[radii.length >> 1] : 0;
+      sphereSprites = new Uint8Array(frame.m);
+      for (let i = 0; i < frame.m; i++) sphereSprites[i] = scene.ball_radii[i] > 2 * median ? 1 : 0;
+    }
+  }
+
+  // Scratch for the depth sort, grown as needed: per body its screen x, y, radius and depth.
+  let proj = new Float32Array(0);
+  let sortKeys = new Float64Array(0);
+  const INDEX_SPAN = 2 ** 24; // items per frame at most (bodies + triangles)
+  const depthCounters = { drawnSpheres: 0, drawnTriangles: 0 };
+
+  function drawScene3d(ctx, w, h) {
+    cameraBasis(w, h);
+    if (!camera.fitted) fit3d();
+    cameraBasis(w, h);
+    drawBox3d(ctx);
+    if (!frame) return;
+    prepareColours3d();
+    const n = frame.n, m = frame.m, bodies = n + m;
+    const triangles = scene.triangles || [];
+    const items = bodies + triangles.length;
+    if (proj.length < 4 * bodies) proj = new Float32Array(4 * bodies);
+    if (sortKeys.length < items) sortKeys = new Float64Array(items);
+    const b = basis, near = b.near, focal = b.focal, w2 = b.w2, h2 = b.h2;
+    let farthest = near;
+    let count = 0;
+    const put = (arr, radii, offset) => {
+      for (let i = 0; i < arr.length / 3; i++) {
+        const dx = arr[3 * i] - b.ex, dy = arr[3 * i + 1] - b.ey, dz = arr[3 * i + 2] - b.ez;
+        const d = dx * b.fx + dy * b.fy + dz * b.fz;
+        const k = offset + i;
+        proj[4 * k + 3] = d;
+        if (d <= near) continue;
+        const s = focal / d;
+        const sx = w2 + (dx * b.rx + dy * b.ry + dz * b.rz) * s;
+        const sy = h2 - (dx * b.ux + dy * b.uy + dz * b.uz) * s;
+        const r = radii[i] * s;
+        proj[4 * k] = sx; proj[4 * k + 1] = sy; proj[4 * k + 2] = r;
+        if (sx < -r || sy < -r || sx > w + r || sy > h + r) continue;
+        if (d > farthest) farthest = d;
+        sortKeys[count++] = k; // depth added below, once the farthest depth is known
+      }
+    };
+    put(frame.positions, scene.radii, 0);
+    put(frame.balls, scene.ball_radii, n);
+    const triangleDepth = new Float32Array(triangles.length);
+    for (let t = 0; t < triangles.length; t++) {
+      const [a, c, e] = triangles[t];
+      const d = toCamera((a[0] + c[0] + e[0]) / 3, (a[1] + c[1] + e[1]) / 3, (a[2] + c[2] + e[2]) / 3)[2];
+      triangleDepth[t] = d;
+      if (d > farthest) farthest = d;
+    }
+    // Far to near: the key is (quantised nearness) × 2^24 + item, sorted as plain numbers
+    // (a typed-array sort without a comparator, several times faster than one with).
+    const scale = (2 ** 20 - 1) / farthest;
+    for (let k = 0; k < count; k++) {
+      const item = sortKeys[k];
+      sortKeys[k] = Math.floor((farthest - proj[4 * item + 3]) * scale) * INDEX_SPAN + item;
+    }
+    for (let t = 0; t < triangles.length; t++) {
+      const d = Math.max(triangleDepth[t], near);
+      sortKeys[count++] = Math.floor((farthest - Math.min(d, farthest)) * scale) * INDEX_SPAN + bodies + t;
+    }
+    const keys = sortKeys.subarray(0, count).sort();
+    const heavy = [sprite(SPHERE_RGB), sprite(HEAVY_RGB)];
+    let drawnSpheres = 0, drawnTriangles = 0;
+    for (let k = 0; k < count; k++) {
+      const item = keys[k] % INDEX_SPAN;
+      if (item >= bodies) {
+        if (drawTriangle(ctx, triangles[item - bodies])) drawnTriangles += 1;
+        continue;
+      }
+      const sx = proj[4 * item], sy = proj[4 * item + 1], r = proj[4 * item + 2];
+      if (r < 0.75) {
+        // Sub-pixel: a dot of the sphere's colour is as good and much cheaper.
+        ctx.fillStyle = item < n ? 'rgb(90, 100, 120)' : 'rgb(49, 130, 206)';
+        ctx.fillRect(sx - 0.75, sy - 0.75, 1.5, 1.5);
+      } else {
+        const image = item < n ? agentSprites[agentColours[item]] : heavy[sphereSprites[item - n]];
+        ctx.drawImage(image, sx - r, sy - r, 2 * r, 2 * r);
+      }
+      drawnSpheres += 1;
+    }
+    depthCounters.drawnSpheres = drawnSpheres;
+    depthCounters.drawnTriangles = drawnTriangles;
+    drawLinks3d(ctx);
+    drawTrails3d(ctx);
+    drawSelection3d(ctx);
+    drawAxes3d(ctx, h);
+  }
+
+  // A static triangle: translucent amber face and darker edges. False when behind the eye.
+  function drawTriangle(ctx, corners) {
+    const pts = corners.map((c) => project(c[0], c[1], c[2]));
+    if (pts.some((p) => p[2] <= basis.near)) {
+      // A triangle cut by the near plane: draw only the edges in front (clipped).
+      ctx.strokeStyle = 'rgba(183, 121, 31, 0.9)';
+      ctx.lineWidth = 1.2;
+      for (let k = 0; k < 3; k++) segment3d(ctx, corners[k], corners[(k + 1) % 3]);
+      return false;
+    }
+    ctx.beginPath();
+    ctx.moveTo(pts[0][0], pts[0][1]);
+    ctx.lineTo(pts[1][0], pts[1][1]);
+    ctx.lineTo(pts[2][0], pts[2][1]);
+    ctx.closePath();
+    ctx.fillStyle = 'rgba(236, 178, 46, 0.28)';
+    ctx.fill();
+    ctx.strokeStyle = 'rgba(183, 121, 31, 0.9)';
+    ctx.lineWidth = 1.2;
+    ctx.stroke();
+    return true;
+  }
+
+  // A world segment, clipped to the part in front of the eye; drawn as its own path.
+  function segment3d(ctx, a, b) {
+    let ca = toCamera(a[0], a[1], a[2]), cb = toCamera(b[0], b[1], b[2]);
+    const near = basis.near;
+    if (ca[2] <= near && cb[2] <= near) return;
+    if (ca[2] <= near || cb[2] <= near) {
+      const t = (near - ca[2]) / (cb[2] - ca[2]);
+      const cut = [ca[0] + t * (cb[0] - ca[0]), ca[1] + t * (cb[1] - ca[1]), near];
+      if (ca[2] <= near) ca = cut; else cb = cut;
+    }
+    const s = (c) => [basis.w2 + (c[0] * basis.focal) / c[2], basis.h2 - (c[1] * basis.focal) / c[2]];
+    const [ax, ay] = s(ca), [bx, by] = s(cb);
+    ctx.beginPath();
+    ctx.moveTo(ax, ay);
+    ctx.lineTo(bx, by);
+    ctx.stroke();
+  }
+
+  function drawBox3d(ctx) {
+    if (!scene.box3) return;
+    const [x0, y0, z0, x1, y1, z1] = scene.box3;
+    const corner = (k) => [k & 1 ? x1 : x0, k & 2 ? y1 : y0, k & 4 ? z1 : z0];
+    ctx.strokeStyle = 'rgba(74, 85, 104, 0.75)';
+    ctx.lineWidth = 1.5;
+    for (let k = 0; k < 8; k++) {
+      for (const bit of [1, 2, 4]) if (!(k & bit)) segment3d(ctx, corner(k), corner(k | bit));
+    }
+  }
+
+  function drawLinks3d(ctx) {
+    if (!$('links').checked || frame.links.length === 0) return;
+    ctx.strokeStyle = 'rgba(74, 85, 104, 0.5)';
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    const l = frame.links;
+    for (let k = 0; k < l.length; k += 2) {
+      const a = l[k], c = l[k + 1];
+      if (proj[4 * a + 3] <= basis.near || proj[4 * c + 3] <= basis.near) continue;
+      ctx.moveTo(proj[4 * a], proj[4 * a + 1]);
+      ctx.lineTo(proj[4 * c], proj[4 * c + 1]);
+    }
+    ctx.stroke();
+  }
+
+  function drawTrails3d(ctx) {
+    const n = frame.n;
+    if (!$('trails').checked || trails.length < 2 || trails.count !== n || trails.dim !== 3) return;
+    ctx.strokeStyle = 'rgba(49, 130, 206, 0.3)';
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    const oldest = (trails.head - trails.length + TRAIL_LENGTH) % TRAIL_LENGTH;
+    const d = trails.data;
+    for (let i = 0; i < n; i++) {
+      let pen = false;
+      for (let k = 0; k < trails.length; k++) {
+        const at = ((oldest + k) % TRAIL_LENGTH) * 3 * n + 3 * i;
+        const [sx, sy, depth] = project(d[at], d[at + 1], d[at + 2]);
+        if (depth <= basis.near) { pen = false; continue; }
+        if (pen) ctx.lineTo(sx, sy); else ctx.moveTo(sx, sy);
+        pen = true;
+      }
+    }
+    ctx.stroke();
+  }
+
+  function drawSelection3d(ctx) {
+    if (selectedId === null) return;
+    const i = agentIndex(selectedId);
+    if (i < 0 || i >= frame.n || proj[4 * i + 3] <= basis.near) return;
+    const ring = (k, color, width) => {
+      if (proj[4 * k + 3] <= basis.near) return;
+      ctx.strokeStyle = color;
+      ctx.lineWidth = width;
+      ctx.beginPath();
+      ctx.arc(proj[4 * k], proj[4 * k + 1], Math.max(proj[4 * k + 2], 3) + width, 0, 2 * Math.PI);
+      ctx.stroke();
+    };
+    const ax = proj[4 * i], ay = proj[4 * i + 1];
+    if (inspected && inspected.agent === selectedId && inspected.dimensions === 3) {
+      ctx.strokeStyle = 'rgba(221, 107, 32, 0.8)';
+      ctx.lineWidth = 1.5;
+      ctx.beginPath();
+      for (const k of inspected.neighbor_indices) {
+        if (k >= frame.n || proj[4 * k + 3] <= basis.near) continue;
+        ctx.moveTo(ax, ay);
+        ctx.lineTo(proj[4 * k], proj[4 * k + 1]);
+      }
+      ctx.stroke();
+      for (const k of inspected.neighbor_indices) if (k < frame.n) ring(k, '#dd6b20', 2);
+    }
+    const goal = scene.goals3 && scene.goals3[i];
+    if (goal) {
+      const [gx, gy, gd] = project(goal[0], goal[1], goal[2]);
+      if (gd > basis.near) {
+        ctx.strokeStyle = '#38a169';
+        ctx.lineWidth = 1.5;
+        ctx.setLineDash([4, 4]);
+        ctx.beginPath();
+        ctx.moveTo(ax, ay);
+        ctx.lineTo(gx, gy);
+        ctx.stroke();
+        ctx.setLineDash([]);
+        ctx.beginPath();
+        ctx.moveTo(gx - 5, gy - 5); ctx.lineTo(gx + 5, gy + 5);
+        ctx.moveTo(gx - 5, gy + 5); ctx.lineTo(gx + 5, gy - 5);
+        ctx.stroke();
+      }
+    }
+    ring(i, '#c53030', 3);
+  }
+
+  // The world axes in the corner (x red, y green, z blue), turned with the camera.
+  function drawAxes3d(ctx, h) {
+    const ox = 34, oy = h - 34, len = 22;
+    const b = basis;
+    ctx.lineWidth = 2;
+    ctx.font = '11px system-ui, sans-serif';
+    [['x', '#c53030', [1, 0, 0]], ['y', '#2f855a', [0, 1, 0]], ['z', '#2b6cb0', [0, 0, 1]]].forEach(([label, color, [x, y, z]]) => {
+      const sx = x * b.rx + y * b.ry + z * b.rz, sy = x * b.ux + y * b.uy + z * b.uz;
+      ctx.strokeStyle = color;
+      ctx.fillStyle = color;
+      ctx.beginPath();
+      ctx.moveTo(ox, oy);
+      ctx.lineTo(ox + sx * len, oy - sy * len);
+      ctx.stroke();
+      ctx.fillText(label, ox + sx * (len + 6) - 3, oy - sy * (len + 6) + 4);
+    });
+  }
+
+  // The front-most agent whose projected sphere covers (sx, sy), or within 6 px; -1 if none.
+  function pick3d(sx, sy) {
+    let best = -1, bestDepth = Infinity;
+    for (let i = 0; i < frame.n; i++) {
+      const d = proj[4 * i + 3];
+      if (!(d > basis.near)) continue;
+      const reach = Math.max(proj[4 * i + 2], 6);
+      const dx = proj[4 * i] - sx, dy = proj[4 * i + 1] - sy;
+      if (dx * dx + dy * dy <= reach * reach && d < bestDepth) { best = i; bestDepth = d; }
+    }
+    return best;
+  }
+
+  function orbit(dx, dy) {
+    camera.yaw -= dx * 0.008;
+    camera.pitch = Math.max(-1.55, Math.min(1.55, camera.pitch + dy * 0.008));
+    dirty = true;
+    if (inspected && inspected.dimensions === 3) drawInspector();
+  }
+
+  function pan3d(dx, dy) {
+    // One pixel at the target's depth covers distance × tan(fov/2) / (h/2) metres.
+    const h = Math.max(sceneCanvas.clientHeight, 1);
+    const metres = (camera.distance * Math.tan(FOV / 2)) / (h / 2);
+    const b = basis;
+    camera.target = [
+      camera.target[0] + (-dx * b.rx + dy * b.ux) * metres,
+      camera.target[1] + (-dx * b.ry + dy * b.uy) * metres,
+      camera.target[2] + (-dx * b.rz + dy * b.uz) * metres,
+    ];
+    dirty = true;
+  }
+
+  // ----- the inspector in 3-D: the agent's velocity space, turned like the scene -----
+  function drawInspector3d(r) {
+    const lp = $('insp-lp');
+    if (r.outcome.program === 'LP3') {
+      lp.textContent = 'LP3 feasible: the nearest permitted velocity to the preferred one (RVO2-3D linearProgram3)';
+      lp.className = 'lp feasible';
+    } else {
+      lp.textContent = `LP4 fallback: planes conflict from #${r.outcome.first_infeasible}; least violation (RVO2-3D linearProgram4)`;
+      lp.className = 'lp fallback';
+    }
+    const v3 = (v) => `(${v[0].toFixed(3)}, ${v[1].toFixed(3)}, ${v[2].toFixed(3)}) |${Math.hypot(v[0], v[1], v[2]).toFixed(3)}| m/s`;
+    $('insp-neighbors').textContent = `${r.neighbors.length} of at most ${r.max_neighbors} within ${r.neighbor_dist} m`;
+    $('insp-pref').textContent = v3(r.pref_velocity);
+    $('insp-vel').textContent = v3(r.velocity);
+    $('insp-max').textContent = `${r.max_speed} m/s`;
+    $('insp-horizons').textContent = `agents ${r.time_horizon} s`;
+    $('insp-planes-label').textContent = 'ORCA planes';
+    $('insp-table-summary').textContent = 'Plane values (m/s; permitted side: (v − point) · normal ≥ 0)';
+    $('insp-table-direction').textContent = 'normal';
+    $('insp-legend').textContent =
+      'Velocity space in 3-D, turned with the scene (drag either view): each ORCA plane as a disc cut by the max-speed sphere (dashed outline), ' +
+      'its arrow pointing to the permitted side (a dashed disc: the plane misses the sphere); preferred velocity green, chosen purple, ' +
+      'the first conflicting plane red. Values from the library.';
+
+    resizeCanvas(velocityCanvas, velocityCtx);
+    const ctx = velocityCtx;
+    const W = velocityCanvas.clientWidth, H = velocityCanvas.clientHeight;
+    ctx.fillStyle = '#fff';
+    ctx.fillRect(0, 0, W, H);
+    const norm = (v) => Math.hypot(v[0], v[1], v[2]);
+    const R = r.max_speed;
+    const extent = 1.35 * Math.max(R, norm(r.pref_velocity), norm(r.velocity), 0.1);
+    const s = Math.min(W, H) / 2 / extent;
+    // The scene camera's rotation, orthographic: velocity space has no natural eye distance.
+    cameraBasis(sceneCanvas.clientWidth || 1, sceneCanvas.clientHeight || 1);
+    const b = basis;
+    const P = (v) => [W / 2 + (v[0] * b.rx + v[1] * b.ry + v[2] * b.rz) * s, H / 2 - (v[0] * b.ux + v[1] * b.uy + v[2] * b.uz) * s];
+    const depth = (v) => v[0] * b.fx + v[1] * b.fy + v[2] * b.fz;
+
+    // Axes through the origin (zero velocity).
+    ctx.lineWidth = 1;
+    ctx.font = '10px system-ui, sans-serif';
+    [['vx', '#feb2b2', [1, 0, 0]], ['vy', '#9ae6b4', [0, 1, 0]], ['vz', '#90cdf4', [0, 0, 1]]].forEach(([label, color, a]) => {
+      const [x0, y0] = P(a.map((c) => -c * extent)), [x1, y1] = P(a.map((c) => c * extent));
+      ctx.strokeStyle = color;
+      ctx.beginPath();
+      ctx.moveTo(x0, y0);
+      ctx.lineTo(x1, y1);
+      ctx.stroke();
+      ctx.fillStyle = color;
+      ctx.fillText(label, x1 + 2, y1 - 2);
+    });
+
+    // Max-speed sphere: its outline and its equator.
+    const [ox, oy] = P([0, 0, 0]);
+    ctx.strokeStyle = '#1a202c';
+    ctx.lineWidth = 1.5;
+    ctx.setLineDash([5, 4]);
+    ctx.beginPath();
+    ctx.arc(ox, oy, R * s, 0, 2 * Math.PI);
+    ctx.stroke();
+    ctx.strokeStyle = 'rgba(26, 32, 44, 0.3)';
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (let k = 0; k <= 48; k++) {
+      const a = (k / 48) * 2 * Math.PI;
+      const [x, y] = P([R * Math.cos(a), R * Math.sin(a), 0]);
+      if (k === 0) ctx.moveTo(x, y); else ctx.lineTo(x, y);
+    }
+    ctx.stroke();
+    ctx.setLineDash([]);
+
+    // Planes, far to near: the disc where each cuts the speed sphere.
+    const finite = (p) => p.point.every(Number.isFinite) && p.normal.every(Number.isFinite);
+    const order = r.planes.map((p, k) => k).filter((k) => finite(r.planes[k]));
+    const centre = (p) => {
+      const d = p.normal[0] * p.point[0] + p.normal[1] * p.point[1] + p.normal[2] * p.point[2];
+      return [d, p.normal.map((c) => c * d)];
+    };
+    order.sort((a, c) => depth(centre(r.planes[c])[1]) - depth(centre(r.planes[a])[1]));
+    let drawn = 0;
+    for (const k of order) {
+      const plane = r.planes[k];
+      const n = plane.normal;
+      const [d, c] = centre(plane);
+      const cuts = Math.abs(d) < R;
+      const rho = cuts ? Math.sqrt(R * R - d * d) : 0.25 * R;
+      // Two unit vectors spanning the plane.
+      const helper = Math.abs(n[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+      let u = [n[1] * helper[2] - n[2] * helper[1], n[2] * helper[0] - n[0] * helper[2], n[0] * helper[1] - n[1] * helper[0]];
+      const ul = norm(u);
+      u = u.map((x) => x / ul);
+      const v = [n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2], n[0] * u[1] - n[1] * u[0]];
+      const first = r.outcome.program === 'LP4' && k === r.outcome.first_infeasible;
+      const rgb = first ? '197, 48, 48' : '49, 130, 206';
+      ctx.beginPath();
+      for (let j = 0; j <= 40; j++) {
+        const a = (j / 40) * 2 * Math.PI, ca = Math.cos(a) * rho, sa = Math.sin(a) * rho;
+        const [x, y] = P([c[0] + ca * u[0] + sa * v[0], c[1] + ca * u[1] + sa * v[1], c[2] + ca * u[2] + sa * v[2]]);
+        if (j === 0) ctx.moveTo(x, y); else ctx.lineTo(x, y);
+      }
+      ctx.closePath();
+      ctx.fillStyle = `rgba(${rgb}, ${cuts ? 0.1 : 0.04})`;
+      ctx.fill();
+      ctx.strokeStyle = `rgba(${rgb}, 0.85)`;
+      ctx.lineWidth = first ? 2.5 : 1.2;
+      if (!cuts) ctx.setLineDash([3, 3]);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      // The permitted side: an arrow from the disc's centre along the normal.
+      const [x0, y0] = P(c), [x1, y1] = P(c.map((x, i) => x + n[i] * 0.3 * R));
+      arrow(ctx, x0, y0, x1, y1, `rgba(${rgb}, 0.9)`, 1.5);
+      drawn += 1;
+    }
+
+    arrow(ctx, ox, oy, ...P(r.velocity), '#805ad5', 4);
+    ctx.fillStyle = '#805ad5';
+    ctx.beginPath();
+    ctx.arc(...P(r.velocity), 4.5, 0, 2 * Math.PI);
+    ctx.fill();
+    arrow(ctx, ox, oy, ...P(r.pref_velocity), '#38a169', 1.5);
+    ctx.fillStyle = '#4a5568';
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.fillText(`velocity space, ±${extent.toFixed(2)} m/s`, 6, H - 6);
+
+    const f3 = (v) => `(${v.map((x) => (Number.isFinite(x) ? x.toFixed(3) : 'NaN')).join(', ')})`;
+    const rows = r.planes.map((p, k) => {
+      const row = document.createElement('tr');
+      row.className = 'agent';
+      for (const text of [k, 'plane', f3(p.point.map((x) => (x === null ? NaN : x))), f3(p.normal.map((x) => (x === null ? NaN : x)))]) {
+        const cell = document.createElement('td');
+        cell.textContent = String(text);
+        row.appendChild(cell);
+      }
+      return row;
+    });
+    document.querySelector('#insp-table tbody').replaceChildren(...rows);
+
+    const count = $('insp-half-planes');
+    count.textContent = String(r.planes.length);
+    count.dataset.drawn = String(drawn);
+    $('insp-agent-planes').textContent = String(r.planes.length);
+    $('insp-obstacle-planes').textContent = '0';
+    Object.assign(inspectorState, {
+      agent: r.agent, step: r.step, version: r.version,
+      halfPlanes: r.planes.length, obstacleHalfPlanes: 0, agentHalfPlanes: r.planes.length,
+      drawnHalfPlanes: drawn, drawnObstacle: 0, drawnAgent: drawn, outcome: r.outcome.program, neighbors: r.neighbors.length,
+    });
+  }
+
   // ----- input -----
   let drag = null;
   sceneCanvas.addEventListener('mousedown', (e) => {
-    drag = { x: e.clientX, y: e.clientY, moved: false };
+    // In 3-D: drag orbits; shift-drag or right-drag pans.
+    drag = { x: e.clientX, y: e.clientY, moved: false, pan: e.shiftKey || e.button === 2 };
+  });
+  sceneCanvas.addEventListener('contextmenu', (e) => { if (is3d()) e.preventDefault(); });
+  // Dragging the inspector's velocity space turns the shared camera too.
+  velocityCanvas.addEventListener('mousedown', (e) => {
+    if (inspected && inspected.dimensions === 3) drag = { x: e.clientX, y: e.clientY, moved: false, pan: false, velocity: true };
   });
   window.addEventListener('mousemove', (e) => {
     if (!drag) return;
     const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
     if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
-    if (drag.moved) {
+    if (drag.moved && is3d()) {
+      if (drag.pan) pan3d(dx, dy); else orbit(dx, dy);
+      drag.x = e.clientX;
+      drag.y = e.clientY;
+    } else if (drag.moved) {
       view.cx -= dx / view.scale;
       view.cy += dy / view.scale;
       drag.x = e.clientX;
@@ -573,14 +1148,19 @@
     }
   });
   window.addEventListener('mouseup', (e) => {
-    const wasClick = drag && !drag.moved && e.target === sceneCanvas;
+    const wasClick = drag && !drag.moved && !drag.velocity && e.target === sceneCanvas && e.button === 0;
     drag = null;
     if (!wasClick || !frame) return;
-    const i = pick(e.offsetX, e.offsetY);
+    const i = is3d() ? pick3d(e.offsetX, e.offsetY) : pick(e.offsetX, e.offsetY);
     if (i >= 0) select(scene.ids[i]);
   });
   sceneCanvas.addEventListener('wheel', (e) => {
     e.preventDefault();
+    if (is3d()) {
+      camera.distance *= Math.pow(1.0015, e.deltaY);
+      dirty = true;
+      return;
+    }
     const [wx, wy] = toWorld(e.offsetX, e.offsetY);
     view.scale *= Math.pow(1.0015, -e.deltaY);
     const [wx2, wy2] = toWorld(e.offsetX, e.offsetY);
@@ -674,6 +1254,9 @@
         boxes: frame ? frame.boxCount : 0,
         // Balls whose angle is not 0 (0 when the frame carries no angles).
         turnedBalls: frame && frame.angles ? frame.angles.reduce((k, a) => k + (a !== 0 ? 1 : 0), 0) : 0,
+        dimensions: scene ? (scene.dimensions === 3 ? 3 : 2) : null,
+        triangles: scene && scene.triangles ? scene.triangles.length : 0,
+        ...depthCounters,
         ...counters,
       };
     },
@@ -682,6 +1265,12 @@
     agentScreenPosition(index) {
       if (!frame || index >= frame.n) return null;
       const rect = sceneCanvas.getBoundingClientRect();
+      if (is3d()) {
+        // As last drawn: screen centre, projected radius, and depth from the eye (m).
+        const k = 4 * index;
+        if (!(proj[k + 3] > basis.near)) return null;
+        return { x: rect.left + proj[k], y: rect.top + proj[k + 1], radius: proj[k + 2], depth: proj[k + 3] };
+      }
       const [sx, sy] = toScreen(frame.positions[2 * index], frame.positions[2 * index + 1]);
       return { x: rect.left + sx, y: rect.top + sy, radius: scene.radii[index] * view.scale };
     },
@@ -690,6 +1279,14 @@
       if (!frame || frame.n === 0) return null;
       const rect = sceneCanvas.getBoundingClientRect();
       let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+      if (is3d()) {
+        for (let i = 0; i < frame.n; i++) {
+          if (!(proj[4 * i + 3] > basis.near)) continue;
+          x0 = Math.min(x0, proj[4 * i]); y0 = Math.min(y0, proj[4 * i + 1]);
+          x1 = Math.max(x1, proj[4 * i]); y1 = Math.max(y1, proj[4 * i + 1]);
+        }
+        return { x: rect.left + x0, y: rect.top + y0, width: x1 - x0, height: y1 - y0 };
+      }
       for (let i = 0; i < frame.n; i++) {
         const [sx, sy] = toScreen(frame.positions[2 * i], frame.positions[2 * i + 1]);
         x0 = Math.min(x0, sx); y0 = Math.min(y0, sy); x1 = Math.max(x1, sx); y1 = Math.max(y1, sy);
@@ -697,6 +1294,8 @@
       return { x: rect.left + x0, y: rect.top + y0, width: x1 - x0, height: y1 - y0 };
     },
     fit,
+    // The 3-D camera (yaw, pitch in rad; distance in m; target point).
+    get camera() { return { ...camera, target: [...camera.target] }; },
     // Redraw on every animation frame even without new data (to measure drawing alone).
     setContinuousRedraw(on) { continuousRedraw = Boolean(on); },
   };
