@@ -1,11 +1,12 @@
 // The viewer in a real (Debian) Chromium: agents are drawn and move, pause stops them, one
 // step advances exactly one step, and the inspector shows as many half-planes as the library
-// computed for the clicked agent at that step. Screenshots go to docs/screenshots/.
+// computed for the clicked agent at that step; in 3-D, spheres and triangles are drawn, a drag
+// orbits, and the inspector shows the library's ORCA planes. Screenshots go to docs/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { SCREENSHOTS, getJson, launchBrowser, sleep, startServer, stopServer } from './common.mjs';
+import { ROOT, SCREENSHOTS, getJson, launchBrowser, sleep, startServer, stopServer } from './common.mjs';
 
 let server;
 let browser;
@@ -229,6 +230,163 @@ test('rough balls show their spin: the sandpile\'s frames carry angles and each 
   } finally {
     await pilePage.close();
     stopServer(pile);
+  }
+});
+
+// ----- 3-D scenes -----
+
+// Opens `args`' server in a new page of the shared browser and waits until `ready` holds.
+async function open3d(args, ready) {
+  const server3d = await startServer(args);
+  const page3d = await browser.context.newPage();
+  page3d.on('pageerror', (e) => console.error('page error:', e));
+  await page3d.goto(server3d.url);
+  await page3d.waitForFunction(ready, null, { timeout: 30000 });
+  return { server3d, page3d };
+}
+
+const canvasClip = async (on) => {
+  const box = await on.locator('#scene').boundingBox();
+  return { x: box.x, y: box.y, width: box.width, height: box.height };
+};
+
+// Pixels on `on`'s scene canvas for which `test(r, g, b)` holds (a function's source text).
+const pixelsWhere = (on, test) => on.evaluate((source) => {
+  const f = new Function('r', 'g', 'b', `return (${source});`);
+  const canvas = document.getElementById('scene');
+  const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+  let count = 0;
+  for (let k = 0; k < data.length; k += 4) if (f(data[k], data[k + 1], data[k + 2])) count += 1;
+  return count;
+}, test);
+
+test('3-D pit: shaded spheres are drawn and fall, a drag orbits, shift-drag pans, the wheel zooms', { timeout: 120000 }, async () => {
+  const { server3d, page3d } = await open3d(['--scene', 'pit3d', '--count', '3000', '--steps-per-second', '30'],
+    () => window.swerve && window.swerve.state.dimensions === 3 && window.swerve.state.balls === 3000 && window.swerve.state.step > 3);
+  try {
+    const first = await page3d.evaluate(() => window.swerve.state);
+    assert.equal(first.drawnSpheres, 3000);
+    // The spheres' blue (#3182ce, shaded): blue well above red.
+    const blue = await pixelsWhere(page3d, 'b - r > 80 && b > 120');
+    assert.ok(blue > 20000, `only ${blue} sphere pixels for 3000 spheres`);
+    const library = await getJson(`${server3d.url}api/state`);
+    assert.equal(library.balls, 3000);
+    const clip = await canvasClip(page3d);
+    const before = await page3d.screenshot({ clip });
+    await page3d.waitForFunction((s) => window.swerve.state.step >= s + 10, first.step, { timeout: 20000 });
+    const later = await page3d.screenshot({ clip });
+    assert.ok(!before.equals(later), 'the pour did not move in 10 steps');
+
+    await page3d.click('#play');
+    await page3d.waitForFunction(() => window.swerve.state.playing === false, null, { timeout: 10000 });
+    await sleep(300);
+    const still = await page3d.screenshot({ clip });
+    await sleep(500);
+    assert.ok(still.equals(await page3d.screenshot({ clip })), 'the picture changed while paused');
+    const camera = await page3d.evaluate(() => window.swerve.camera);
+    await page3d.mouse.move(clip.x + 300, clip.y + 300);
+    await page3d.mouse.down();
+    await page3d.mouse.move(clip.x + 420, clip.y + 250, { steps: 6 });
+    await page3d.mouse.up();
+    await sleep(200);
+    const orbited = await page3d.evaluate(() => window.swerve.camera);
+    assert.ok(Math.abs(orbited.yaw - camera.yaw) > 0.5 && Math.abs(orbited.pitch - camera.pitch) > 0.1, 'the drag did not orbit');
+    assert.deepEqual(orbited.target, camera.target, 'a plain drag moved the target');
+    assert.ok(!still.equals(await page3d.screenshot({ clip })), 'the orbit did not change the picture');
+    await page3d.keyboard.down('Shift');
+    await page3d.mouse.move(clip.x + 300, clip.y + 300);
+    await page3d.mouse.down();
+    await page3d.mouse.move(clip.x + 360, clip.y + 300, { steps: 4 });
+    await page3d.mouse.up();
+    await page3d.keyboard.up('Shift');
+    const panned = await page3d.evaluate(() => window.swerve.camera);
+    assert.equal(panned.yaw, orbited.yaw, 'a shift-drag orbited');
+    assert.notDeepEqual(panned.target, orbited.target, 'the shift-drag did not pan');
+    await page3d.mouse.wheel(0, -400);
+    await page3d.waitForFunction((d) => window.swerve.camera.distance < 0.8 * d, panned.distance, { timeout: 5000 });
+    await page3d.keyboard.press('f');
+    await sleep(200);
+    await page3d.screenshot({ path: path.join(SCREENSHOTS, 'viewer-3d-pit.png'), clip: { x: clip.x + 250, y: clip.y, width: 700, height: clip.height } });
+  } finally {
+    await page3d.close();
+    stopServer(server3d);
+  }
+});
+
+test('3-D scenario file: the hourglass\'s static triangles are drawn', { timeout: 90000 }, async () => {
+  const file = path.join(ROOT, 'scenarios/hourglass3d.toml');
+  const { server3d, page3d } = await open3d([file, '--steps-per-second', '30'],
+    () => window.swerve && window.swerve.state.dimensions === 3 && window.swerve.state.step > 60);
+  try {
+    const state = await page3d.evaluate(() => window.swerve.state);
+    assert.equal(state.triangles, 9);
+    assert.equal(state.drawnTriangles, 9);
+    assert.equal(state.balls, 601);
+    // Amber of the translucent faces and their edges: red well above blue, not the grey box.
+    const amber = await pixelsWhere(page3d, 'r - b > 35 && g - b > 15 && r > 150');
+    assert.ok(amber > 15000, `only ${amber} triangle pixels`);
+    const clip = await canvasClip(page3d);
+    await page3d.screenshot({ path: path.join(SCREENSHOTS, 'viewer-3d-hourglass.png'), clip: { x: clip.x + 330, y: clip.y, width: 520, height: clip.height } });
+  } finally {
+    await page3d.close();
+    stopServer(server3d);
+  }
+});
+
+test('3-D crowd: clicking the front-most agent opens the inspector with the library\'s ORCA planes', { timeout: 90000 }, async () => {
+  const { server3d, page3d } = await open3d(['--scene', 'sphere3d', '--steps-per-second', '20'],
+    () => window.swerve && window.swerve.state.dimensions === 3 && window.swerve.state.agents === 400 && window.swerve.state.step >= 10);
+  try {
+    await page3d.click('#play');
+    await page3d.waitForFunction(() => window.swerve.state.playing === false, null, { timeout: 10000 });
+    await sleep(300);
+    const { step } = await page3d.evaluate(() => window.swerve.state);
+    // The agent nearest the eye: no other sphere is drawn over its centre.
+    const front = await page3d.evaluate(() => {
+      let best = null;
+      for (let i = 0; i < window.swerve.state.agents; i++) {
+        const p = window.swerve.agentScreenPosition(i);
+        if (p && (!best || p.depth < best.depth)) best = { ...p, index: i };
+      }
+      return best;
+    });
+    const summary = await getJson(`${server3d.url}api/agents`);
+    assert.equal(summary.step, step);
+    const [id, planes] = summary.agents[front.index];
+    assert.ok(planes > 0, 'the front agent has no planes');
+    assert.ok(await page3d.isHidden('#inspector'));
+    await page3d.mouse.click(front.x, front.y);
+    await page3d.waitForFunction(
+      ([agent, s]) => window.swerve.inspector.agent === agent && window.swerve.inspector.step === s,
+      [id, step],
+      { timeout: 10000 },
+    );
+    assert.ok(await page3d.isVisible('#inspector'));
+    const library = await getJson(`${server3d.url}api/inspect/${id}`);
+    assert.equal(library.dimensions, 3);
+    assert.equal(library.step, step);
+    assert.equal(library.planes.length, planes);
+    const shown = Number(await page3d.textContent('#insp-half-planes'));
+    const drawn = Number(await page3d.getAttribute('#insp-half-planes', 'data-drawn'));
+    const finite = library.planes.filter((p) => [...p.point, ...p.normal].every((x) => typeof x === 'number')).length;
+    assert.equal(shown, library.planes.length, 'planes shown ≠ the library\'s count');
+    assert.equal(drawn, finite, 'planes drawn ≠ the library\'s finite planes');
+    assert.equal(await page3d.locator('#insp-table tbody tr').count(), library.planes.length);
+    assert.equal((await page3d.evaluate(() => window.swerve.inspector)).neighbors, library.neighbors.length);
+    assert.ok((await page3d.textContent('#insp-lp')).startsWith(library.outcome.program));
+    // The velocity space is drawn: the plane discs' blue on the inspector's canvas.
+    const discs = await page3d.evaluate(() => {
+      const c = document.getElementById('velocity');
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let k = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i + 2] - d[i] > 40) k += 1;
+      return k;
+    });
+    assert.ok(discs > 500, `only ${discs} plane pixels in the velocity space`);
+    await page3d.screenshot({ path: path.join(SCREENSHOTS, 'viewer-3d-inspector.png'), clip: { x: 200, y: 0, width: 1000, height: 700 } });
+  } finally {
+    await page3d.close();
+    stopServer(server3d);
   }
 });
 

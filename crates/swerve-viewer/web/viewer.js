@@ -599,7 +599,7 @@
     // Forward: from the eye to the target.
     const fx = -cp * cy, fy = -cp * sy, fz = -sp;
     // Right = forward × z, normalised (|forward × z| = cos(pitch) > 0 within the clamp).
-    const rx = sy, ry = -cy, rz = 0;
+    const rx = -sy, ry = cy, rz = 0;
     // Up = right × forward.
     const ux = ry * fz - rz * fy, uy = rz * fx - rx * fz, uz = rx * fy - ry * fx;
     const [tx, ty, tz] = camera.target;
@@ -751,7 +751,8 @@
     const scale = (2 ** 20 - 1) / farthest;
     for (let k = 0; k < count; k++) {
       const item = sortKeys[k];
-      sortKeys[k] = Math.floor((farthest - proj[4 * item + 3]) * scale) * INDEX_SPAN + item;
+      // proj holds depths rounded to f32, which may pass `farthest` by an ulp: clamp at 0.
+      sortKeys[k] = Math.max(0, Math.floor((farthest - proj[4 * item + 3]) * scale)) * INDEX_SPAN + item;
     }
     for (let t = 0; t < triangles.length; t++) {
       const d = Math.max(triangleDepth[t], near);
@@ -1113,6 +1114,7 @@
     count.dataset.drawn = String(drawn);
     $('insp-agent-planes').textContent = String(r.planes.length);
     $('insp-obstacle-planes').textContent = '0';
+    $('insp-obstacle-key').hidden = true; // no obstacles in RVO2-3D
     Object.assign(inspectorState, {
       agent: r.agent, step: r.step, version: r.version,
       halfPlanes: r.planes.length, obstacleHalfPlanes: 0, agentHalfPlanes: r.planes.length,
