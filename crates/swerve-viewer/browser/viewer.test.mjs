@@ -305,8 +305,24 @@ test('3-D pit: shaded spheres are drawn and fall, a drag orbits, shift-drag pans
     await page3d.mouse.wheel(0, -400);
     await page3d.waitForFunction((d) => window.swerve.camera.distance < 0.8 * d, panned.distance, { timeout: 5000 });
     await page3d.keyboard.press('f');
-    await sleep(200);
-    await page3d.screenshot({ path: path.join(SCREENSHOTS, 'viewer-3d-pit.png'), clip: { x: clip.x + 250, y: clip.y, width: 700, height: clip.height } });
+    // For the screenshot: the pile after the pour (as fast as possible to step 400), seen from
+    // the default angle after a drag back.
+    await page3d.check('#speed-max');
+    await page3d.click('#play');
+    await page3d.waitForFunction(() => window.swerve.state.step >= 400, null, { timeout: 60000 });
+    await page3d.click('#play');
+    await page3d.waitForFunction(() => window.swerve.state.playing === false, null, { timeout: 10000 });
+    await page3d.mouse.move(clip.x + 420, clip.y + 250);
+    await page3d.mouse.down();
+    await page3d.mouse.move(clip.x + 300, clip.y + 300, { steps: 6 });
+    await page3d.mouse.up();
+    await page3d.keyboard.press('f');
+    // A step back, so the whole box fits a small picture.
+    await page3d.mouse.move(clip.x + clip.width / 2, clip.y + clip.height / 2);
+    await page3d.mouse.wheel(0, 250);
+    await sleep(300);
+    const [cx, cy] = [clip.x + clip.width / 2, clip.y + clip.height / 2];
+    await page3d.screenshot({ path: path.join(SCREENSHOTS, 'viewer-3d-pit.png'), clip: { x: cx - 250, y: cy - 210, width: 500, height: 420 } });
   } finally {
     await page3d.close();
     stopServer(server3d);
@@ -383,7 +399,7 @@ test('3-D crowd: clicking the front-most agent opens the inspector with the libr
       return k;
     });
     assert.ok(discs > 500, `only ${discs} plane pixels in the velocity space`);
-    await page3d.screenshot({ path: path.join(SCREENSHOTS, 'viewer-3d-inspector.png'), clip: { x: 200, y: 0, width: 1000, height: 700 } });
+    await page3d.screenshot({ path: path.join(SCREENSHOTS, 'viewer-3d-inspector.png'), clip: { x: 330, y: 40, width: 870, height: 430 } });
   } finally {
     await page3d.close();
     stopServer(server3d);
