@@ -357,26 +357,31 @@ test('3-D crowd: clicking the front-most agent opens the inspector with the libr
     await page3d.waitForFunction(() => window.swerve.state.playing === false, null, { timeout: 10000 });
     await sleep(300);
     const { step } = await page3d.evaluate(() => window.swerve.state);
-    // The agent nearest the eye: no other sphere is drawn over its centre.
+    // A point where two or more agents are drawn over each other (the far side of the sphere
+    // shows through the near side): a click there must pick the one in front, the nearest
+    // to the eye of those whose drawn disc (at least 6 px) covers it.
     const front = await page3d.evaluate(() => {
-      let best = null;
-      for (let i = 0; i < window.swerve.state.agents; i++) {
-        const p = window.swerve.agentScreenPosition(i);
-        if (p && (!best || p.depth < best.depth)) best = { ...p, index: i };
+      const all = [];
+      for (let i = 0; i < window.swerve.state.agents; i++) all.push(window.swerve.agentScreenPosition(i));
+      for (const p of all) {
+        if (!p) continue;
+        const covering = all.map((q, j) => ({ ...q, index: j }))
+          .filter((q) => q.x !== undefined && Math.hypot(q.x - p.x, q.y - p.y) <= Math.max(q.radius, 6) - 0.5);
+        if (covering.length < 2) continue;
+        covering.sort((a, b) => a.depth - b.depth);
+        return { x: p.x, y: p.y, index: covering[0].index, covering: covering.length };
       }
-      return best;
+      return null;
     });
+    assert.ok(front, 'no two agents are drawn over each other');
     const summary = await getJson(`${server3d.url}api/agents`);
     assert.equal(summary.step, step);
     const [id, planes] = summary.agents[front.index];
     assert.ok(planes > 0, 'the front agent has no planes');
     assert.ok(await page3d.isHidden('#inspector'));
     await page3d.mouse.click(front.x, front.y);
-    await page3d.waitForFunction(
-      ([agent, s]) => window.swerve.inspector.agent === agent && window.swerve.inspector.step === s,
-      [id, step],
-      { timeout: 10000 },
-    );
+    await page3d.waitForFunction((s) => window.swerve.inspector.agent !== null && window.swerve.inspector.step === s, step, { timeout: 10000 });
+    assert.equal((await page3d.evaluate(() => window.swerve.inspector)).agent, id, `not the front one of ${front.covering} agents under the cursor`);
     assert.ok(await page3d.isVisible('#inspector'));
     const library = await getJson(`${server3d.url}api/inspect/${id}`);
     assert.equal(library.dimensions, 3);
