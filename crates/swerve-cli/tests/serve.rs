@@ -136,3 +136,58 @@ fn serve_refuses_demo_scenes_too_large_to_hold() {
         assert!(err.contains("holds at most") && err.contains("asked for 1000000000000"), "{err}");
     }
 }
+
+/// Starts `swerve ARGS --port 0`; returns the server (killed on drop) and its address.
+fn start(args: &[&str]) -> (Server, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_swerve"))
+        .args(args)
+        .args(["--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start swerve serve");
+    let stdout = child.stdout.take().unwrap();
+    let server = Server(child);
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line).expect("the server prints its address");
+    let url = line.split_whitespace().last().expect("an address").trim_end_matches('/').to_string();
+    (server, url.trim_start_matches("http://").to_string())
+}
+
+#[test]
+fn serve_shows_3d_scenes_and_their_inspector() {
+    // RVO2-3D's Sphere example (built by `swerve sphere`'s code), paused: one step, then the
+    // inspector has the agent's ORCA planes.
+    let (_server, addr) = start(&["serve", "--scene", "sphere3d", "--count", "60", "--paused"]);
+    let json = |body: &str| serde_json::from_str::<serde_json::Value>(body).expect("JSON");
+    let (_, state) = get(&addr, "/api/state");
+    assert_eq!(json(&state)["agents"], 60);
+    let (status, report) = get(&addr, "/api/inspect/0");
+    assert_eq!(status, 200);
+    let report = json(&report);
+    assert_eq!(report["dimensions"], 3);
+    assert!(report["planes"].is_array() && report["position"].as_array().unwrap().len() == 3);
+    // A 3-D scenario file (a [spheres] table) serves its spheres.
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/hourglass3d.toml");
+    let (_server, addr) = start(&["serve", file, "--paused"]);
+    let (_, state) = get(&addr, "/api/state");
+    assert_eq!(json(&state)["balls"], 601);
+    assert_eq!(json(&state)["broad_phase"], "uniform-grid");
+}
+
+#[test]
+fn serve_refuses_bad_3d_scenes_and_counts_on_one_line() {
+    for (args, expected) in [
+        (&["serve", "--scene", "pit3d", "--count", "0"][..], "at least 1"),
+        (&["serve", "--scene", "pit3d", "--count", "99999999999"][..], "at most 1000000"),
+        (&["serve", "--scene", "sphere3d", "--count", "1"][..], "at least 2"),
+        (&["serve", "--scene", "hourglass3d", "--count", "5"][..], "fixed number"),
+        (&["serve", "--scene", "sphere4d"][..], "sphere3d"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_swerve")).args(args).output().unwrap();
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+}
