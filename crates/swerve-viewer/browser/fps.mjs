@@ -1,7 +1,10 @@
 // Frame rate of the viewer for a large crowd in headless Chromium (a measurement, not a test:
 // it asserts nothing and is not run by scripts/test).
 //
-//   node crates/swerve-viewer/browser/fps.mjs [--agents 10000] [--seconds 10] [--steps-per-second 30]
+//   node crates/swerve-viewer/browser/fps.mjs [--scene crossing] [--count 10000] [--seconds 10] [--steps-per-second 30]
+//
+// (`--agents N` is `--count N`.) Any demo scene of `swerve serve --scene`: `--scene pit3d
+// --count 10000` measures the 3-D page on 10,000 spheres.
 //
 // Reports, over the measured window while playing: frames the page drew per second, frames
 // of new data it received per second, mean canvas drawing time, the server's ms per step;
@@ -12,15 +15,18 @@ import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { SCREENSHOTS, launchBrowser, sleep, startServer, stopServer } from './common.mjs';
 
-const arg = (name, fallback) => {
+const text = (name, fallback) => {
   const k = process.argv.indexOf(`--${name}`);
-  return k > 0 ? Number(process.argv[k + 1]) : fallback;
+  return k > 0 ? process.argv[k + 1] : fallback;
 };
-const agents = arg('agents', 10000);
+const arg = (name, fallback) => Number(text(name, fallback));
+const sceneName = text('scene', 'crossing');
+// Agents, balls or spheres, whichever the scene holds.
+const agents = arg('count', arg('agents', 10000));
 const seconds = arg('seconds', 10);
 const stepsPerSecond = arg('steps-per-second', 30);
 
-const server = await startServer(['--scene', 'crossing', '--agents', String(agents), '--steps-per-second', String(stepsPerSecond)]);
+const server = await startServer(['--scene', sceneName, '--count', String(agents), '--steps-per-second', String(stepsPerSecond)]);
 const browser = await launchBrowser({ width: 1280, height: 800 });
 try {
   const page = browser.page;
@@ -39,7 +45,7 @@ try {
   }), 3000);
 
   await page.goto(server.url);
-  await page.waitForFunction((n) => window.swerve && window.swerve.state.agents === n, agents, { timeout: 60000 });
+  await page.waitForFunction((n) => window.swerve && window.swerve.state.agents + window.swerve.state.balls === n, agents, { timeout: 60000 });
   await sleep(3000); // warm-up
   const a = await page.evaluate(() => ({ ...window.swerve.state, t: performance.now() }));
   await sleep(seconds * 1000);
@@ -60,10 +66,14 @@ try {
   const pausedDrawn = d.framesDrawn - c.framesDrawn;
   mkdirSync(SCREENSHOTS, { recursive: true });
   const box = await page.evaluate(() => window.swerve.agentBox());
-  const clip = { x: Math.max(0, box.x - 10), y: Math.max(0, box.y - 10), width: box.width + 20, height: box.height + 20 };
-  await page.screenshot({ path: path.join(SCREENSHOTS, `viewer-crossing-${agents}.png`), clip });
+  // Without agents (balls, spheres) the whole scene canvas.
+  const clip = box
+    ? { x: Math.max(0, box.x - 10), y: Math.max(0, box.y - 10), width: box.width + 20, height: box.height + 20 }
+    : await page.locator('#scene').boundingBox();
+  await page.screenshot({ path: path.join(SCREENSHOTS, `viewer-${sceneName}-${agents}.png`), clip });
   const result = {
-    agents,
+    scene: sceneName,
+    bodies: agents,
     target_steps_per_second: stepsPerSecond,
     seconds: Number(elapsed.toFixed(2)),
     drawn_fps: Number((drawn / elapsed).toFixed(1)),

@@ -266,6 +266,7 @@ test('3-D pit: shaded spheres are drawn and fall, a drag orbits, shift-drag pans
   try {
     const first = await page3d.evaluate(() => window.swerve.state);
     assert.equal(first.drawnSpheres, 3000);
+    assert.equal(first.rasterPath, true, '3,000 small spheres take the pixel-copy path');
     // The spheres' blue (#3182ce, shaded): blue well above red.
     const blue = await pixelsWhere(page3d, 'b - r > 80 && b > 120');
     assert.ok(blue > 20000, `only ${blue} sphere pixels for 3000 spheres`);
@@ -341,6 +342,10 @@ test('3-D scenario file: the hourglass\'s static triangles are drawn', { timeout
     // Amber of the translucent faces and their edges: red well above blue, not the grey box.
     const amber = await pixelsWhere(page3d, 'r - b > 35 && g - b > 15 && r > 150');
     assert.ok(amber > 15000, `only ${amber} triangle pixels`);
+    // 601 spheres, drawn as scaled sprites here (the pit's 3,000 take the pixel-copy path).
+    assert.equal(state.rasterPath, false);
+    const blue = await pixelsWhere(page3d, 'b - r > 80 && b > 120');
+    assert.ok(blue > 3000, `only ${blue} sphere pixels for 601 spheres`);
     const clip = await canvasClip(page3d);
     await page3d.screenshot({ path: path.join(SCREENSHOTS, 'viewer-3d-hourglass.png'), clip: { x: clip.x + 330, y: clip.y, width: 520, height: clip.height } });
   } finally {

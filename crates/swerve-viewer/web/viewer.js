@@ -703,7 +703,7 @@
   let proj = new Float32Array(0);
   let sortKeys = new Float64Array(0);
   const INDEX_SPAN = 2 ** 24; // items per frame at most (bodies + triangles)
-  const depthCounters = { drawnSpheres: 0, drawnTriangles: 0 };
+  const depthCounters = { drawnSpheres: 0, drawnTriangles: 0, rasterPath: false };
 
   function drawScene3d(ctx, w, h) {
     cameraBasis(w, h);
@@ -719,6 +719,7 @@
     if (sortKeys.length < items) sortKeys = new Float64Array(items);
     const b = basis, near = b.near, focal = b.focal, w2 = b.w2, h2 = b.h2;
     let farthest = near;
+    let largest = 0;
     let count = 0;
     const put = (arr, radii, offset) => {
       for (let i = 0; i < arr.length / 3; i++) {
@@ -734,6 +735,7 @@
         proj[4 * k] = sx; proj[4 * k + 1] = sy; proj[4 * k + 2] = r;
         if (sx < -r || sy < -r || sx > w + r || sy > h + r) continue;
         if (d > farthest) farthest = d;
+        if (r > largest) largest = r;
         sortKeys[count++] = k; // depth added below, once the farthest depth is known
       }
     };
@@ -761,7 +763,15 @@
     const keys = sortKeys.subarray(0, count).sort();
     const heavy = [sprite(SPHERE_RGB), sprite(HEAVY_RGB)];
     let drawnSpheres = 0, drawnTriangles = 0;
-    for (let k = 0; k < count; k++) {
+    const dpr = window.devicePixelRatio || 1;
+    if (triangles.length === 0 && count > RASTER_MIN_SPHERES && 2 * largest * dpr <= RASTER_MAX_DIAMETER) {
+      // Many small spheres and nothing else to interleave: copy sprite pixels straight into
+      // the canvas's pixels (measured: one drawImage costs ~5 µs in Chromium's software
+      // rasteriser, 50 ms for 10,000 spheres; this costs a fraction of that).
+      drawnSpheres = rasterSpheres(ctx, keys, n, dpr);
+    }
+    const rastered = drawnSpheres > 0;
+    for (let k = 0; k < count && !rastered; k++) {
       const item = keys[k] % INDEX_SPAN;
       if (item >= bodies) {
         if (drawTriangle(ctx, triangles[item - bodies])) drawnTriangles += 1;
@@ -778,12 +788,65 @@
       }
       drawnSpheres += 1;
     }
+    depthCounters.rasterPath = rastered;
     depthCounters.drawnSpheres = drawnSpheres;
     depthCounters.drawnTriangles = drawnTriangles;
     drawLinks3d(ctx);
     drawTrails3d(ctx);
     drawSelection3d(ctx);
     drawAxes3d(ctx, h);
+  }
+
+  // The pixel path for many small spheres: each sphere's sprite, pre-rendered at its whole
+  // diameter in device pixels, is copied into the canvas's ImageData back to front; its
+  // antialiased rim is blended.
+  const RASTER_MIN_SPHERES = 2000;
+  const RASTER_MAX_DIAMETER = 64;
+  const rasterCache = new Map(); // colour index → [diameter → { d, pixels }]
+  function rasterSprite(colour, d) {
+    let sizes = rasterCache.get(colour);
+    if (!sizes) rasterCache.set(colour, (sizes = []));
+    if (sizes[d]) return sizes[d];
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = d;
+    const c = canvas.getContext('2d');
+    const rgb = colour < AGENT_HUES ? hueRgb(colour) : colour === AGENT_HUES ? SPHERE_RGB : HEAVY_RGB;
+    c.drawImage(sprite(rgb), 0, 0, d, d);
+    sizes[d] = { d, pixels: new Uint32Array(c.getImageData(0, 0, d, d).data.buffer) };
+    return sizes[d];
+  }
+
+  function rasterSpheres(ctx, keys, n, dpr) {
+    const W = sceneCanvas.width, H = sceneCanvas.height;
+    const image = ctx.getImageData(0, 0, W, H);
+    const out = new Uint32Array(image.data.buffer);
+    let drawn = 0;
+    for (let k = 0; k < keys.length; k++) {
+      const item = keys[k] % INDEX_SPAN;
+      const colour = item < n ? agentColours[item] : AGENT_HUES + sphereSprites[item - n];
+      const d = Math.max(2, Math.round(2 * proj[4 * item + 2] * dpr));
+      const spr = rasterSprite(colour, d), px = spr.pixels;
+      const x0 = Math.round(proj[4 * item] * dpr - d / 2), y0 = Math.round(proj[4 * item + 1] * dpr - d / 2);
+      const i0 = Math.max(0, -x0), i1 = Math.min(d, W - x0), j0 = Math.max(0, -y0), j1 = Math.min(d, H - y0);
+      for (let j = j0; j < j1; j++) {
+        const row = (y0 + j) * W + x0, src = j * d;
+        for (let i = i0; i < i1; i++) {
+          const p = px[src + i], a = p >>> 24;
+          if (a === 255) out[row + i] = p;
+          else if (a !== 0) {
+            // Little-endian RGBA: 0xAABBGGRR; straight (not premultiplied) alpha.
+            const q = out[row + i], b = 255 - a;
+            const r = ((p & 255) * a + (q & 255) * b) / 255;
+            const g = (((p >>> 8) & 255) * a + ((q >>> 8) & 255) * b) / 255;
+            const bl = (((p >>> 16) & 255) * a + ((q >>> 16) & 255) * b) / 255;
+            out[row + i] = 0xff000000 | (bl << 16) | (g << 8) | r;
+          }
+        }
+      }
+      drawn += 1;
+    }
+    ctx.putImageData(image, 0, 0);
+    return drawn;
   }
 
   // A static triangle: translucent amber face and darker edges. False when behind the eye.
