@@ -409,7 +409,35 @@ test('3-D crowd: clicking the front-most agent opens the inspector with the libr
       return k;
     });
     assert.ok(discs > 500, `only ${discs} plane pixels in the velocity space`);
-    await page3d.screenshot({ path: path.join(SCREENSHOTS, 'viewer-3d-inspector.png'), clip: { x: 330, y: 40, width: 870, height: 430 } });
+
+    // Into the crush at the centre, where RVO2-3D's planes conflict: an agent whose velocity
+    // came from the fallback (LP4), for the screenshot.
+    await page3d.locator('#speed').fill('240');
+    await page3d.click('#play');
+    let crush = null;
+    for (let k = 0; k < 200 && !crush; k++) {
+      await sleep(100);
+      const agents = (await getJson(`${server3d.url}api/agents`)).agents;
+      if (agents.some(([, , , lp]) => lp === 'LP4')) crush = agents;
+    }
+    await page3d.click('#play');
+    await page3d.waitForFunction(() => window.swerve.state.playing === false, null, { timeout: 10000 });
+    await sleep(300);
+    const paused = await getJson(`${server3d.url}api/agents`);
+    const fallback = paused.agents.find(([, planes, , lp]) => lp === 'LP4' && planes > 2);
+    if (crush && fallback) {
+      await page3d.evaluate((agent) => window.swerve.inspect(agent), fallback[0]);
+      await page3d.waitForFunction(([agent, s]) => window.swerve.inspector.agent === agent && window.swerve.inspector.step === s,
+        [fallback[0], paused.step], { timeout: 10000 });
+      assert.ok((await page3d.textContent('#insp-lp')).startsWith('LP4'));
+      assert.equal(Number(await page3d.textContent('#insp-half-planes')), fallback[1]);
+    }
+    // Closer to the crush, which is at the centre of the (narrowed) scene canvas.
+    const stage = await canvasClip(page3d);
+    await page3d.mouse.move(stage.x + stage.width / 2, stage.y + stage.height / 2);
+    await page3d.mouse.wheel(0, -200);
+    await sleep(300);
+    await page3d.screenshot({ path: path.join(SCREENSHOTS, 'viewer-3d-inspector.png'), clip: { x: stage.x + stage.width / 2 - 170, y: 40, width: 1200 - (stage.x + stage.width / 2 - 170), height: 520 } });
   } finally {
     await page3d.close();
     stopServer(server3d);

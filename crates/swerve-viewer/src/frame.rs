@@ -446,6 +446,34 @@ mod tests {
     }
 
     #[test]
+    fn frames_in_3d_carry_three_coordinates_and_never_parse_as_planar_ones() {
+        let mut scene = crate::scenes::pit3d(300).unwrap();
+        for _ in 0..10 {
+            scene.step();
+        }
+        let info = FrameInfo { version: 2, step: 10, links: true, structure: true, ..FrameInfo::default() };
+        let bytes = FrameEncoder::new().encode(&scene, info);
+        let world = scene.world3d().unwrap();
+        assert_eq!(bytes.len(), HEADER_BYTES + 12 * 300, "no links, boxes or angles for spheres");
+        assert!(decode(&bytes).is_none() && decode_ball_angles(&bytes).is_none());
+        let (header, positions) = decode_3d(&bytes).unwrap();
+        assert!(header.three_d && !header.ball_angles);
+        assert_eq!((header.agents, header.balls, header.boxes, header.step), (0, 300, 0, 10));
+        let bits = |v: Vec3| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
+        assert!(positions.iter().zip(world.spheres()).all(|(p, s)| bits(*p) == bits(s.position)));
+        let kinds = swerve::physics3d::BroadPhaseKind::ALL;
+        assert_eq!(kinds[header.broad_phase as usize], world.broad_phase());
+        let spheres: Vec<Vec3> = world.spheres().iter().map(|s| s.position).collect();
+        let radii: Vec<f32> = world.spheres().iter().map(|s| s.radius).collect();
+        let oracle = crate::metrics::count_overlaps_brute_force_3d(&spheres, &radii);
+        assert_eq!((header.overlaps as usize, header.deepest_overlap), oracle);
+        assert!(decode_3d(&bytes[..bytes.len() - 4]).is_none(), "a frame cut short is not a frame");
+        // A planar frame is not a 3-D one.
+        let planar = FrameEncoder::new().encode(&crate::scenes::obstacles().unwrap(), FrameInfo::default());
+        assert!(decode_3d(&planar).is_none() && !decode_header(&planar).unwrap().three_d);
+    }
+
+    #[test]
     fn turning_balls_send_their_angles() {
         let scenario = swerve::scenario::Scenario::builtin("sandpile").unwrap();
         let mut scene = crate::scenario_scene::ScenarioScene::new(scenario).unwrap();

@@ -1359,6 +1359,8 @@
       return { x: rect.left + x0, y: rect.top + y0, width: x1 - x0, height: y1 - y0 };
     },
     fit,
+    // Opens the inspector on agent `id`, as a click on it does.
+    inspect(id) { select(id); },
     // The 3-D camera (yaw, pitch in rad; distance in m; target point).
     get camera() { return { ...camera, target: [...camera.target] }; },
     // Redraw on every animation frame even without new data (to measure drawing alone).
