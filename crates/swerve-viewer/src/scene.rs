@@ -4,7 +4,10 @@
 //! [`LiveScene::simulator`]; the per-agent inspector values come from that simulator's own
 //! accessors. [`OrcaScene`] is the common case: a [`Simulator`] whose agents walk to fixed
 //! goals with RVO2's examples' rule ([`preferred_velocity_toward`]); [`BallScene`] is a
-//! physics [`World`] of bouncing balls.
+//! physics [`World`] of bouncing balls. In 3-D, [`Orca3dScene`] is a
+//! [`swerve::orca3d::Simulator`] crowd flying to goals by a given rule and [`SphereScene`] a
+//! [`swerve::physics3d::World`] of spheres (with static triangles and a box); a scene reports
+//! them through [`LiveScene::simulator3d`] and [`LiveScene::world3d`].
 
 use crate::ViewerError;
 use swerve::orca3d::{Simulator as Simulator3d, Vec3};
