@@ -709,8 +709,11 @@
     cameraBasis(w, h);
     if (!camera.fitted) fit3d();
     cameraBasis(w, h);
-    drawBox3d(ctx);
-    if (!frame) return;
+    drawBox3d(ctx, false);
+    if (!frame) {
+      drawBox3d(ctx, true);
+      return;
+    }
     prepareColours3d();
     const n = frame.n, m = frame.m, bodies = n + m;
     const triangles = scene.triangles || [];
@@ -791,6 +794,7 @@
     depthCounters.rasterPath = rastered;
     depthCounters.drawnSpheres = drawnSpheres;
     depthCounters.drawnTriangles = drawnTriangles;
+    drawBox3d(ctx, true);
     drawLinks3d(ctx);
     drawTrails3d(ctx);
     drawSelection3d(ctx);
@@ -890,14 +894,24 @@
     ctx.stroke();
   }
 
-  function drawBox3d(ctx) {
+  // The box's edges: `front` false draws those behind the spheres (before them), true those
+  // of the faces turned to the eye (after them), so that the box reads as solid.
+  function drawBox3d(ctx, front) {
     if (!scene.box3) return;
     const [x0, y0, z0, x1, y1, z1] = scene.box3;
+    const lo = [x0, y0, z0], hi = [x1, y1, z1], eye = [basis.ex, basis.ey, basis.ez];
+    // Face (axis a, side 0 = min / 1 = max) faces the eye when the eye is beyond its plane.
+    const faces = (a, side) => (side ? eye[a] > hi[a] : eye[a] < lo[a]);
     const corner = (k) => [k & 1 ? x1 : x0, k & 2 ? y1 : y0, k & 4 ? z1 : z0];
     ctx.strokeStyle = 'rgba(74, 85, 104, 0.75)';
     ctx.lineWidth = 1.5;
     for (let k = 0; k < 8; k++) {
-      for (const bit of [1, 2, 4]) if (!(k & bit)) segment3d(ctx, corner(k), corner(k | bit));
+      for (let axis = 0; axis < 3; axis++) {
+        if (k & (1 << axis)) continue;
+        // The edge along `axis` from corner k borders one face of each other axis.
+        const visible = [0, 1, 2].some((a) => a !== axis && faces(a, (k >> a) & 1));
+        if (visible === front) segment3d(ctx, corner(k), corner(k | (1 << axis)));
+      }
     }
   }
 
