@@ -12,7 +12,7 @@
 use glam::Vec3;
 
 use super::plane::sqr;
-use crate::spatial::partition_as_rvo2;
+use crate::spatial::partition;
 use crate::spatial::stack_room::{with_room, with_room_now};
 
 /// A node splits when it holds more agents than this (RVO2-3D's `RVO_MAX_LEAF_SIZE`).
@@ -47,6 +47,8 @@ pub struct AgentTree {
     nodes: Vec<Node>,
     /// Levels from the root to the deepest leaf (1 for a lone leaf).
     height: usize,
+    /// Scratch of the partitions (one slot per agent).
+    scratch: Vec<u32>,
 }
 
 impl AgentTree {
@@ -64,7 +66,9 @@ impl AgentTree {
             return;
         }
         self.nodes.resize(2 * count - 1, Node::default());
-        self.height = build_node(&mut self.nodes, 0, &mut self.order, &mut self.points, 0, 0);
+        self.scratch.resize(count, 0);
+        let subtree = Subtree { order: &mut self.order, points: &mut self.points, scratch: &mut self.scratch };
+        self.height = build_node(&mut self.nodes, 0, subtree, 0, 0);
     }
 
     /// How many entries a query's stack can hold at most: one per level, and the root's.
@@ -201,28 +205,19 @@ fn box_distance_squared(node: &Node, p: Vec3) -> f32 {
 ///
 /// Coincident agents make a chain as deep as they are many, so the recursion makes room on
 /// the stack as it goes (see [`crate::spatial::stack_room`]).
-fn build_node(
-    nodes: &mut [Node],
-    node_index: u32,
-    order: &mut [u32],
-    points: &mut [Vec3],
-    begin: usize,
-    depth: u32,
-) -> usize {
+fn build_node(nodes: &mut [Node], node_index: u32, subtree: Subtree, begin: usize, depth: u32) -> usize {
+    let Subtree { order, points, scratch } = subtree;
     let count = points.len();
     // The box, growing from the first agent with `std::max` / `std::min` (the first
     // argument wins ties, so −0 and +0 are kept as RVO2-3D keeps them).
-    let mut min = points[0];
-    let mut max = points[0];
+    // (Selects, not branches: the same values, without a mispredicted branch whenever the
+    // box grows.)
+    let select_max = |m: f32, v: f32| if m < v { v } else { m };
+    let select_min = |m: f32, v: f32| if v < m { v } else { m };
+    let (mut min, mut max) = (points[0], points[0]);
     for p in &points[1..] {
-        for axis in 0..3 {
-            if max[axis] < p[axis] {
-                max[axis] = p[axis];
-            }
-            if p[axis] < min[axis] {
-                min[axis] = p[axis];
-            }
-        }
+        max = Vec3::new(select_max(max.x, p.x), select_max(max.y, p.y), select_max(max.z, p.z));
+        min = Vec3::new(select_min(min.x, p.x), select_min(min.y, p.y), select_min(min.z, p.z));
     }
     let (root, children) = nodes.split_first_mut().expect("a subtree has at least one node");
     *root = Node { begin: begin as u32, end: (begin + count) as u32, left: 0, right: 0, min, max };
@@ -243,17 +238,24 @@ fn build_node(
 
     // Below the split to the left, the rest to the right, in RVO2-3D's swap order; an empty
     // left half (all agents at the split) takes one agent anyway.
-    let left_size = partition_as_rvo2(points, order, split, axis).max(1);
+    let left_size = match axis {
+        0 => partition_many_swaps(points, order, scratch, split, |p: Vec3| p.x),
+        1 => partition_many_swaps(points, order, scratch, split, |p: Vec3| p.y),
+        _ => partition_many_swaps(points, order, scratch, split, |p: Vec3| p.z),
+    }
+    .max(1);
 
     root.left = node_index + 1;
     root.right = node_index + 2 * left_size as u32;
     let (left_nodes, right_nodes) = children.split_at_mut(2 * left_size - 1);
     let (left_order, right_order) = order.split_at_mut(left_size);
     let (left_points, right_points) = points.split_at_mut(left_size);
+    let (left_scratch, right_scratch) = scratch.split_at_mut(left_size);
+    let left = Subtree { order: left_order, points: left_points, scratch: left_scratch };
+    let right = Subtree { order: right_order, points: right_points, scratch: right_scratch };
     let (left_index, right_index) = (root.left, root.right);
-    let mut build_left = || build_node(left_nodes, left_index, left_order, left_points, begin, depth + 1);
-    let mut build_right =
-        || build_node(right_nodes, right_index, right_order, right_points, begin + left_size, depth + 1);
+    let build_left = || build_node(left_nodes, left_index, left, begin, depth + 1);
+    let build_right = || build_node(right_nodes, right_index, right, begin + left_size, depth + 1);
     let (left_height, right_height) = if count > PARALLEL_BUILD {
         // The two halves may run on different threads, so every level checks.
         with_room_now(|| rayon::join(build_left, build_right))
@@ -261,6 +263,58 @@ fn build_node(
         with_room(depth, || (build_left(), build_right()))
     };
     1 + left_height.max(right_height)
+}
+
+/// A subtree's agents (tree order) and positions, and as much partition scratch.
+struct Subtree<'a> {
+    order: &'a mut [u32],
+    points: &'a mut [Vec3],
+    scratch: &'a mut [u32],
+}
+
+/// RVO2-3D's partition (two walks inwards, swapping where both stop) for input in which many
+/// points must change sides: RVO2-3D partitions the agents' insertion order afresh in every
+/// build, so about half of a node's points are on the wrong side, and walks that stop at each
+/// of them mispredict a branch at each stop. The walks pair the k-th point from the left that
+/// is not below `split` (within the final left side) with the k-th point from the right that
+/// is below it (within the right side), so those two lists are gathered without branching on
+/// the keys (each index written, kept by advancing a count) and then swapped pairwise: the
+/// same permutation. Keys that are NaN break that pairing (a NaN stops both walks); then the
+/// walks themselves run. `scratch` needs one slot per point.
+fn partition_many_swaps(
+    points: &mut [Vec3],
+    order: &mut [u32],
+    scratch: &mut [u32],
+    split: f32,
+    key: impl Fn(Vec3) -> f32,
+) -> usize {
+    let (left, unordered) = points.iter().fold((0usize, 0usize), |(below, nan), &p| {
+        let k = key(p);
+        (below + usize::from(k < split), nan + usize::from(k.is_nan()))
+    });
+    if unordered > 0 || split.is_nan() {
+        return partition(points, order, split, key);
+    }
+    // Wrong on the left, in order from the left: written from the front of `scratch`.
+    let mut wrong_left = 0;
+    for (i, &p) in points[..left].iter().enumerate() {
+        scratch[wrong_left] = i as u32;
+        wrong_left += usize::from(key(p) >= split);
+    }
+    // Wrong on the right, in order from the right: written after them (there are as many, and
+    // at most `points.len() - left`).
+    let (taken, rest) = scratch.split_at_mut(wrong_left);
+    let mut wrong_right = 0;
+    for (j, &p) in points.iter().enumerate().skip(left).rev() {
+        rest[wrong_right] = j as u32;
+        wrong_right += usize::from(key(p) < split);
+    }
+    debug_assert_eq!(wrong_left, wrong_right);
+    for (&i, &j) in taken.iter().zip(&rest[..wrong_right]) {
+        points.swap(i as usize, j as usize);
+        order.swap(i as usize, j as usize);
+    }
+    left
 }
 
 #[cfg(test)]
@@ -286,6 +340,45 @@ pub(super) mod tests {
         all.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         all.truncate(k);
         all
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// The partition that gathers the points on the wrong sides leaves the same
+        /// permutation as RVO2-3D's walks, with keys equal to the split, infinite keys, and
+        /// NaN keys or a NaN split (which take the walks themselves).
+        #[test]
+        fn partition_many_swaps_equals_rvo2_3ds_walks(
+            keys in prop::collection::vec(
+                prop_oneof![
+                    8 => (-4i8..4).prop_map(f32::from),
+                    1 => Just(f32::INFINITY),
+                    1 => Just(f32::NEG_INFINITY),
+                    1 => Just(f32::NAN),
+                ],
+                0..60,
+            ),
+            others in prop::collection::vec(-9.0f32..9.0, 60),
+            split in prop_oneof![8 => (-4i8..4).prop_map(f32::from), 1 => Just(f32::NAN)],
+            axis in 0usize..3,
+        ) {
+            let points: Vec<Vec3> = keys
+                .iter()
+                .zip(&others)
+                .map(|(&k, &o)| {
+                    let mut p = Vec3::splat(o);
+                    p[axis] = k;
+                    p
+                })
+                .collect();
+            let (mut ours, mut theirs) = (points.clone(), points);
+            let mut our_order: Vec<u32> = (0..ours.len() as u32).collect();
+            let mut their_order = our_order.clone();
+            let mut scratch = vec![0; ours.len()];
+            let left = partition_many_swaps(&mut ours, &mut our_order, &mut scratch, split, |p: Vec3| p[axis]);
+            prop_assert_eq!(left, crate::spatial::partition_as_rvo2(&mut theirs, &mut their_order, split, axis));
+            prop_assert_eq!(our_order, their_order);
+        }
     }
 
     proptest! {

@@ -341,13 +341,14 @@ fn build_subtree(
     }
 }
 
-/// RVO2's partition loop around `split` on `key`; returns the left side's length.
+/// RVO2's partition loop around `split` on `key`; returns the left side's length. (Also
+/// RVO2-3D's, whose tree builds with it over 3-D points.)
 #[inline(always)]
-fn partition(points: &mut [Vec2], order: &mut [u32], split: f32, key: impl Fn(Vec2) -> f32) -> usize {
+pub(crate) fn partition<P: Copy>(points: &mut [P], order: &mut [u32], split: f32, key: impl Fn(P) -> f32) -> usize {
     // RVO2's two walks, as searches over the unsorted middle (no bounds checks): from the
     // left past every key below the split, from the right past every key at or above it.
-    let below = |p: &Vec2| key(*p) < split;
-    let at_or_above = |p: &Vec2| key(*p) >= split;
+    let below = |p: &P| key(*p) < split;
+    let at_or_above = |p: &P| key(*p) >= split;
     let mut left = 0;
     let mut right = points.len();
     while left < right {
@@ -415,8 +416,9 @@ pub fn nearest_brute_force(
 
 /// RVO2's partition loop as RVO2 (and RVO2-3D) write it in `buildAgentTreeRecursive`: two
 /// indices walking inwards, swapping when both stop, so that the points below `split` along
-/// `axis` end up on the left. Returns how many did; `order` is permuted alongside. The 3-D tree
-/// builds with it; the planar one has a faster partition that this checks (its tests).
+/// `axis` end up on the left. Returns how many did; `order` is permuted alongside. The trees
+/// build with faster partitions that give the same permutation: the oracle of their tests.
+#[cfg(test)]
 pub(crate) fn partition_as_rvo2<P: std::ops::Index<usize, Output = f32>>(
     points: &mut [P],
     order: &mut [u32],

@@ -17,6 +17,8 @@ mod obstacle_grid;
 mod obstacle_tree;
 pub(crate) mod stack_room;
 
+pub(crate) use agent_kdtree::partition;
+#[cfg(test)]
 pub(crate) use agent_kdtree::partition_as_rvo2;
 pub use agent_kdtree::{nearest_brute_force, AgentKdTree, Neighbor, MAX_LEAF_SIZE};
 #[cfg(test)]
