@@ -123,7 +123,7 @@ impl OverlapCounter {
         }
         self.cells.sort_unstable();
         let mask = (1u64 << 21) - 1;
-        let mut overlaps = Overlaps3d::default();
+        let mut overlaps = Overlaps::default();
         let mut start = 0;
         while start < self.cells.len() {
             let key = self.cells[start].0;
@@ -163,42 +163,39 @@ impl OverlapCounter {
     }
 }
 
-/// Running count and depth of overlaps between spheres.
-#[derive(Default)]
-struct Overlaps3d {
-    count: usize,
-    deepest: f32,
-}
-
-impl Overlaps3d {
-    fn check(&mut self, i: u32, j: u32, positions: &[Vec3], radii: &[f32]) {
-        let (i, j) = (i as usize, j as usize);
-        let reach = radii[i] + radii[j];
-        let d2 = positions[i].distance_squared(positions[j]);
-        if d2 < reach * reach {
-            self.count += 1;
-            self.deepest = self.deepest.max(reach - d2.sqrt());
-        }
-    }
-}
-
 /// The brute-force overlap count and deepest overlap of spheres: the oracle of
 /// [`OverlapCounter::count_and_deepest_3d`].
 pub fn count_overlaps_brute_force_3d(positions: &[Vec3], radii: &[f32]) -> (usize, f32) {
-    let mut overlaps = Overlaps3d::default();
-    for i in 0..positions.len() {
-        for j in i + 1..positions.len() {
-            if positions[i].is_finite() && positions[j].is_finite() {
-                overlaps.check(i as u32, j as u32, positions, radii);
-            }
-        }
-    }
-    (overlaps.count, overlaps.deepest)
+    brute_force(positions, radii)
 }
 
 /// 3-D agents within their own radius of their goal ([`count_at_goal`] in space).
 pub fn count_at_goal_3d(positions: &[Vec3], radii: &[f32], goals: &[Vec3]) -> usize {
     positions.iter().zip(radii).zip(goals).filter(|((p, r), g)| p.distance_squared(**g) < **r * **r).count()
+}
+
+/// A disc's or a sphere's centre, for the overlap counts.
+trait Centre: Copy {
+    fn distance_squared(self, other: Self) -> f32;
+    fn is_finite(self) -> bool;
+}
+
+impl Centre for Vec2 {
+    fn distance_squared(self, other: Vec2) -> f32 {
+        Vec2::distance_squared(self, other)
+    }
+    fn is_finite(self) -> bool {
+        Vec2::is_finite(self)
+    }
+}
+
+impl Centre for Vec3 {
+    fn distance_squared(self, other: Vec3) -> f32 {
+        Vec3::distance_squared(self, other)
+    }
+    fn is_finite(self) -> bool {
+        Vec3::is_finite(self)
+    }
 }
 
 /// Running count and depth of overlaps.
@@ -209,7 +206,7 @@ struct Overlaps {
 }
 
 impl Overlaps {
-    fn check(&mut self, i: u32, j: u32, positions: &[Vec2], radii: &[f32]) {
+    fn check<P: Centre>(&mut self, i: u32, j: u32, positions: &[P], radii: &[f32]) {
         let (i, j) = (i as usize, j as usize);
         let reach = radii[i] + radii[j];
         let d2 = positions[i].distance_squared(positions[j]);
@@ -220,16 +217,23 @@ impl Overlaps {
     }
 }
 
-/// The brute-force overlap count and deepest overlap: the oracle of
-/// [`OverlapCounter::count_and_deepest`].
-pub fn count_overlaps_brute_force(positions: &[Vec2], radii: &[f32]) -> (usize, f32) {
+/// Every pair `i < j` of finite centres checked: the oracle of the grid counts.
+fn brute_force<P: Centre>(positions: &[P], radii: &[f32]) -> (usize, f32) {
     let mut overlaps = Overlaps::default();
     for i in 0..positions.len() {
         for j in i + 1..positions.len() {
-            overlaps.check(i as u32, j as u32, positions, radii);
+            if positions[i].is_finite() && positions[j].is_finite() {
+                overlaps.check(i as u32, j as u32, positions, radii);
+            }
         }
     }
     (overlaps.count, overlaps.deepest)
+}
+
+/// The brute-force overlap count and deepest overlap: the oracle of
+/// [`OverlapCounter::count_and_deepest`].
+pub fn count_overlaps_brute_force(positions: &[Vec2], radii: &[f32]) -> (usize, f32) {
+    brute_force(positions, radii)
 }
 
 /// Agents within their own radius of their goal (RVO2 examples' `reachedGoal` test uses the
