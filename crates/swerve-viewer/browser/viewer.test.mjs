@@ -174,8 +174,16 @@ test('neighbour links and trails can be shown', { timeout: 60000 }, async () => 
 
 test('reset goes back to step 0 under a new scene version', { timeout: 30000 }, async () => {
   const before = await state();
+  assert.equal(before.connected, true, 'the page lost its connection before the reset');
   await page.click('#reset');
-  await page.waitForFunction((v) => window.swerve.state.version === v + 1 && window.swerve.state.step === 0, before.version, { timeout: 10000 });
+  try {
+    await page.waitForFunction((v) => window.swerve.state.version === v + 1 && window.swerve.state.step === 0, before.version, { timeout: 10000 });
+  } catch (e) {
+    // (Seen once in CI, not reproduced since: say what the page and the server held.)
+    const pageNow = await state();
+    const serverNow = await getJson(`${serverUrl()}api/state`);
+    throw new Error(`${e.message}; before ${JSON.stringify(before)}; page now ${JSON.stringify(pageNow)}; server ${JSON.stringify(serverNow)}`);
+  }
 });
 
 test('ball scene: live broad-phase switch, its structure, and the library\'s pair counts', { timeout: 90000 }, async () => {
