@@ -5,6 +5,7 @@
 //! overlapping pair lies in the same or in adjacent cells (seed 003's uniform grid). Tests
 //! compare it with the brute-force count.
 
+use std::ops::Range;
 use swerve::orca3d::Vec3;
 use swerve::Vec2;
 
@@ -65,28 +66,47 @@ impl OverlapCounter {
             );
             // Pairs inside this cell, then with the four "forward" neighbours so every pair
             // of cells is visited once.
-            for a in start..end {
-                for b in a + 1..end {
-                    overlaps.check(self.cells[a].1, self.cells[b].1, positions, radii);
-                }
-            }
+            self.check_within(start..end, positions, radii, &mut overlaps);
             for (dx, dy) in [(1, -1), (1, 0), (1, 1), (0, 1)] {
                 let (nx, ny) = (cx.saturating_add(dx), cy.saturating_add(dy));
                 if (nx, ny) == (cx, cy) {
                     continue; // saturated at the border: the same cell, already counted
                 }
-                let other = cell_key(nx, ny);
-                let lo = self.cells.partition_point(|c| c.0 < other);
-                let hi = lo + self.cells[lo..].partition_point(|c| c.0 == other);
-                for a in start..end {
-                    for b in lo..hi {
-                        overlaps.check(self.cells[a].1, self.cells[b].1, positions, radii);
-                    }
-                }
+                self.check_against(start..end, cell_key(nx, ny), positions, radii, &mut overlaps);
             }
             start = end;
         }
         (overlaps.count, overlaps.deepest)
+    }
+}
+
+impl OverlapCounter {
+    /// Checks every pair of the binned discs or spheres `cell` (a run of `self.cells`).
+    fn check_within<P: Centre>(&self, cell: Range<usize>, positions: &[P], radii: &[f32], overlaps: &mut Overlaps) {
+        for a in cell.clone() {
+            for b in a + 1..cell.end {
+                overlaps.check(self.cells[a].1, self.cells[b].1, positions, radii);
+            }
+        }
+    }
+
+    /// Checks every disc or sphere of `cell` (a run of `self.cells`) against every one in the
+    /// cell whose key is `other`.
+    fn check_against<P: Centre>(
+        &self,
+        cell: Range<usize>,
+        other: u64,
+        positions: &[P],
+        radii: &[f32],
+        overlaps: &mut Overlaps,
+    ) {
+        let lo = self.cells.partition_point(|c| c.0 < other);
+        let hi = lo + self.cells[lo..].partition_point(|c| c.0 == other);
+        for a in cell {
+            for b in lo..hi {
+                overlaps.check(self.cells[a].1, self.cells[b].1, positions, radii);
+            }
+        }
     }
 }
 
@@ -129,11 +149,7 @@ impl OverlapCounter {
             let key = self.cells[start].0;
             let end = start + self.cells[start..].partition_point(|c| c.0 == key);
             let c = [(key >> 42) & mask, (key >> 21) & mask, key & mask].map(|v| v as i64 - CELL_LIMIT_3D);
-            for a in start..end {
-                for b in a + 1..end {
-                    overlaps.check(self.cells[a].1, self.cells[b].1, positions, radii);
-                }
-            }
+            self.check_within(start..end, positions, radii, &mut overlaps);
             for dx in 0..=1i64 {
                 for dy in -1..=1i64 {
                     for dz in -1..=1i64 {
@@ -146,14 +162,7 @@ impl OverlapCounter {
                         if n.iter().any(|v| !(-CELL_LIMIT_3D..CELL_LIMIT_3D).contains(v)) {
                             continue;
                         }
-                        let other = cell_key_3d(n);
-                        let lo = self.cells.partition_point(|c| c.0 < other);
-                        let hi = lo + self.cells[lo..].partition_point(|c| c.0 == other);
-                        for a in start..end {
-                            for b in lo..hi {
-                                overlaps.check(self.cells[a].1, self.cells[b].1, positions, radii);
-                            }
-                        }
+                        self.check_against(start..end, cell_key_3d(n), positions, radii, &mut overlaps);
                     }
                 }
             }
