@@ -781,6 +781,27 @@ fn inmate(min_restitution: f32) -> impl Strategy<Value = Inmate> {
         })
 }
 
+/// Steps of [`check_no_escape`].
+const STEPS: usize = 30;
+
+/// The inmates of a property-3 case that stay within `f32`'s reach: those that travel at most
+/// 2²² of their radii in a (sub)step, at their start speed plus what gravity adds in the run.
+///
+/// Impact times are `f32` fractions of the step, so a sphere's place along its path is known
+/// to about 2⁻²⁴ of its travel (`World`'s docs, "Precision"): a sphere of radius 1.5 mm at 337 km/s,
+/// 2.3·10⁸ radii in a step of 1 s, ended 1.4 cm out of a slab 4 dm thick (at 10⁵ m/s still
+/// out, at 3·10⁴ m/s inside). (Speeds that collisions give are not bounded here: a light
+/// sphere hit by a heavy one leaves at up to twice its speed.)
+fn within_f32_reach(hull: &Hull, inmates: Vec<Inmate>, gravity: Vec3, substeps: usize, dt: f32) -> Vec<Inmate> {
+    let clearance = centroid_clearance(hull);
+    let substep = dt / substeps as f32;
+    let fall = gravity.length() * dt * STEPS as f32;
+    let reach = |m: &Inmate| {
+        (m.velocity.length() + fall) * substep <= (1 << 22) as f32 * (clearance * f64::from(m.size)) as f32
+    };
+    inmates.into_iter().filter(reach).collect()
+}
+
 /// Runs spheres in a closed convex mesh and checks that every centre stays inside (the test
 /// of property 3 and the named tests after it).
 fn check_no_escape(
@@ -812,7 +833,7 @@ fn check_no_escape(
         world.add_sphere(s).unwrap();
     }
     prop_assume!(world.num_spheres() > 0);
-    for step in 0..30 {
+    for step in 0..STEPS {
         world.step(dt);
         for (k, s) in world.spheres().iter().enumerate() {
             prop_assert!(s.position.is_finite() && s.velocity.is_finite(), "step {step}: sphere {k}: {s:?}");
@@ -850,7 +871,8 @@ proptest! {
         substeps in 1usize..4,
         dt in mesh_dt(),
     ) {
-        check_no_escape(&hull, &[inmate], kind, gravity, substeps, dt)?;
+        let inmates = within_f32_reach(&hull, vec![inmate], gravity, substeps, dt);
+        check_no_escape(&hull, &inmates, kind, gravity, substeps, dt)?;
     }
 }
 
@@ -920,13 +942,14 @@ fn a_sphere_sliding_on_a_face_under_gravity_does_not_pass_through_the_face_ahead
     check_no_escape(&hull, &[inmate], 0, Vec3::new(-2.0911062, -2.6950731, 2.9651086), 1, 1.0).unwrap();
 }
 
-/// A design limitation, not fixed (it needs the position pass redesigned): the position pass
-/// pushes a sphere out of each triangle along the line from its nearest point to its centre,
-/// and a sphere–sphere correction is not kept inside the triangles (walls clamp it, triangles
-/// cannot). A light sphere crushed into a corner of a closed mesh by a heavy one (mass ratio
-/// 450, 12 g, dt = 1 s) ends with its centre past a face and is pushed out on the far side.
+/// Found while fuzzing several spheres in a closed mesh: the position pass pushes a sphere out of
+/// each triangle along the line from its nearest point to its centre, and a sphere–sphere
+/// correction was not kept inside the triangles (walls clamp it). A light sphere crushed into
+/// a corner of a closed mesh by a heavy one (mass ratio 450, 12 g, dt = 1 s) ended with its
+/// centre past a face and was pushed out on the far side; once corrections stopped short of
+/// faces, it was left a few ulps from three faces at the corner, and the way out of one face
+/// crossed the next. Neither a correction nor a push out of a triangle now crosses a triangle.
 #[test]
-#[ignore = "design limitation: sphere-sphere corrections can push a sphere's centre across a triangle"]
 fn a_light_sphere_crushed_into_a_mesh_corner_by_a_heavy_one_stays_inside() {
     let cube = rotated_box(DVec3::ZERO, DVec3::ONE, DQuat::IDENTITY);
     let inmate = |weights: [f32; 8], size: f32, velocity: Vec3, mass: f32| Inmate {
@@ -1042,4 +1065,117 @@ proptest! {
         prop_assert!((e - e0).abs() <= ENERGY_TOLERANCE * e0, "energy {e0} → {e} ({contacts} contacts)");
         prop_assert!((p - p0).length() <= 1e-12 * scale, "momentum {p0} → {p} ({:e} of Σ m|v|, {contacts} contacts)", (p - p0).length() / scale);
     }
+}
+
+/// A limitation, not fixed: found by a multi-sphere variant of property 3 (shrunk) once the
+/// tests above passed. Under strong gravity (560 m/s², dt 0.46 s in 3 substeps), a light
+/// sphere (0.6 kg) is crushed by a heavy one (436 kg) into a corner vertex of a slanted box
+/// until its centre is within a thousandth of its radius of three faces; there the direction
+/// from its nearest point on one face is rounding noise, and that face's push sends it out
+/// through the corner. Remembering which side of each face a sphere came from (and pushing
+/// along the face normal when the nearest point is that close) did not fix it either.
+#[test]
+#[ignore = "limitation: a light sphere crushed into a mesh's corner vertex can still be pushed out through it"]
+fn a_light_sphere_crushed_into_a_corner_vertex_under_strong_gravity_stays_inside() {
+    let vertices = [
+        Vec3::new(-1.228492, -24.809418, 13.156528),
+        Vec3::new(-0.4747873, -25.015419, 13.405177),
+        Vec3::new(1.0812768, -15.918088, 13.521485),
+        Vec3::new(1.8349814, -16.12409, 13.770134),
+        Vec3::new(-1.8349814, -24.730024, 15.060699),
+        Vec3::new(-1.0812768, -24.936026, 15.309348),
+        Vec3::new(0.4747873, -15.838696, 15.425656),
+        Vec3::new(1.228492, -16.044697, 15.674305),
+    ];
+    let cube = rotated_box(DVec3::ZERO, DVec3::ONE, DQuat::IDENTITY);
+    let hull = Hull::new(vertices.to_vec(), cube.triangles);
+    let im = |weights: [f32; 8], size: f32, velocity: Vec3, mass: f32, restitution: f32, friction: f32| Inmate {
+        weights: weights.to_vec(),
+        size,
+        velocity,
+        mass,
+        restitution,
+        friction,
+    };
+    let inmates = vec![
+        im(
+            [0.84983325, 0.9319772, 0.6235102, 0.09051909, 0.8549286, 0.7677715, 0.89836514, 0.73632336],
+            0.06978793,
+            Vec3::new(-182.60437, 167.78839, 272.09686),
+            18.364038,
+            0.0,
+            0.0,
+        ),
+        im(
+            [0.8642957, 0.0, 0.0, 0.7109957, 0.9943293, 0.0, 0.35655177, 0.38160342],
+            0.033069532,
+            Vec3::new(217.87836, -421.6944, -880.17206),
+            0.6247751,
+            0.93481123,
+            0.0,
+        ),
+        im(
+            [0.9879521, 0.13657628, 0.73480123, 0.50486153, 0.0, 0.05486247, 0.72359896, 0.5184093],
+            0.30530658,
+            Vec3::new(-6.159363, -0.41920412, 1.1116649),
+            1.0,
+            0.0,
+            1.7360599,
+        ),
+        im(
+            [0.0, 0.13337402, 0.50499177, 0.0, 0.0, 0.17609264, 0.0, 0.09416629],
+            0.012088922,
+            Vec3::new(0.0, 38.727463, 0.0),
+            435.85648,
+            0.0,
+            0.0,
+        ),
+    ];
+    let gravity = Vec3::new(13.974044, 379.55222, -418.558);
+    let keep: Vec<usize> =
+        std::env::var("KEEP").map(|k| k.split(',').map(|x| x.parse().unwrap()).collect()).unwrap_or((0..6).collect());
+    let inmates: Vec<Inmate> =
+        inmates.into_iter().enumerate().filter(|(k, _)| keep.contains(k)).map(|(_, m)| m).collect();
+    let inmates = within_f32_reach(&hull, inmates, gravity, 3, 0.46160024);
+    eprintln!("kept {}", inmates.len());
+    check_no_escape(&hull, &inmates, 0, gravity, 3, 0.46160024).unwrap();
+}
+
+/// Found by a multi-sphere variant of property 3 (shrunk): a light sphere (10 g) under a
+/// heavy one (893 kg) in a small slanted box, with gravity of 135 m/s², was pushed by the pair
+/// correction to a corner and left within ulps of three faces; the next push out of one face
+/// crossed another, and a later push out of that one sent it through. Corrections and pushes
+/// now stop a thousandth of a radius short of any face they would cross.
+#[test]
+fn a_light_sphere_pushed_into_a_mesh_corner_is_not_pushed_out_through_the_next_face() {
+    let vertices = [
+        Vec3::new(-24.482643, -58.250935, -57.476017),
+        Vec3::new(-24.418242, -58.250492, -56.787464),
+        Vec3::new(-24.53064, -58.050312, -57.471657),
+        Vec3::new(-24.46624, -58.04987, -56.783104),
+        Vec3::new(-25.37252, -58.46564, -57.392647),
+        Vec3::new(-25.30812, -58.4652, -56.704094),
+        Vec3::new(-25.420519, -58.26502, -57.388287),
+        Vec3::new(-25.356117, -58.264576, -56.699734),
+    ];
+    let cube = rotated_box(DVec3::ZERO, DVec3::ONE, DQuat::IDENTITY);
+    let hull = Hull::new(vertices.to_vec(), cube.triangles);
+    let light = Inmate {
+        weights: vec![0.0, 0.26185557, 0.51225066, 0.67405266, 0.8656437, 0.0, 0.0, 0.5316841],
+        size: 0.080439456,
+        velocity: Vec3::new(-0.16199073, -0.1364131, 0.09587503),
+        mass: 0.009685868,
+        restitution: 0.0,
+        friction: 0.0,
+    };
+    let heavy = Inmate {
+        weights: vec![0.82936627, 0.27736562, 0.94265765, 0.9062654, 0.80916905, 0.867888, 0.9111776, 0.84207875],
+        size: 0.1127698,
+        velocity: Vec3::new(-0.18206564, 0.01707795, -0.119666524),
+        mass: 893.09766,
+        restitution: 0.5359025,
+        friction: 0.0,
+    };
+    let gravity = Vec3::new(116.04729, 25.960209, -62.832813);
+    check_no_escape(&hull, &[light, heavy], 0, gravity, 1, 1.0 / 60.0).unwrap();
 }

@@ -102,6 +102,33 @@ impl Triangle {
                 .unwrap_or(a)
         }
     }
+
+    /// Where the segment from `p` to `q` crosses the triangle, as the fraction of the way from
+    /// `p`, in `f64`: `None` when it does not cross, when `p` lies in the triangle's plane
+    /// (no side to leave), or when `q` stays strictly on `p`'s side. A `q` in the plane counts
+    /// as crossing (at 1).
+    ///
+    /// Which side of the plane `p` and `q` are on comes from the signs of their offsets along
+    /// `(b − a) × (c − a)`; whether the segment's line passes through the triangle from the
+    /// signs of three scalar triple products (Ericson, RTCD §5.3.4 `IntersectLineTriangle`),
+    /// accepted with a tolerance of 10⁻⁹ of their sum so that a segment through an edge two
+    /// triangles of a mesh share crosses at least one of them despite rounding.
+    pub(crate) fn segment_crossing(&self, p: DVec3, q: DVec3) -> Option<f64> {
+        let (a, b, c) = (self.a.as_dvec3(), self.b.as_dvec3(), self.c.as_dvec3());
+        let n = (b - a).cross(c - a);
+        let (from, to) = (n.dot(p - a), n.dot(q - a));
+        let stays = if from > 0.0 { to > 0.0 } else { to < 0.0 };
+        if from == 0.0 || stays || !(from - to).is_finite() {
+            return None;
+        }
+        let (pq, pa, pb, pc) = (q - p, a - p, b - p, c - p);
+        let m = pq.cross(pc);
+        let (u, v, w) = (pb.dot(m), -pa.dot(m), pq.cross(pb).dot(pa));
+        let tolerance = 1e-9 * (u.abs() + v.abs() + w.abs());
+        let through = (u >= -tolerance && v >= -tolerance && w >= -tolerance)
+            || (u <= tolerance && v <= tolerance && w <= tolerance);
+        through.then(|| from / (from - to))
+    }
 }
 
 /// Ericson's `ClosestPtPointTriangle` (RTCD §5.1.5), transcribed; the region names are his.

@@ -64,6 +64,12 @@ const MAX_TRIANGLES: usize = (1 << 31) - 8;
 /// measured 2·10⁻⁸ relative energy drift without the residual and 4·10⁻¹⁵ with it).
 /// [`World::set_velocity_compensation`] turns the residual off.
 ///
+/// Times of impact are `f32` fractions of the (sub)step, so a sphere's place along its path is
+/// known to about 2⁻²⁴ of the distance it travels in it: a sphere that travels more than about
+/// 10⁶ of its radii in one step (1.5 mm at 337 km/s with a step of 1 s left a 4 dm slab of
+/// triangles) can be placed off by more than its radius. Substeps
+/// ([`World::set_substeps`]) shorten the travel.
+///
 /// # Ids and order
 /// Spheres are stored packed in insertion order ([`World::spheres`], [`World::sphere_ids`]);
 /// a [`SphereId`] names a sphere for its whole life and is never reused. Within a step, ties
@@ -1291,8 +1297,14 @@ impl World {
             let margin = 4.0 * f32::EPSILON * a.position.abs().max(b.position.abs()).max_element().max(r);
             let push = if RESTING { r - 0.5 * slop - dist } else { (r - dist) * Self::OVER_RELAXATION + margin };
             let (share_a, share_b) = correction_shares(a.mass, b.mass);
-            self.spheres[iu].position = a.position - normal * (push * share_a);
-            self.spheres[ju].position = b.position + normal * (push * share_b);
+            let (to_a, to_b) = (a.position - normal * (push * share_a), b.position + normal * (push * share_b));
+            let (to_a, to_b) = if self.triangles.is_empty() {
+                (to_a, to_b)
+            } else {
+                self.keep_corrections_off_triangles((iu, to_a), (ju, to_b), normal)
+            };
+            self.spheres[iu].position = to_a;
+            self.spheres[ju].position = to_b;
             for k in [iu, ju] {
                 self.clamp_into_bounds(k);
                 self.keep_in_swept_box(k);
@@ -1319,6 +1331,73 @@ impl World {
         corrected
     }
 
+    /// A pair's position correction that would carry sphere `i` (to `to_i`) or `j` (to `to_j`)
+    /// across a static triangle stops short of it, and the other sphere, if it can move, takes
+    /// the rest of the push along `normal` (from `i` to `j`), as if the blocked one were a wall.
+    /// Returns the two corrected positions.
+    ///
+    /// Why: the triangle pass pushes a sphere out of a triangle to whichever side its centre is
+    /// on. A light sphere crushed into a mesh's corner by a heavy one got nearly all of the
+    /// pair's correction, its centre passed a face, and the triangle pass then pushed it out
+    /// on the far side: out of a closed mesh. The box's walls already hold corrections back
+    /// ([`World::clamp_into_bounds`]); this does the same for triangles.
+    fn keep_corrections_off_triangles(
+        &mut self,
+        (i, to_i): (usize, Vec3),
+        (j, to_j): (usize, Vec3),
+        normal: Vec3,
+    ) -> (Vec3, Vec3) {
+        let stop_i = self.stop_short_of_triangles(i, to_i);
+        let stop_j = self.stop_short_of_triangles(j, to_j);
+        let movable = |k: usize| !self.spheres[k].is_kinematic();
+        match (stop_i == to_i, stop_j == to_j) {
+            (false, true) if movable(j) => {
+                let rest = (to_i - stop_i).length();
+                (stop_i, self.stop_short_of_triangles(j, to_j + normal * rest))
+            }
+            (true, false) if movable(i) => {
+                let rest = (to_j - stop_j).length();
+                (self.stop_short_of_triangles(i, to_i - normal * rest), stop_j)
+            }
+            _ => (stop_i, stop_j),
+        }
+    }
+
+    /// Where sphere `i`'s centre, moved by a correction from where it is to `to`, must stop so
+    /// as not to cross a static triangle: `to` when the way there crosses none; else a point on
+    /// the side it started on, a thousandth of its radius short of the first triangle's plane;
+    /// or, when it started nearer than that, where it is. Kinematic spheres pass
+    /// through triangles, as through walls, and are never stopped.
+    fn stop_short_of_triangles(&mut self, i: usize, to: Vec3) -> Vec3 {
+        let sphere = self.spheres[i];
+        let from = sphere.position;
+        if from == to || sphere.is_kinematic() {
+            return to;
+        }
+        let mut near = std::mem::take(&mut self.near_triangles);
+        self.triangle_grid.near(&Aabb3 { min: from.min(to), max: from.max(to) }, &mut near);
+        let (p, q) = (from.as_dvec3(), to.as_dvec3());
+        let crossed = near
+            .iter()
+            .filter_map(|&t| self.triangles[t as usize].segment_crossing(p, q).map(|s| (s, t)))
+            .min_by(|x, y| x.0.total_cmp(&y.0));
+        self.near_triangles = near;
+        let Some((fraction, t)) = crossed else { return to };
+        // Stopped a thousandth of the radius from the plane (or, if more, a few ulps of the
+        // coordinates, to which positions are rounded), so that which side the centre is on
+        // stays clear: a centre left within ulps of a mesh's corner went out through it.
+        let ulps = 4.0 * f64::from(f32::EPSILON) * f64::from(from.abs().max(to.abs()).max_element());
+        let margin = ulps.max(1e-3 * f64::from(sphere.radius));
+        let approach = (q - p).dot(self.triangles[t as usize].normal()).abs();
+        let back = (fraction - margin / approach).max(0.0);
+        let stop = (p + (q - p) * back).as_vec3();
+        let triangle = &self.triangles[t as usize];
+        if triangle.segment_crossing(p, stop.as_dvec3()).is_some() {
+            return from;
+        }
+        stop
+    }
+
     /// Pushes sphere `i` out of triangle `t` if it overlaps it (beyond the slop), and bounces
     /// it off if it moves inwards; returns 1 if it did. `RESTING`: as in
     /// [`World::resolve_overlaps_once`].
@@ -1335,7 +1414,10 @@ impl World {
         // slop.
         let margin = 4.0 * f64::from(f32::EPSILON) * f64::from(sphere.position.abs().max_element().max(sphere.radius));
         let distance = if RESTING { r - 0.5 * slop } else { r + margin };
-        self.spheres[i].position = (nearest - toward * distance).as_vec3();
+        // Not across another triangle: in a mesh's corner, the way out of one face can cross
+        // the next (see `keep_corrections_off_triangles`).
+        let out = (nearest - toward * distance).as_vec3();
+        self.spheres[i].position = self.stop_short_of_triangles(i, out);
         let impulse = self.apply_static_impulse(i, toward).unwrap_or(DVec3::ZERO);
         self.contact_log.record(i, Collider::Triangle(t), dt, impulse, toward.as_vec3());
         self.clamp_into_bounds(i);
