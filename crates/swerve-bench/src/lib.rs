@@ -5,13 +5,18 @@
 //! * [`balls`] — the rigid-ball broad phases on seed 003's scene and a scaled ball pit, and the
 //!   Markdown table for `BENCHMARKS.md` (`swerve bench balls` calls it); [`plot`] draws the
 //!   log-log SVG. The criterion suite is `benches/balls.rs`; `examples/balls_report.rs` runs
-//!   the whole table with rapier2d on the same pit in the same run. The 3-D ball world
-//!   (`swerve::physics3d`) has its criterion suite in `benches/balls3d.rs` and its report, with
-//!   rapier3d on the same scenes, in `examples/balls3d_report.rs`; [`pour3d`] holds what its
-//!   gravity reports (`gravity3d_report`, `hourglass3d_report`) measure alike.
+//!   the whole table with rapier2d on the same pit in the same run.
+//! * [`orca3d`] — the 3-D crowd scenes (`sphere`, `cube`) of `swerve::orca3d`, the step timer,
+//!   the RVO2-3D peer (jt-pyrvo23d through Python) with its bit-for-bit check, and the table
+//!   (`examples/orca3d_report.rs` calls it).
+//! * The 3-D ball world (`swerve::physics3d`) has its criterion suite in `benches/balls3d.rs`
+//!   and its report, with rapier3d on the same scenes, in `examples/balls3d_report.rs`;
+//!   [`pour3d`] holds what its gravity reports (`gravity3d_report`, `hourglass3d_report`)
+//!   measure alike.
 #![warn(missing_docs)]
 
 pub mod balls;
 pub mod orca;
+pub mod orca3d;
 pub mod plot;
 pub mod pour3d;
