@@ -7,146 +7,31 @@
 //! runs; default 100,000: rapier2d took 32 s per step at 1,000,000 balls), `--best K` (how
 //! many of swerve's broad phases, the fastest at the size before, run at 1,000,000; default 2).
 //!
-//! Timing is [`time_steps`] of the 2-D report: one thread, wall-clock and thread-CPU time of
-//! the step only, after warm-up steps, for at least a second and five steps per cell. Brute
-//! force stops at 10,000 spheres (O(n²)); a broad phase whose step is predicted (linearly from
-//! the size before, by CPU time) to take more than [`MAX_STEP_SECONDS`] is skipped.
+//! The scenes, the timing and the swerve tables are `swerve_bench::balls3d`'s (`swerve bench
+//! balls3d` prints the same tables without rapier3d); this program adds rapier3d's cells, the
+//! ratios and a fixed-length run of both engines. Timing is `balls::time_steps` of the 2-D
+//! report: one thread, wall-clock and thread-CPU time of the step only, after warm-up steps,
+//! for at least a second and five steps per cell. Brute force stops at 10,000 spheres (O(n²));
+//! a broad phase whose step is predicted (linearly from the size before, by CPU time) to take
+//! more than `balls3d::MAX_STEP_SECONDS` is skipped.
 
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use swerve::physics3d::scene::{mixed_pit, sphere_pit, Scene};
-use swerve::physics3d::{BroadPhaseKind, World};
-use swerve_bench::balls::{time_steps, timing_cell, write_timing_table, Timing, SCENE_SEED};
+use swerve::physics3d::BroadPhaseKind;
+use swerve_bench::balls3d::{best, measure, render_energy, render_table, run, Cell, Config, Engine, Pit};
 
 #[path = "../benches/rapier3d_pit.rs"]
 mod rapier3d_pit;
 
 use rapier3d_pit::Rapier3dPit;
 
-/// Volume fraction of both pits.
-const FRACTION: f32 = 0.1;
-/// A cell whose single step takes longer than this stops after one measured step; a broad
-/// phase predicted to exceed it is not run.
-const MAX_STEP_SECONDS: f64 = 5.0;
-/// Largest size brute force runs at.
-const BRUTE_FORCE_MAX: usize = 10_000;
-/// Sizes above this run only swerve's best broad phases (see `--best`).
-const ALL_PHASES_MAX: usize = 100_000;
 /// Name of the peer in the tables.
 const RAPIER: &str = "rapier3d";
 
-/// Which scene a cell measures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Pit {
-    /// `sphere_pit`: radius 1.
-    Spheres,
-    /// `mixed_pit`: radii uniform in [0.25, 1].
-    Mixed,
-}
-
-impl Pit {
-    fn scene(self, n: usize) -> Scene {
-        match self {
-            Pit::Spheres => sphere_pit(n, FRACTION, SCENE_SEED),
-            Pit::Mixed => mixed_pit(n, FRACTION, SCENE_SEED),
-        }
-    }
-
-    fn title(self) -> &'static str {
-        match self {
-            Pit::Spheres => "sphere pit (`sphere_pit`: r = 1, 10 % volume, speeds ≤ 10 m/s, dt = 1/60)",
-            Pit::Mixed => "mixed-size pit (`mixed_pit`: r ∈ [0.25, 1], the sphere pit's box, dt = 1/60)",
-        }
-    }
-
-    fn short(self) -> &'static str {
-        match self {
-            Pit::Spheres => "sphere pit",
-            Pit::Mixed => "mixed pit",
-        }
-    }
-}
-
-/// One cell of a table.
-struct Cell {
-    pit: Pit,
-    algorithm: String,
-    n: usize,
-    /// `None` when not run (see `note`).
-    timing: Option<Timing>,
-    note: String,
-    /// Kinetic energy before the first step and after the last, and the steps taken between
-    /// (warm-up and measured).
-    energy: Option<(f64, f64, usize)>,
-    /// Mean sphere–sphere contacts per step over all steps taken (swerve: `StepStats::contacts`,
-    /// collisions resolved; rapier3d: ball–ball pairs that gave its solver contacts, i.e. within
-    /// its 2 mm prediction distance — not quite the same count, but the same order).
-    contacts: Option<f64>,
-}
-
-impl Cell {
-    fn skipped(pit: Pit, algorithm: &str, n: usize, note: String) -> Cell {
-        Cell { pit, algorithm: algorithm.to_string(), n, timing: None, note, energy: None, contacts: None }
-    }
-
-    fn wall_ms(&self) -> Option<f64> {
-        self.timing.map(|t| t.wall.as_secs_f64() * 1e3)
-    }
-
-    fn cpu_ms(&self) -> Option<f64> {
-        self.timing.and_then(|t| t.cpu).map(|c| c.as_secs_f64() * 1e3)
-    }
-
-    /// CPU time when measured (less disturbed by other jobs), else wall-clock time.
-    fn key_ms(&self) -> f64 {
-        self.cpu_ms().or(self.wall_ms()).unwrap_or(f64::INFINITY)
-    }
-
-    fn is_swerve(&self) -> bool {
-        self.algorithm != RAPIER
-    }
-
-    fn log(&self) {
-        let result = match self.timing {
-            Some(t) => format!(
-                "{:.4} ms/step wall, {:.4} ms CPU ({} steps)",
-                self.wall_ms().unwrap_or(f64::NAN),
-                self.cpu_ms().unwrap_or(f64::NAN),
-                t.steps
-            ),
-            None => self.note.clone(),
-        };
-        eprintln!("{:>10} {:>18} N={:>8}: {result}", self.pit.short(), self.algorithm, self.n);
-    }
-}
-
-/// Measurement settings.
-struct Settings {
-    warmup: usize,
-    min_steps: usize,
-    min_seconds: f64,
-}
-
-/// What the timing loop needs of an engine.
-trait Engine {
-    /// One step; returns the sphere–sphere contacts it made.
-    fn step(&mut self) -> usize;
-    /// Kinetic energy (J).
-    fn energy(&self) -> f64;
-}
-
-impl Engine for (World, f32) {
-    fn step(&mut self) -> usize {
-        self.0.step(self.1);
-        self.0.last_step_stats().contacts
-    }
-
-    fn energy(&self) -> f64 {
-        self.0.kinetic_energy()
-    }
-}
-
+/// rapier3d's contacts per step are the ball–ball pairs that gave its solver contacts, i.e.
+/// within its 2 mm prediction distance (swerve's are the collisions resolved,
+/// `StepStats::contacts`): not quite the same count, but the same order.
 impl Engine for Rapier3dPit {
     fn step(&mut self) -> usize {
         Rapier3dPit::step(self);
@@ -158,103 +43,6 @@ impl Engine for Rapier3dPit {
     }
 }
 
-/// Times one engine on `scene` and makes its cell.
-fn measure(pit: Pit, algorithm: String, n: usize, engine: &mut impl Engine, settings: &Settings) -> Cell {
-    let e0 = engine.energy();
-    let (mut steps, mut contacts) = (0usize, 0usize);
-    let timing = time_steps(
-        || {
-            contacts += engine.step();
-            steps += 1;
-        },
-        settings.warmup,
-        settings.min_steps,
-        settings.min_seconds,
-        MAX_STEP_SECONDS,
-    );
-    Cell {
-        pit,
-        algorithm,
-        n,
-        timing: Some(timing),
-        note: String::new(),
-        energy: Some((e0, engine.energy(), steps)),
-        // Over all steps taken, warm-up included: the pit's contact rate is steady.
-        contacts: Some(contacts as f64 / steps.max(1) as f64),
-    }
-}
-
-fn swerve_cell(pit: Pit, scene: &Scene, kind: BroadPhaseKind, settings: &Settings) -> Cell {
-    let mut engine = (scene.world(kind).expect("benchmark scenes are valid"), scene.dt);
-    measure(pit, kind.to_string(), scene.spheres.len(), &mut engine, settings)
-}
-
-fn rapier_cell(pit: Pit, scene: &Scene, settings: &Settings) -> Cell {
-    measure(pit, RAPIER.to_string(), scene.spheres.len(), &mut Rapier3dPit::new(scene), settings)
-}
-
-/// Runs one pit at the given sizes.
-fn run_pit(pit: Pit, sizes: &[usize], best_k: usize, rapier_max: usize, settings: &Settings) -> Vec<Cell> {
-    let mut cells: Vec<Cell> = Vec::new();
-    let mut previous: Option<usize> = None;
-    for &n in sizes {
-        let scene = pit.scene(n);
-        // At the largest sizes only the best broad phases of the size before run.
-        let best: Vec<String> = match previous {
-            Some(m) if n > ALL_PHASES_MAX => {
-                let mut at_m: Vec<&Cell> =
-                    cells.iter().filter(|c| c.n == m && c.is_swerve() && c.timing.is_some()).collect();
-                at_m.sort_by(|a, b| a.key_ms().total_cmp(&b.key_ms()));
-                at_m.iter().take(best_k).map(|c| c.algorithm.clone()).collect()
-            }
-            _ => BroadPhaseKind::ALL.iter().map(|k| k.to_string()).collect(),
-        };
-        for kind in BroadPhaseKind::ALL.iter().copied() {
-            let name = kind.to_string();
-            let before = previous.and_then(|m| cells.iter().find(|c| c.n == m && c.algorithm == name));
-            let predicted_s = before.and_then(|c| c.timing.is_some().then(|| c.key_ms() * n as f64 / c.n as f64 / 1e3));
-            let cell = if kind == BroadPhaseKind::BruteForce && n > BRUTE_FORCE_MAX {
-                Cell::skipped(pit, &name, n, format!("skipped: O(n²), run up to {BRUTE_FORCE_MAX} only"))
-            } else if !best.contains(&name) {
-                Cell::skipped(pit, &name, n, format!("not run: only the best {best_k} at {}", previous.unwrap_or(0)))
-            } else if let Some(s) = predicted_s.filter(|&s| s > MAX_STEP_SECONDS) {
-                Cell::skipped(pit, &name, n, format!("skipped: predicted {s:.1} s per step"))
-            } else {
-                swerve_cell(pit, &scene, kind, settings)
-            };
-            cell.log();
-            cells.push(cell);
-        }
-        let cell = if n > rapier_max {
-            Cell::skipped(pit, RAPIER, n, format!("not run (--rapier-max {rapier_max})"))
-        } else {
-            rapier_cell(pit, &scene, settings)
-        };
-        cell.log();
-        cells.push(cell);
-        previous = Some(n);
-    }
-    cells
-}
-
-/// The timing table of one pit: rows are engines, columns sizes, cells "wall ms (steps/s) ·
-/// CPU ms".
-fn render_table(out: &mut String, pit: Pit, cells: &[Cell]) {
-    let rows: Vec<(String, usize, String)> = cells
-        .iter()
-        .filter(|c| c.pit == pit)
-        .map(|c| {
-            let label = if c.algorithm == RAPIER { RAPIER.to_string() } else { format!("swerve {}", c.algorithm) };
-            let text = match (c.wall_ms(), c.timing) {
-                (Some(ms), Some(t)) => timing_cell(ms, c.cpu_ms(), t.steps),
-                _ => c.note.clone(),
-            };
-            (label, c.n, text)
-        })
-        .collect();
-    write_timing_table(out, pit.title(), "engine / broad phase", &rows);
-}
-
 /// rapier3d ÷ the best swerve broad phase at each size of each pit.
 fn render_ratios(out: &mut String, cells: &[Cell], pits: &[(Pit, Vec<usize>)]) {
     out.push_str(
@@ -264,10 +52,7 @@ fn render_ratios(out: &mut String, cells: &[Cell], pits: &[(Pit, Vec<usize>)]) {
     );
     for (pit, sizes) in pits {
         for &n in sizes {
-            let best = cells
-                .iter()
-                .filter(|c| c.pit == *pit && c.n == n && c.is_swerve() && c.timing.is_some())
-                .min_by(|a, b| a.key_ms().total_cmp(&b.key_ms()));
+            let best = best(cells, *pit, n);
             let rapier = cells.iter().find(|c| c.pit == *pit && c.n == n && !c.is_swerve());
             let Some(b) = best else { continue };
             let (bw, bc) = (b.wall_ms().unwrap_or(f64::NAN), b.cpu_ms().unwrap_or(f64::NAN));
@@ -292,30 +77,6 @@ fn render_ratios(out: &mut String, cells: &[Cell], pits: &[(Pit, Vec<usize>)]) {
                     );
                 }
             }
-        }
-    }
-    out.push('\n');
-}
-
-/// Kinetic energy before and after the timed steps of every cell that ran.
-fn render_energy(out: &mut String, cells: &[Cell]) {
-    out.push_str(
-        "**Energy sanity check** — kinetic energy before the first and after the last step of each timed cell \
-         (warm-up included; the cells ran different numbers of steps), and sphere–sphere contacts per step\n\n\
-         | scene | N | engine / broad phase | steps | E before (J) | E after (J) | relative change | per step | contacts / step |\n\
-         |---|---:|---|---:|---:|---:|---:|---:|---:|\n",
-    );
-    for c in cells {
-        if let (Some((e0, e1, steps)), Some(contacts)) = (c.energy, c.contacts) {
-            let rel = (e1 - e0) / e0;
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {steps} | {e0:.9e} | {e1:.9e} | {rel:+.2e} | {:+.2e} | {contacts:.1} |",
-                c.pit.short(),
-                c.n,
-                c.algorithm,
-                rel / steps.max(1) as f64
-            );
         }
     }
     out.push('\n');
@@ -390,18 +151,9 @@ fn main() {
             .unwrap_or(default)
     };
     let rapier_max = option("--rapier-max", 100_000);
-    let best_k = option("--best", 2);
-    let (pits, settings) = if quick {
-        (
-            vec![(Pit::Spheres, vec![500, 2_000]), (Pit::Mixed, vec![2_000])],
-            Settings { warmup: 1, min_steps: 2, min_seconds: 0.0 },
-        )
-    } else {
-        (
-            vec![(Pit::Spheres, vec![1_000, 10_000, 100_000, 1_000_000]), (Pit::Mixed, vec![10_000, 100_000])],
-            Settings { warmup: 3, min_steps: 5, min_seconds: 1.0 },
-        )
-    };
+    let mut config = if quick { Config::smoke() } else { Config::full() };
+    config.best_k = option("--best", config.best_k);
+    let settings = config.settings;
     let load_before = load_average();
     let clock = std::process::Command::new("date")
         .args(["-u", "+%Y-%m-%d %H:%M UTC"])
@@ -410,10 +162,15 @@ fn main() {
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .unwrap_or_default();
     let started = Instant::now();
-    let mut cells = Vec::new();
-    for (pit, sizes) in &pits {
-        cells.extend(run_pit(*pit, sizes, best_k, rapier_max, &settings));
-    }
+    let rapier = |pit: Pit, scene: &swerve::physics3d::scene::Scene| {
+        let n = scene.spheres.len();
+        Some(if n > rapier_max {
+            Cell::skipped(pit, RAPIER, n, format!("not run (--rapier-max {rapier_max})"))
+        } else {
+            measure(pit, RAPIER.to_string(), n, &mut Rapier3dPit::new(scene), &settings)
+        })
+    };
+    let cells = run(&config, rapier, |cell| eprintln!("{}", cell.progress_line()));
     let mut text = String::new();
     let _ = write!(
         text,
@@ -430,18 +187,15 @@ fn main() {
         settings.warmup,
         load_average(),
     );
-    for (pit, _) in &pits {
+    for (pit, _) in &config.pits {
         render_table(&mut text, *pit, &cells);
     }
-    render_ratios(&mut text, &cells, &pits);
+    render_ratios(&mut text, &cells, &config.pits);
     render_energy(&mut text, &cells);
     // The fixed-length comparison at a middle size, with each pit's best broad phase there.
-    for (pit, sizes) in &pits {
+    for (pit, sizes) in &config.pits {
         let n = if quick { sizes[0] } else { 10_000 };
-        let best = cells
-            .iter()
-            .filter(|c| c.pit == *pit && c.n == n && c.is_swerve() && c.timing.is_some())
-            .min_by(|a, b| a.key_ms().total_cmp(&b.key_ms()))
+        let best = best(&cells, *pit, n)
             .and_then(|c| c.algorithm.parse::<BroadPhaseKind>().ok())
             .unwrap_or(BroadPhaseKind::ALL[BroadPhaseKind::ALL.len() - 1]);
         render_fixed_run(&mut text, *pit, n, best);

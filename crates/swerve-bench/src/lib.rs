@@ -8,14 +8,15 @@
 //!   the whole table with rapier2d on the same pit in the same run.
 //! * [`orca3d`] — the 3-D crowd scenes (`sphere`, `cube`) of `swerve::orca3d`, the step timer,
 //!   the RVO2-3D peer (jt-pyrvo23d through Python) with its bit-for-bit check, and the table
-//!   (`examples/orca3d_report.rs` calls it).
-//! * The 3-D ball world (`swerve::physics3d`) has its criterion suite in `benches/balls3d.rs`
-//!   and its report, with rapier3d on the same scenes, in `examples/balls3d_report.rs`;
-//!   [`pour3d`] holds what its gravity reports (`gravity3d_report`, `hourglass3d_report`)
-//!   measure alike.
+//!   (`swerve bench orca3d` and `examples/orca3d_report.rs` call it).
+//! * [`balls3d`] — every broad phase of `swerve::physics3d` on the sphere pit and the mixed
+//!   pit, and its tables (`swerve bench balls3d`); `examples/balls3d_report.rs` adds rapier3d
+//!   on the same scenes, `benches/balls3d.rs` is the criterion suite. [`pour3d`] holds what the
+//!   3-D gravity reports (`gravity3d_report`, `hourglass3d_report`) measure alike.
 #![warn(missing_docs)]
 
 pub mod balls;
+pub mod balls3d;
 pub mod orca;
 pub mod orca3d;
 pub mod plot;
