@@ -79,51 +79,6 @@ fn serve_reports_an_unknown_scenario_on_one_line() {
 }
 
 #[test]
-fn bench_rejects_a_missing_python() {
-    let out = Command::new(env!("CARGO_BIN_EXE_swerve"))
-        .args(["bench", "orca", "--quick", "--python", "/no/such/python"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/python"));
-}
-
-#[test]
-fn bench_rejects_a_missing_rvo2_peer() {
-    let out = Command::new(env!("CARGO_BIN_EXE_swerve"))
-        .args(["bench", "orca", "--quick", "--rvo2", "/no/such/rvo2_step"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.trim().lines().count(), 1, "{err}");
-    assert!(err.contains("--rvo2 /no/such/rvo2_step: no such file"), "{err}");
-}
-
-#[test]
-fn bench_rejects_peers_that_cannot_run_before_benchmarking() {
-    let dir = tempfile::tempdir().unwrap();
-    let text_file = dir.path().join("notes.txt");
-    std::fs::write(&text_file, "not a program\n").unwrap();
-    let folder = dir.path().to_str().unwrap();
-    let text_file = text_file.to_str().unwrap();
-    for (flag, path, why) in [
-        ("--python", folder, "is a directory"),
-        ("--rvo2", folder, "is a directory"),
-        ("--rvo2", text_file, "not executable"),
-        // Runs, but is no peer: it prints nothing.
-        ("--rvo2", "/bin/true", "printed no JSON"),
-    ] {
-        let out =
-            Command::new(env!("CARGO_BIN_EXE_swerve")).args(["bench", "orca", "--quick", flag, path]).output().unwrap();
-        assert!(!out.status.success(), "{flag} {path}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(err.trim().lines().count(), 1, "{err}");
-        assert!(err.starts_with(&format!("error: {flag} {path}: ")) && err.contains(why), "{err}");
-    }
-}
-
-#[test]
 fn serve_refuses_demo_scenes_too_large_to_hold() {
     for scene in ["circle", "crossing", "ball-pit"] {
         let out = Command::new(env!("CARGO_BIN_EXE_swerve"))
