@@ -62,7 +62,7 @@ pub enum Error {
     /// A mover id that does not name a live mover.
     #[error("unknown mover id {0}")]
     UnknownMover(u32),
-    /// An obstacle id that does not name an obstacle.
+    /// An obstacle id that does not name an obstacle (never added, or removed).
     #[error("unknown obstacle id {0}")]
     UnknownObstacle(u32),
     /// A ball id that does not name a live ball (never added, or removed).

@@ -176,10 +176,18 @@ pub struct Simulator {
     /// Whether every agent's position and parameters are as the last step left them, so that
     /// its last search radius bounds this step's (see `StepContext::decide`).
     search_hints_valid: bool,
+    /// The live obstacle polygons (not removed), in id order: first the ones the obstacle
+    /// tree holds, then those awaiting `process_obstacles` (ids grow, and processing takes
+    /// every polygon added so far, so the processed ones are a prefix).
     polygons: Vec<Vec<Vec2>>,
+    /// Each live polygon's id, parallel to `polygons`.
+    obstacle_ids: Vec<ObstacleId>,
+    /// `obstacle_slots[id]` is obstacle `id`'s index in `polygons`, or `REMOVED`.
+    obstacle_slots: Vec<u32>,
     /// How many of `polygons` the obstacle tree holds (the rest await `process_obstacles`).
     processed_polygons: usize,
-    /// Each polygon's first vertex number in RVO2's obstacle list (`addObstacle`'s result).
+    /// Each live polygon's first vertex number in RVO2's obstacle list (`addObstacle`'s
+    /// result), parallel to `polygons`.
     first_vertices: Vec<usize>,
     obstacle_tree: ObstacleTree,
     /// Answers the obstacle-neighbour queries without ties faster than the tree (see
@@ -283,6 +291,8 @@ impl Simulator {
             max_displacement: 0.0,
             search_hints_valid: false,
             polygons: Vec::new(),
+            obstacle_ids: Vec::new(),
+            obstacle_slots: Vec::new(),
             processed_polygons: 0,
             first_vertices: Vec::new(),
             obstacle_tree: ObstacleTree::default(),
@@ -721,17 +731,24 @@ impl Simulator {
 
     /// Adds an obstacle polygon (RVO2's convention: counter-clockwise vertices make a solid
     /// obstacle, clockwise ones a boundary enclosing the agents; two vertices make a thin
-    /// wall). Agents see it after the next [`Simulator::process_obstacles`].
+    /// wall). Agents see it after the next [`Simulator::process_obstacles`]. Ids are handed
+    /// out in order (0, 1, 2, …) and never reused, so removing an obstacle
+    /// ([`Simulator::remove_obstacle`]) leaves every other id valid.
     ///
     /// Errors (nothing is added): fewer than 2 vertices, non-finite coordinates, repeated
     /// consecutive vertices, crossing edges.
     pub fn add_obstacle(&mut self, vertices: &[Vec2]) -> Result<ObstacleId, Error> {
         validate_polygon(vertices)?;
-        let id = ObstacleId(self.polygons.len() as u32);
+        if self.obstacle_slots.len() >= REMOVED as usize {
+            return Err(Error::OutOfRange { what: "obstacle count", requirement: "below 2^32 - 1", value: f32::MAX });
+        }
+        let id = ObstacleId(self.obstacle_slots.len() as u32);
         // RVO2 appends the vertices to its one obstacle list, after the vertices earlier
         // processing added by splitting edges.
         let pending: usize = self.polygons[self.processed_polygons..].iter().map(Vec::len).sum();
         self.first_vertices.push(self.obstacle_tree.vertices().len() + pending);
+        self.obstacle_slots.push(self.polygons.len() as u32);
+        self.obstacle_ids.push(id);
         self.polygons.push(vertices.to_vec());
         Ok(id)
     }
@@ -742,33 +759,136 @@ impl Simulator {
     /// As in RVO2, processing again builds over the edges as the last build left them (split
     /// where that build cut them) followed by the obstacles added since, so a program that adds
     /// obstacles and processes them more than once gets RVO2's tree, vertex numbers and motion.
+    /// After [`Simulator::remove_obstacle`] of a processed obstacle, "the last build" is the
+    /// one the removal made.
     pub fn process_obstacles(&mut self) {
         self.obstacle_tree.rebuild_with(&self.polygons[self.processed_polygons..]);
         self.processed_polygons = self.polygons.len();
         self.obstacle_grid_reach = None;
     }
 
-    /// The obstacle polygons as added.
+    /// Removes an obstacle; every other obstacle keeps its id, and the removed id is never
+    /// reused. RVO2 has no such call (a door opens, a wall falls, a parked vehicle leaves).
+    ///
+    /// Takes effect at once: no [`Simulator::process_obstacles`] is needed (calling it
+    /// anyway builds again over the current edges, as a second call does in RVO2).
+    ///
+    /// - **A processed obstacle** leaves the obstacle tree now: the tree is built again, in
+    ///   one build, from the original polygons of the remaining processed obstacles in id
+    ///   order, exactly as a fresh simulator to which those polygons are added and then
+    ///   processed once builds it. Edges that earlier builds split (see
+    ///   [`Simulator::process_obstacles`]) are whole again before this build, which may split
+    ///   them anew; vertex numbers ([`Simulator::obstacle_vertices`],
+    ///   [`Simulator::obstacle_first_vertex`]) are that fresh simulator's. Obstacles added but
+    ///   not processed yet stay pending, numbered after the new tree's vertices. So from now
+    ///   on the simulator steps bit for bit as a fresh simulator with the same agents that
+    ///   was given the remaining processed obstacles, `process_obstacles`, then the remaining
+    ///   pending ones (up to the order of agents at equal distances, which RVO2's agent tree
+    ///   keeps from step to step). Each agent's recorded obstacle neighbours
+    ///   ([`Simulator::agent_obstacle_neighbors`]) named vertices of the old numbering and
+    ///   are emptied until the next step; its recorded half-planes and outcome stay what the
+    ///   last step decided. Costs what processing the remaining obstacles costs; the next
+    ///   step rebuilds the obstacle grid.
+    /// - **An obstacle not processed yet** is dropped as if it had never been added: the tree,
+    ///   the vertex numbers and the motion stay as they are, and the pending obstacles added
+    ///   after it number their first vertex as they would have without it.
+    ///
+    /// [`Error::UnknownObstacle`] (and nothing changes) if `id` was never added or is
+    /// already removed.
+    pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<(), Error> {
+        let index = self.obstacle_index(id)?;
+        self.obstacle_slots[id.0 as usize] = REMOVED;
+        for slot in &mut self.obstacle_slots[id.0 as usize + 1..] {
+            // (Later ids come later in `polygons`: one place earlier now.)
+            if *slot != REMOVED {
+                *slot -= 1;
+            }
+        }
+        self.obstacle_ids.remove(index);
+        self.first_vertices.remove(index);
+        let removed = self.polygons.remove(index);
+        if index >= self.processed_polygons {
+            // Only the pending obstacles after it move up in RVO2's list.
+            for first in &mut self.first_vertices[index..] {
+                *first -= removed.len();
+            }
+            return Ok(());
+        }
+        self.processed_polygons -= 1;
+        self.obstacle_tree = ObstacleTree::build(&self.polygons[..self.processed_polygons]);
+        // One build numbers the polygons' own vertices in order, then the split ones; the
+        // pending polygons follow.
+        let mut next = 0;
+        for (k, polygon) in self.polygons.iter().enumerate() {
+            if k == self.processed_polygons {
+                next = self.obstacle_tree.vertices().len();
+            }
+            self.first_vertices[k] = next;
+            next += polygon.len();
+        }
+        // The grid lists edges by the old vertex numbers: dropped, and built again from the
+        // new tree by the next step (if any edge is left).
+        self.obstacle_grid = ObstacleGrid::new();
+        self.obstacle_grid_reach = None;
+        for record in &mut self.records {
+            // (`clear` keeps the capacity: the next step does not allocate for it.)
+            record.obstacle_neighbors.clear();
+        }
+        Ok(())
+    }
+
+    /// The ids of the obstacles not removed, in the order they were added.
+    pub fn obstacle_ids(&self) -> &[ObstacleId] {
+        &self.obstacle_ids
+    }
+
+    /// Whether `id` names an obstacle that was added and not removed (processed or not).
+    pub fn contains_obstacle(&self, id: ObstacleId) -> bool {
+        self.obstacle_index(id).is_ok()
+    }
+
+    /// `id`'s place in `polygons` (and the lists parallel to it).
+    fn obstacle_index(&self, id: ObstacleId) -> Result<usize, Error> {
+        match self.obstacle_slots.get(id.0 as usize) {
+            Some(&slot) if slot != REMOVED => Ok(slot as usize),
+            _ => Err(Error::UnknownObstacle(id.0)),
+        }
+    }
+
+    /// The polygons of the obstacles not removed, as added, in the order of
+    /// [`Simulator::obstacle_ids`] (processed or not). Without removals, obstacle `id` is at
+    /// index `id`.
     pub fn obstacle_polygons(&self) -> &[Vec<Vec2>] {
         &self.polygons
+    }
+
+    /// One obstacle's polygon, as added. [`Error::UnknownObstacle`] if `id` was never added
+    /// or is removed.
+    pub fn obstacle_polygon(&self, id: ObstacleId) -> Result<&[Vec2], Error> {
+        Ok(&self.polygons[self.obstacle_index(id)?])
     }
 
     /// Index in RVO2's obstacle vertex list of an obstacle's first vertex (RVO2's return
     /// value of `addObstacle`): the vertices of the obstacles added before it, and those that
     /// processing added by splitting edges before it was added. Once processed, it indexes
-    /// [`Simulator::obstacle_vertices`].
+    /// [`Simulator::obstacle_vertices`]. Removing a processed obstacle renumbers the others
+    /// (see [`Simulator::remove_obstacle`]). [`Error::UnknownObstacle`] if `id` was never
+    /// added or is removed.
     pub fn obstacle_first_vertex(&self, id: ObstacleId) -> Result<usize, Error> {
-        self.first_vertices.get(id.0 as usize).copied().ok_or(Error::UnknownObstacle(id.0))
+        Ok(self.first_vertices[self.obstacle_index(id)?])
     }
 
     /// The processed obstacle vertices (empty before [`Simulator::process_obstacles`]),
-    /// including those added by splitting edges in the tree build.
+    /// including those added by splitting edges in the tree build. Each vertex's `polygon`
+    /// is its obstacle's index in [`Simulator::obstacle_polygons`] (and
+    /// [`Simulator::obstacle_ids`]). Empty again once every processed obstacle is removed.
     pub fn obstacle_vertices(&self) -> &[ObstacleVertex] {
         self.obstacle_tree.vertices()
     }
 
     /// Whether a disc of `radius` (m) can travel from `from` to `to` without hitting a
-    /// processed obstacle (RVO2's `queryVisibility`).
+    /// processed obstacle (RVO2's `queryVisibility`); a removed obstacle blocks nothing from
+    /// its removal on.
     pub fn query_visibility(&self, from: Vec2, to: Vec2, radius: f32) -> bool {
         self.obstacle_tree.is_visible(from, to, radius)
     }
