@@ -154,6 +154,37 @@ fn removing_b_from_a_b_c_steps_as_a_fresh_simulator_with_a_and_c() {
     }
 }
 
+/// Removing an obstacle not processed yet undoes its `add_obstacle`: the tree built by
+/// earlier processing (one obstacle at a time, so with split edges a single build would
+/// not make) stays as it is, and processing later builds as in a simulator never given it.
+#[test]
+fn removing_a_pending_obstacle_is_as_if_it_was_never_added() {
+    let [a, b, c] = blocks();
+    let (mut sim, goals) = with_agents(&crossing_agents());
+    let (mut fresh, _) = with_agents(&crossing_agents());
+    for polygon in [&a, &c] {
+        sim.add_obstacle(polygon).unwrap();
+        sim.process_obstacles();
+        fresh.add_obstacle(polygon).unwrap();
+        fresh.process_obstacles();
+    }
+    let at_once = ObstacleTree::build(&[&a, &c].map(|p| p.as_slice())).vertices().len();
+    assert_ne!(sim.obstacle_vertices().len(), at_once, "the history made no difference");
+    let vertices = sim.obstacle_vertices().to_vec();
+    let pending = sim.add_obstacle(&b).unwrap();
+    let later = sim.add_obstacle(&rectangle(Vec2::new(-9.0, 8.0), Vec2::new(-7.0, 9.0))).unwrap();
+    sim.remove_obstacle(pending).unwrap();
+    assert_eq!(sim.obstacle_vertices(), vertices.as_slice(), "removing a pending obstacle changed the tree");
+    fresh.add_obstacle(&rectangle(Vec2::new(-9.0, 8.0), Vec2::new(-7.0, 9.0))).unwrap();
+    assert_eq!(sim.obstacle_first_vertex(later).unwrap(), vertices.len());
+    assert_same_obstacles(&sim, &fresh);
+    step_alike(&mut sim, &mut fresh, &goals, 20, "pending removed");
+    sim.process_obstacles();
+    fresh.process_obstacles();
+    assert_same_obstacles(&sim, &fresh);
+    step_alike(&mut sim, &mut fresh, &goals, 60, "pending removed, then processed");
+}
+
 /// Removed mid-run, after agents have met it: from then on the simulator steps as a fresh
 /// one built with the same agents' state and the other obstacles (and, with decisions
 /// recorded, each agent's obstacle neighbours are the new tree's).
@@ -454,15 +485,16 @@ impl Model {
 enum Op {
     Add(Vec<Vec2>),
     Process,
-    /// Removes the live obstacle at this place (modulo their count), processed or not.
-    Remove(usize),
+    /// Removes the live obstacle at this place (modulo their count), processed or not; or,
+    /// when asked and there is one, the pending obstacle at this place.
+    Remove(usize, bool),
     /// Removes an id that is not live (a removed one when there is one): must fail.
     RemoveDead(usize),
     Walk(usize),
 }
 
-/// Lattice squares (collinear edges and splits are common), walls and random convex
-/// polygons, in the 24 m square the agents cross.
+/// Lattice squares and L-shapes (collinear edges and splits are common), walls and random
+/// convex polygons, in the 24 m square the agents cross.
 fn polygon() -> impl Strategy<Value = Vec<Vec2>> {
     let square = (-4i32..4, -4i32..4, 1i32..4).prop_map(|(x, y, s)| {
         let (x, y, s) = (x as f32 * 2.5, y as f32 * 2.5, s as f32 * 1.5);
@@ -479,21 +511,26 @@ fn polygon() -> impl Strategy<Value = Vec<Vec2>> {
                 })
                 .collect()
         });
-    prop_oneof![3 => square, 1 => wall, 2 => convex]
+    let l_shape = (-4i32..4, -4i32..4, 2i32..6, 2i32..6, 1i32..4, 1i32..4).prop_map(|(x, y, w, h, t, u)| {
+        let (w, h) = (w as f32, h as f32);
+        let cut = Vec2::new((t as f32).min(w - 1.0), (u as f32).min(h - 1.0));
+        ell(Vec2::new(x as f32 * 2.5, y as f32 * 2.5), Vec2::new(w, h), cut)
+    });
+    prop_oneof![3 => square, 1 => wall, 2 => convex, 3 => l_shape]
 }
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         3 => polygon().prop_map(Op::Add),
         2 => Just(Op::Process),
-        3 => any::<usize>().prop_map(Op::Remove),
+        4 => (any::<usize>(), any::<bool>()).prop_map(|(k, pending)| Op::Remove(k, pending)),
         1 => any::<usize>().prop_map(Op::RemoveDead),
         3 => (1usize..8).prop_map(Op::Walk),
     ]
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(256))]
     /// Random obstacle sets, some processed, then additions, processing, removals (of
     /// processed and pending obstacles, and bad ones) and steps in any order: the simulator
     /// always holds the fresh simulator's obstacles (polygons, vertices, first vertices,
@@ -501,16 +538,19 @@ proptest! {
     #[test]
     fn removal_equals_a_fresh_simulator_without_the_obstacle(
         agents in prop::collection::vec((-12.0f32..12.0, -12.0f32..12.0), 4..30),
-        initial in prop::collection::vec(polygon(), 1..6),
-        process_initial in any::<bool>(),
-        ops in prop::collection::vec(op(), 1..16),
+        initial in prop::collection::vec((polygon(), any::<bool>()), 1..8),
+        ops in prop::collection::vec(op(), 1..20),
         probes in prop::collection::vec((-12.0f32..12.0, -12.0f32..12.0, -12.0f32..12.0, -12.0f32..12.0), 8),
     ) {
         let agents: Vec<(Vec2, Vec2)> = agents.iter().map(|&(x, y)| (Vec2::new(x, y), Vec2::new(-x, -y))).collect();
         let (mut sim, goals) = with_agents(&agents);
         let mut model = Model::default();
         let mut removed = Vec::new();
-        let initial_ops = initial.into_iter().map(Op::Add).chain(process_initial.then_some(Op::Process));
+        // Obstacles added one by one, each perhaps processed: histories whose builds split
+        // edges a single build would not.
+        let initial_ops = initial.into_iter().flat_map(|(polygon, process)| {
+            std::iter::once(Op::Add(polygon)).chain(process.then_some(Op::Process))
+        });
         for op in initial_ops.chain(ops) {
             let mut walk = 0;
             match op {
@@ -522,11 +562,14 @@ proptest! {
                     sim.process_obstacles();
                     model.process();
                 }
-                Op::Remove(k) => {
-                    if model.live.is_empty() {
+                Op::Remove(k, pending) => {
+                    let pending: Vec<ObstacleId> = model.live.iter().filter(|l| pending && !l.1).map(|l| l.0).collect();
+                    let candidates: Vec<ObstacleId> =
+                        if pending.is_empty() { model.live.iter().map(|l| l.0).collect() } else { pending };
+                    if candidates.is_empty() {
                         continue;
                     }
-                    let id = model.live[k % model.live.len()].0;
+                    let id = candidates[k % candidates.len()];
                     sim.remove_obstacle(id).unwrap();
                     model.remove(id);
                     removed.push(id);
