@@ -550,7 +550,8 @@ impl PySimulator {
     }
 
     /// Adds an obstacle polygon (`(M, 2)` vertices; counter-clockwise: solid, clockwise: an
-    /// enclosing boundary). Returns its id. Agents see it after `process_obstacles()`.
+    /// enclosing boundary). Returns its id (0, 1, 2, … in order of addition, never reused
+    /// after `remove_obstacle`). Agents see it after `process_obstacles()`.
     fn add_obstacle(&mut self, vertices: &Bound<'_, PyAny>) -> PyResult<u32> {
         let vertices = points(vertices, "vertices")?;
         Ok(self.sim.add_obstacle(&vertices).py()?.0)
@@ -559,6 +560,21 @@ impl PySimulator {
     /// Builds the obstacle tree from every obstacle added so far.
     fn process_obstacles(&mut self) {
         self.sim.process_obstacles();
+    }
+
+    /// Removes an obstacle (beyond RVO2), at once: no `process_obstacles()` needed. Other
+    /// obstacles keep their ids; the removed id is never reused. A processed obstacle's
+    /// removal builds the obstacle tree again from the remaining processed obstacles, as a
+    /// fresh simulator given them and processing once would (so the crowd then moves as
+    /// there); one not processed yet is dropped as if never added. Raises `UnknownIdError`
+    /// (a `LookupError`), changing nothing, for an id never added or already removed.
+    fn remove_obstacle(&mut self, obstacle: u32) -> PyResult<()> {
+        self.sim.remove_obstacle(ObstacleId(obstacle)).py()
+    }
+
+    /// The ids of the obstacles not removed (uint32), in the order they were added.
+    fn obstacle_ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
+        PyArray1::from_iter(py, self.sim.obstacle_ids().iter().map(|o| o.0))
     }
 
     /// RVO2's vertex number of an obstacle's first vertex.

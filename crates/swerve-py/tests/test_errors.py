@@ -101,12 +101,34 @@ def test_native_unknown_ids_raise():
         lambda: sim.set_agent_pref_velocity(5, (0, 0)),
         lambda: sim.first_infeasible(5),
         lambda: sim.obstacle_first_vertex(0),
+        lambda: sim.remove_obstacle(0),
     ):
         with pytest.raises(LookupError) as info:
             call()
         assert isinstance(info.value, swerve.SwerveError)
     with pytest.raises(OverflowError):
         sim.agent_position(-1)
+
+
+def test_native_remove_obstacle_twice_raises_and_changes_nothing():
+    sim = swerve.Simulator(0.25, record_decisions=True)
+    first = sim.add_obstacle([(-1, -1), (1, -1), (1, 1), (-1, 1)])
+    second = sim.add_obstacle([(3, -1), (5, -1), (5, 1), (3, 1)])
+    sim.process_obstacles()
+    sim.add_agent((-4.0, 0.0), pref_velocity=(1.0, 0.0))
+    sim.step(5)
+    sim.remove_obstacle(first)
+    before = (sim.obstacle_ids().tolist(), sim.obstacle_vertices().tolist(), sim.obstacle_first_vertex(second))
+    for bad in (first, 7):
+        with pytest.raises(swerve.UnknownIdError) as info:
+            sim.remove_obstacle(bad)
+        assert isinstance(info.value, LookupError) and isinstance(info.value, swerve.SwerveError)
+        assert f"unknown obstacle id {bad}" in str(info.value)
+    with pytest.raises(swerve.UnknownIdError):
+        sim.obstacle_first_vertex(first)
+    assert (sim.obstacle_ids().tolist(), sim.obstacle_vertices().tolist(), sim.obstacle_first_vertex(second)) == before
+    with pytest.raises(OverflowError):
+        sim.remove_obstacle(-1)
 
 
 @pytest.mark.parametrize(

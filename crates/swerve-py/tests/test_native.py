@@ -400,3 +400,51 @@ def test_decisions_are_recorded_only_when_asked_and_change_nothing():
     assert np.array_equal(plain.neighbors(0), recorded.neighbors(0))
     assert np.array_equal(plain.half_planes(0), recorded.half_planes(0))
 
+
+
+def test_remove_obstacle_opens_the_door():
+    # A wall across the way at x = 0 with a door in it (-3 < y < 3); the agent waits at the
+    # closed door and walks through once the door is removed.
+    sim = swerve.Simulator(0.25, radius=0.5, max_speed=1.5, neighbor_dist=5.0, time_horizon_obst=5.0)
+    upper = sim.add_obstacle([(-0.5, 3.1), (0.5, 3.1), (0.5, 40.0), (-0.5, 40.0)])
+    door = sim.add_obstacle([(-0.5, -3.0), (0.5, -3.0), (0.5, 3.0), (-0.5, 3.0)])
+    lower = sim.add_obstacle([(-0.5, -40.0), (0.5, -40.0), (0.5, -3.1), (-0.5, -3.1)])
+    sim.process_obstacles()
+    assert sim.obstacle_ids().tolist() == [upper, door, lower]
+    assert not sim.query_visibility((-8, 0), (8, 0), 0.5)
+    a = sim.add_agent((-8.0, 0.0), pref_velocity=(1.0, 0.0))
+    sim.step(80)
+    x, _ = sim.agent_position(a)
+    assert -2.0 < x < -0.5  # at the closed door
+    sim.remove_obstacle(door)
+    assert sim.obstacle_ids().tolist() == [upper, lower]
+    assert sim.query_visibility((-8, 0), (8, 0), 0.5)
+    assert sim.obstacle_first_vertex(lower) == 4  # renumbered as a fresh simulator's
+    assert sim.obstacle_vertices().shape[0] >= 8
+    sim.step(40)
+    x, _ = sim.agent_position(a)
+    assert x > 3.0  # through the gap
+    assert sim.add_obstacle([(10, 10), (11, 10), (11, 11)]) == 3  # ids are never reused
+
+
+def test_remove_obstacle_steps_as_a_fresh_simulator_without_it():
+    squares = [[(x, -1.0), (x + 2.0, -1.0), (x + 2.0, 1.0), (x, 1.0)] for x in (-6.0, -1.0, 4.0)]
+    starts = np.array([[-10.0, 0.3], [10.0, -0.2], [0.0, 8.0], [0.5, -8.0]])
+    prefs = -starts / np.linalg.norm(starts, axis=1)[:, None]
+
+    def crowd(obstacles):
+        sim = swerve.Simulator(0.25, radius=0.5, max_speed=1.5, neighbor_dist=5.0, time_horizon_obst=5.0)
+        ids = [sim.add_obstacle(square) for square in obstacles]
+        sim.process_obstacles()
+        sim.add_agents(starts, pref_velocities=prefs)
+        return sim, ids
+
+    ours, ids = crowd(squares)
+    ours.remove_obstacle(ids[1])
+    fresh, _ = crowd([squares[0], squares[2]])
+    kept, _ = crowd(squares)
+    for sim in (ours, fresh, kept):
+        sim.step(60)
+    assert ours.positions().tobytes() == fresh.positions().tobytes()
+    assert ours.velocities().tobytes() == fresh.velocities().tobytes()
+    assert ours.positions().tobytes() != kept.positions().tobytes()
