@@ -189,6 +189,8 @@ fn main() -> ExitCode {
         Err(e) => {
             // clap's message is several lines (usage, hint); keep the house rule of one line.
             let text = e.render().to_string();
+            // A bad value of a closed set: clap lists the valid ones on a later line.
+            let possible = text.lines().map(str::trim).find_map(|l| l.strip_prefix("[possible values: "));
             let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
             let mut first = lines.next().unwrap_or("invalid arguments").trim_start_matches("error: ").to_string();
             if first.ends_with(':') {
@@ -196,6 +198,9 @@ fn main() -> ExitCode {
                 if let Some(what) = lines.next() {
                     first = format!("{first} {what}");
                 }
+            }
+            if let Some(values) = possible {
+                first = format!("{first}; possible values: {}", values.trim_end_matches(']'));
             }
             eprintln!("error: {first} (see `swerve --help`)");
             return ExitCode::from(2);

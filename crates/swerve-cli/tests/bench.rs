@@ -117,3 +117,11 @@ fn bench_refuses_peer_flags_the_suite_has_no_peer_for() {
         assert_refused(&out, &format!("error: {flag} applies to `swerve bench orca`"), &format!("not {suite} ("));
     }
 }
+
+/// An unknown suite is refused with the valid ones named on the same line (clap lists them on
+/// a later line, which the one-line rule used to drop).
+#[test]
+fn an_unknown_suite_names_the_suites() {
+    let out = swerve(&["bench", "orca4d"]);
+    assert_refused(&out, "error: invalid value 'orca4d'", "possible values: orca, balls, orca3d, balls3d");
+}
