@@ -10,6 +10,9 @@ use swerve::{AgentParams, Simulator, Vec2};
 #[path = "support/counting_allocator.rs"]
 mod counting_allocator;
 use counting_allocator::{allocations, CountingAllocator};
+#[path = "support/crowd.rs"]
+#[allow(dead_code)] // only its ring is used here
+mod crowd;
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
@@ -20,16 +23,10 @@ static GLOBAL: CountingAllocator = CountingAllocator;
 /// agent keeps its neighbours and half-planes. Returns the count, and whether any agent met
 /// the remaining block after the removal (so that the obstacle buffers were exercised).
 fn allocations_in_warm_steps_after_a_removal(n: usize, record: bool) -> (usize, bool) {
-    let mut sim = Simulator::new(0.25, AgentParams::default()).unwrap();
-    sim.set_record_decisions(record);
+    // RVO2's Circle spacing.
     let ring = n as f32 * 1.5 * 4.0 / std::f32::consts::TAU;
-    let mut goals = Vec::new();
-    for i in 0..n {
-        let a = i as f32 * std::f32::consts::TAU / n as f32;
-        let p = ring * Vec2::new(a.cos(), a.sin());
-        sim.add_agent(p).unwrap();
-        goals.push(-p);
-    }
+    let (mut sim, goals) = crowd::ring(n, ring, AgentParams::default(), 0.25);
+    sim.set_record_decisions(record);
     let square = |cx: f32, cy: f32, h: f32| {
         [Vec2::new(cx - h, cy - h), Vec2::new(cx + h, cy - h), Vec2::new(cx + h, cy + h), Vec2::new(cx - h, cy + h)]
     };
