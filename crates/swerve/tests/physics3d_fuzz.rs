@@ -786,20 +786,22 @@ const STEPS: usize = 30;
 
 /// The inmates of a property-3 case that stay within `f32`'s reach: those that travel at most
 /// 2²² of their radii in a (sub)step, at their start speed plus what gravity adds in the run.
+/// With several spheres, each is held to twice the fastest one's start speed, which a light
+/// sphere hit by a heavy one can reach (a 1.3 cm sphere hit by one at 535 km/s with dt 1 s
+/// left at 280 km/s, 2·10⁷ radii a step, and ended 227 km away).
 ///
 /// Impact times are `f32` fractions of the step, so a sphere's place along its path is known
-/// to about 2⁻²⁴ of its travel (`World`'s docs, "Precision"): a sphere of radius 1.5 mm at 337 km/s,
-/// 2.3·10⁸ radii in a step of 1 s, ended 1.4 cm out of a slab 4 dm thick (at 10⁵ m/s still
-/// out, at 3·10⁴ m/s inside). (Speeds that collisions give are not bounded here: a light
-/// sphere hit by a heavy one leaves at up to twice its speed.)
-fn within_f32_reach(hull: &Hull, inmates: Vec<Inmate>, gravity: Vec3, substeps: usize, dt: f32) -> Vec<Inmate> {
+/// to about 2⁻²⁴ of its travel (`World`'s docs, "Precision"): a sphere of radius 1.5 mm at
+/// 337 km/s, 2.3·10⁸ radii in a step of 1 s, ended 1.4 cm out of a slab 4 dm thick (at
+/// 10⁵ m/s still out, at 3·10⁴ m/s inside).
+fn within_f32_reach(hull: &Hull, inmates: &[Inmate], gravity: Vec3, substeps: usize, dt: f32) -> Vec<Inmate> {
     let clearance = centroid_clearance(hull);
     let substep = dt / substeps as f32;
     let fall = gravity.length() * dt * STEPS as f32;
-    let reach = |m: &Inmate| {
-        (m.velocity.length() + fall) * substep <= (1 << 22) as f32 * (clearance * f64::from(m.size)) as f32
-    };
-    inmates.into_iter().filter(reach).collect()
+    let fastest = inmates.iter().map(|m| m.velocity.length()).fold(0.0f32, f32::max);
+    let speed = |m: &Inmate| if inmates.len() > 1 { 2.0 * fastest } else { m.velocity.length() };
+    let reach = |m: &Inmate| (speed(m) + fall) * substep <= (1 << 22) as f32 * (clearance * f64::from(m.size)) as f32;
+    inmates.iter().filter(|m| reach(m)).cloned().collect()
 }
 
 /// Runs spheres in a closed convex mesh and checks that every centre stays inside (the test
@@ -871,7 +873,25 @@ proptest! {
         substeps in 1usize..4,
         dt in mesh_dt(),
     ) {
-        let inmates = within_f32_reach(&hull, vec![inmate], gravity, substeps, dt);
+        let inmates = within_f32_reach(&hull, &[inmate], gravity, substeps, dt);
+        check_no_escape(&hull, &inmates, kind, gravity, substeps, dt)?;
+    }
+
+    /// Property 3b: two to six spheres of any speed, size and mass (10⁶ to one), under
+    /// gravity up to 100 m/s², stay inside a closed convex mesh: pair corrections and pushes
+    /// out of triangles stop short of the triangles they would cross, and a deflected sphere
+    /// meets the faces its new path reaches. (Stronger gravity still finds a hole: see
+    /// `a_sphere_touching_a_face_near_its_edge_does_not_pass_through_it_under_strong_gravity`.)
+    #[test]
+    fn several_spheres_stay_inside_a_closed_convex_mesh(
+        hull in hull(),
+        inmates in prop::collection::vec(inmate(0.0), 2..7),
+        kind in 0usize..5,
+        gravity in mesh_gravity().prop_map(|g| g.clamp_length_max(100.0)),
+        substeps in 1usize..4,
+        dt in mesh_dt(),
+    ) {
+        let inmates = within_f32_reach(&hull, &inmates, gravity, substeps, dt);
         check_no_escape(&hull, &inmates, kind, gravity, substeps, dt)?;
     }
 }
@@ -1067,15 +1087,12 @@ proptest! {
     }
 }
 
-/// A limitation, not fixed: found by a multi-sphere variant of property 3 (shrunk) once the
-/// tests above passed. Under strong gravity (560 m/s², dt 0.46 s in 3 substeps), a light
-/// sphere (0.6 kg) is crushed by a heavy one (436 kg) into a corner vertex of a slanted box
-/// until its centre is within a thousandth of its radius of three faces; there the direction
-/// from its nearest point on one face is rounding noise, and that face's push sends it out
-/// through the corner. Remembering which side of each face a sphere came from (and pushing
-/// along the face normal when the nearest point is that close) did not fix it either.
+/// Found by a multi-sphere variant of property 3 (shrunk). Under strong gravity (560 m/s²,
+/// dt 0.46 s in 3 substeps), a light sphere (0.6 kg) crushed by a heavy one (436 kg) into a
+/// corner of a slanted box went out through the corner. It stays inside since a deflected
+/// sphere's path is checked against the faces outside its candidates that it reaches, not
+/// only those it crosses (see the next test).
 #[test]
-#[ignore = "limitation: a light sphere crushed into a mesh's corner vertex can still be pushed out through it"]
 fn a_light_sphere_crushed_into_a_corner_vertex_under_strong_gravity_stays_inside() {
     let vertices = [
         Vec3::new(-1.228492, -24.809418, 13.156528),
@@ -1132,12 +1149,6 @@ fn a_light_sphere_crushed_into_a_corner_vertex_under_strong_gravity_stays_inside
         ),
     ];
     let gravity = Vec3::new(13.974044, 379.55222, -418.558);
-    let keep: Vec<usize> =
-        std::env::var("KEEP").map(|k| k.split(',').map(|x| x.parse().unwrap()).collect()).unwrap_or((0..6).collect());
-    let inmates: Vec<Inmate> =
-        inmates.into_iter().enumerate().filter(|(k, _)| keep.contains(k)).map(|(_, m)| m).collect();
-    let inmates = within_f32_reach(&hull, inmates, gravity, 3, 0.46160024);
-    eprintln!("kept {}", inmates.len());
     check_no_escape(&hull, &inmates, 0, gravity, 3, 0.46160024).unwrap();
 }
 
@@ -1178,4 +1189,136 @@ fn a_light_sphere_pushed_into_a_mesh_corner_is_not_pushed_out_through_the_next_f
     };
     let gravity = Vec3::new(116.04729, 25.960209, -62.832813);
     check_no_escape(&hull, &[light, heavy], 0, gravity, 1, 1.0 / 60.0).unwrap();
+}
+
+/// A limitation, not fixed: found by property 3b with gravity up to 1,000 m/s² (shrunk; it
+/// now draws at most 100). Under 519 m/s² (dt 0.126 s in 2 substeps, 32 m/s of speed a
+/// substep), a small sphere touching a face near its corner, whose path then runs through
+/// that face, is left to the discrete pass: `plunges_into_triangle` measures the approach
+/// along the line to the nearest point, here on the triangle's edge, nearly across the path,
+/// not along the face normal. It ends 2 m outside.
+#[test]
+#[ignore = "limitation: a sphere touching a face near its edge and moving through it at 160 radii a substep is not caught"]
+fn a_sphere_touching_a_face_near_its_edge_does_not_pass_through_it_under_strong_gravity() {
+    let vertices = [
+        Vec3::new(1.443808, 46.173412, -62.21596),
+        Vec3::new(0.6285854, 36.103703, -63.60161),
+        Vec3::new(34.8295, 42.636505, -56.15462),
+        Vec3::new(34.014275, 32.566795, -57.540264),
+        Vec3::new(0.9123602, 45.840378, -59.483097),
+        Vec3::new(0.09713761, 35.770668, -60.86874),
+        Vec3::new(34.29805, 42.30347, -53.421753),
+        Vec3::new(33.482826, 32.23376, -54.8074),
+    ];
+    let cube = rotated_box(DVec3::ZERO, DVec3::ONE, DQuat::IDENTITY);
+    let hull = Hull::new(vertices.to_vec(), cube.triangles);
+    let im = |weights: [f32; 8], size: f32, velocity: Vec3, mass: f32, restitution: f32, friction: f32| Inmate {
+        weights: weights.to_vec(),
+        size,
+        velocity,
+        mass,
+        restitution,
+        friction,
+    };
+    let inmates = vec![
+        im(
+            [0.0, 0.78701353, 0.29493636, 0.65351945, 0.0, 0.37005535, 0.0, 0.0],
+            0.03265563,
+            Vec3::new(5.479066, -12.6167755, 2.975721),
+            364.24213,
+            0.0,
+            0.11081362,
+        ),
+        im(
+            [0.0, 0.68451095, 0.0, 0.111065, 0.46257028, 0.90787804, 0.064912125, 0.0],
+            0.020465374,
+            Vec3::new(0.10108824, -0.41084397, -0.23108752),
+            24.026627,
+            0.0,
+            0.0,
+        ),
+        im(
+            [0.4244396, 0.9548072, 0.6480038, 0.05583718, 0.83148646, 0.51062715, 0.59293956, 0.0],
+            0.0033099505,
+            Vec3::new(0.0, 0.0, 37.376137),
+            0.010633187,
+            0.0,
+            0.0,
+        ),
+        im(
+            [0.7369812, 0.87925994, 0.09668702, 0.004528922, 0.25605616, 0.13700736, 0.9640572, 0.4527451],
+            0.009209024,
+            Vec3::new(-0.32600337, 0.37292162, -0.036452465),
+            0.42032713,
+            0.0,
+            1.0878431,
+        ),
+        im(
+            [0.656896, 0.79140526, 0.42118633, 0.77959174, 0.73800635, 0.0, 0.321324, 0.44714537],
+            0.013923994,
+            Vec3::new(0.11618303, 0.13606107, 0.07201911),
+            1.1270007,
+            0.0,
+            0.0,
+        ),
+    ];
+    check_no_escape(&hull, &inmates, 0, Vec3::new(-514.8681, 69.27796, -39.63361), 2, 0.12584355).unwrap();
+}
+
+/// Found by property 3b (shrunk): three spheres in a small box, two of them at 10⁴ and 10⁵ m/s.
+/// A sphere deflected by the fast one early in the step took a path that its swept box (from
+/// its first velocity) did not cover; its new path ended with its centre a hair before the
+/// plane of a face outside its candidate triangles. Only faces whose plane the new path
+/// crossed were checked, so the discrete pass found the centre on the plane and pushed it out
+/// on the far side (7 m out, in the first step). Faces the path reaches within a radius are
+/// now checked too.
+#[test]
+fn a_deflected_sphere_meets_a_face_its_new_path_reaches_without_crossing_it() {
+    let vertices = [
+        Vec3::new(1.4531918, 2.2510467, -5.431993),
+        Vec3::new(-1.8476577, 1.9403964, -5.431993),
+        Vec3::new(1.8476577, -1.9403964, -5.431993),
+        Vec3::new(-1.4531918, -2.2510467, -5.431993),
+        Vec3::new(1.4531918, 2.2510467, 5.431993),
+        Vec3::new(-1.8476577, 1.9403964, 5.431993),
+        Vec3::new(1.8476577, -1.9403964, 5.431993),
+        Vec3::new(-1.4531918, -2.2510467, 5.431993),
+    ];
+    let cube = rotated_box(DVec3::ZERO, DVec3::ONE, DQuat::IDENTITY);
+    let hull = Hull::new(vertices.to_vec(), cube.triangles);
+    let inmate = |weights: [f32; 8], size: f32, velocity: Vec3, mass: f32, restitution: f32, friction: f32| Inmate {
+        weights: weights.to_vec(),
+        size,
+        velocity,
+        mass,
+        restitution,
+        friction,
+    };
+    let inmates = [
+        inmate(
+            [0.06572408, 0.23267516, 0.59084594, 0.56667924, 0.504067, 0.80483705, 0.27827418, 0.23678802],
+            0.33767346,
+            Vec3::new(-4526.4785, 8247.607, -1708.2509),
+            17.039265,
+            0.008677899,
+            1.1624532,
+        ),
+        inmate(
+            [0.41673952, 0.4195519, 0.19651641, 0.0, 0.3816645, 0.049317844, 0.23043919, 0.0],
+            0.08232148,
+            Vec3::X,
+            116.909134,
+            0.0,
+            0.0,
+        ),
+        inmate(
+            [0.10960971, 0.038870018, 0.3321028, 0.95234257, 0.4722619, 0.029994458, 0.9490859, 0.89743125],
+            0.32976297,
+            Vec3::new(-24853.346, 51517.78, -79853.06),
+            6.2442956,
+            0.8633339,
+            0.4608023,
+        ),
+    ];
+    check_no_escape(&hull, &inmates, 0, Vec3::ZERO, 2, 0.1217599).unwrap();
 }

@@ -1018,10 +1018,10 @@ impl World {
     /// After sphere `i` was deflected at `now` (by `other`, a sphere or a flagged triangle, or
     /// by the resting contacts: [`NO_TRIANGLE`]): if the rest of its path leaves its swept box,
     /// its impacts with the triangles outside the step's candidates
-    /// ([`World::triangles_near`]) whose plane the rest of its path crosses. Without this a
-    /// sphere that bounces back off a face early in a step passes through a face behind it
-    /// unseen, or ends the step past its plane and is pushed out on the far side. A new
-    /// triangle the path only dips into is left to the discrete pass, as before.
+    /// ([`World::triangles_near`]) whose plane the rest of its path crosses or ends within a
+    /// radius of. Without this a sphere that bounces back off a face early in a step passes
+    /// through a face behind it unseen, or ends the step past its plane (or on it) and is
+    /// pushed out on the far side.
     #[inline]
     fn push_triangle_impacts_off_the_swept_box(&mut self, i: u32, other: u32, now: f32, dt: f32) {
         let iu = i as usize;
@@ -1041,8 +1041,12 @@ impl World {
                 continue;
             }
             let (a, normal) = (triangle.a.as_dvec3(), triangle.normal());
-            let side = |p: Vec3| (p.as_dvec3() - a).dot(normal) >= 0.0;
-            if side(from) != side(to) && self.needs_time_of_impact(i, j, dt) {
+            let (start, end) = ((from.as_dvec3() - a).dot(normal), (to.as_dvec3() - a).dot(normal));
+            // Crosses the plane, or ends within a radius of it: a path that ends with its
+            // centre a hair before the plane of a face it was never checked against left the
+            // sphere half through, and the discrete pass pushed it out on the far side.
+            let reaches = (start >= 0.0) != (end >= 0.0) || end.abs() < f64::from(radius);
+            if reaches && self.needs_time_of_impact(i, j, dt) {
                 if let Some(time) = self.impact_time(i, j, now, dt) {
                     self.events.push(Reverse((time.to_bits(), i, j)));
                 }
