@@ -2,9 +2,12 @@
 // it asserts nothing and is not run by scripts/test).
 //
 //   node crates/swerve-viewer/browser/fps.mjs [--scene crossing] [--count 10000] [--seconds 10] [--steps-per-second 30]
+//   node crates/swerve-viewer/browser/fps.mjs --scenario scenarios/hourglass3d.toml [--seconds 10] [--steps-per-second 30]
 //
 // (`--agents N` is `--count N`.) Any demo scene of `swerve serve --scene`: `--scene pit3d
-// --count 10000` measures the 3-D page on 10,000 spheres.
+// --count 10000` measures the 3-D page on 10,000 spheres. `--scenario FILE` serves a scenario
+// file instead (`swerve serve FILE`, its own number of bodies): the hourglass measures the 3-D
+// page with triangles.
 //
 // Reports, over the measured window while playing: frames the page drew per second, frames
 // of new data it received per second, mean canvas drawing time, the server's ms per step;
@@ -20,13 +23,17 @@ const text = (name, fallback) => {
   return k > 0 ? process.argv[k + 1] : fallback;
 };
 const arg = (name, fallback) => Number(text(name, fallback));
-const sceneName = text('scene', 'crossing');
-// Agents, balls or spheres, whichever the scene holds.
-const agents = arg('count', arg('agents', 10000));
+const scenario = text('scenario', null);
+const sceneName = scenario ? path.basename(scenario).replace(/\.[^.]*$/, '') : text('scene', 'crossing');
+// Agents, balls or spheres, whichever the scene holds (a scenario file says how many itself).
+let agents = scenario ? null : arg('count', arg('agents', 10000));
 const seconds = arg('seconds', 10);
 const stepsPerSecond = arg('steps-per-second', 30);
 
-const server = await startServer(['--scene', sceneName, '--count', String(agents), '--steps-per-second', String(stepsPerSecond)]);
+const server = await startServer([
+  ...(scenario ? [scenario] : ['--scene', sceneName, '--count', String(agents)]),
+  '--steps-per-second', String(stepsPerSecond),
+]);
 const browser = await launchBrowser({ width: 1280, height: 800 });
 try {
   const page = browser.page;
@@ -45,7 +52,10 @@ try {
   }), 3000);
 
   await page.goto(server.url);
-  await page.waitForFunction((n) => window.swerve && window.swerve.state.agents + window.swerve.state.balls === n, agents, { timeout: 60000 });
+  await page.waitForFunction(
+    (n) => window.swerve && (n === null ? window.swerve.state.agents + window.swerve.state.balls > 0 : window.swerve.state.agents + window.swerve.state.balls === n),
+    agents, { timeout: 60000 });
+  if (agents === null) agents = await page.evaluate(() => window.swerve.state.agents + window.swerve.state.balls);
   await sleep(3000); // warm-up
   const a = await page.evaluate(() => ({ ...window.swerve.state, t: performance.now() }));
   await sleep(seconds * 1000);
@@ -74,6 +84,7 @@ try {
   const result = {
     scene: sceneName,
     bodies: agents,
+    triangles: b.triangles,
     target_steps_per_second: stepsPerSecond,
     seconds: Number(elapsed.toFixed(2)),
     drawn_fps: Number((drawn / elapsed).toFixed(1)),
