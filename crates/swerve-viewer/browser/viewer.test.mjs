@@ -4,7 +4,8 @@
 // orbits, and the inspector shows the library's ORCA planes. Screenshots go to docs/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, SCREENSHOTS, getJson, launchBrowser, sleep, startServer, stopServer } from './common.mjs';
 
@@ -455,3 +456,90 @@ test('3-D crowd: clicking the front-most agent opens the inspector with the libr
 function serverUrl() {
   return server.url;
 }
+
+// ----- 3-D occlusion: a sphere through a triangle -----
+
+// One sphere (radius 5 m at the origin) through one big horizontal triangle (z = 0) whose
+// centroid is 3.7 m from the sphere's centre, so that painting by one depth per item puts
+// the triangle wholly in front of the sphere from one side and wholly behind from the other.
+const CROSSING_SCENARIO = `name = "sphere-through-triangle"
+description = "one sphere through one big triangle (the viewer's occlusion test)"
+time_step = 0.016666668
+steps = 10
+
+[spheres]
+bounds = { min = [-20.0, -20.0, -20.0], max = [20.0, 20.0, 20.0] }
+gravity = [0.0, 0.0, 0.0]
+
+[[spheres.triangle]]
+corners = [[-19.0, -15.0, 0.0], [19.0, -15.0, 0.0], [0.0, 19.0, 0.0]]
+
+[[spheres.sphere]]
+position = [0.0, 0.0, 0.0]
+radius = 5.0
+`;
+
+// The colour drawn where the sphere's surface point in direction (`f` × forward + `u` × up of
+// the camera, normalised) lands on the screen. The projection is the page's camera model
+// (viewer.js, "3-D": 45° vertical field of view, orbit around the target), recomputed here
+// from window.swerve.camera so that the test does not rely on the page's drawing code.
+const sphereSurfacePixel = (on, radius, f, u) => on.evaluate(([radius, f, u]) => {
+  const { yaw, pitch, distance, target } = window.swerve.camera;
+  const canvas = document.getElementById('scene');
+  const w = canvas.clientWidth, h = canvas.clientHeight;
+  const cp = Math.cos(pitch), sp = Math.sin(pitch), cy = Math.cos(yaw), sy = Math.sin(yaw);
+  const fw = [-cp * cy, -cp * sy, -sp], right = [-sy, cy, 0];
+  const up = [right[1] * fw[2] - right[2] * fw[1], right[2] * fw[0] - right[0] * fw[2], right[0] * fw[1] - right[1] * fw[0]];
+  const eye = target.map((t, k) => t - fw[k] * distance);
+  const n = [0, 1, 2].map((k) => f * fw[k] + u * up[k]);
+  const len = Math.hypot(...n);
+  const p = n.map((x) => (radius * x) / len); // the sphere is at the origin
+  const d = p.map((x, k) => x - eye[k]);
+  const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  const focal = h / 2 / Math.tan((45 * Math.PI) / 180 / 2);
+  const depth = dot(d, fw);
+  const sx = w / 2 + (dot(d, right) * focal) / depth, sy2 = h / 2 - (dot(d, up) * focal) / depth;
+  const dpr = canvas.width / w;
+  const [r, g, b] = canvas.getContext('2d').getImageData(Math.floor(sx * dpr), Math.floor(sy2 * dpr), 1, 1).data;
+  return { x: sx, y: sy2, z: p[2], rgb: [r, g, b] };
+}, [radius, f, u]);
+
+test('3-D occlusion: a sphere through a triangle is in front above it and tinted below it, from either side', { timeout: 90000 }, async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'swerve-viewer-occlusion-'));
+  const file = path.join(dir, 'sphere-through-triangle.toml');
+  writeFileSync(file, CROSSING_SCENARIO);
+  const { server3d, page3d } = await open3d([file, '--paused'],
+    () => window.swerve && window.swerve.state.dimensions === 3 && window.swerve.state.balls === 1 && window.swerve.state.triangles === 1);
+  try {
+    const clip = await canvasClip(page3d);
+    const check = async (side) => {
+      await sleep(300);
+      const camera = await page3d.evaluate(() => window.swerve.camera);
+      assert.ok(camera.pitch > 0.2, 'the camera is not above the triangle\'s plane');
+      // Facing the eye, tilted up: above the plane z = 0, nearer than the triangle there.
+      const front = await sphereSurfacePixel(page3d, 5, -0.7, 0.7);
+      // Facing the eye, tilted down: below the plane, seen through the translucent triangle.
+      const behind = await sphereSurfacePixel(page3d, 5, -0.7, -0.7);
+      assert.ok(front.z > 2 && behind.z < -1, `${side}: sample points not on either side of the plane (${front.z}, ${behind.z})`);
+      const what = `${side}: in front ${front.rgb}, behind ${behind.rgb}`;
+      console.log(what);
+      // The sphere's own blue shading (#3182ce) where it is in front ...
+      assert.ok(front.rgb[2] - front.rgb[0] > 90, `${what}: the triangle is drawn over the sphere where the sphere is in front`);
+      // ... and that blue under the triangle's amber tint (28 %) where it is behind.
+      assert.ok(behind.rgb[2] - behind.rgb[0] < 60 && behind.rgb[0] > 50, `${what}: the sphere is drawn over the triangle where the triangle is in front`);
+    };
+    // The default view: the triangle's centroid is nearer to the eye than the sphere's centre.
+    await check('default view');
+    // Half a turn around: now the centroid is farther than the sphere's centre.
+    await page3d.mouse.move(clip.x + 200, clip.y + 300);
+    await page3d.mouse.down();
+    await page3d.mouse.move(clip.x + 200 + Math.PI / 0.008, clip.y + 300, { steps: 10 });
+    await page3d.mouse.up();
+    await check('half a turn around');
+    await page3d.screenshot({ path: path.join(SCREENSHOTS, 'viewer-3d-occlusion.png'), clip });
+  } finally {
+    await page3d.close();
+    stopServer(server3d);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
