@@ -276,6 +276,7 @@ test('3-D pit: shaded spheres are drawn and fall, a drag orbits, shift-drag pans
     const first = await page3d.evaluate(() => window.swerve.state);
     assert.equal(first.drawnSpheres, 3000);
     assert.equal(first.rasterPath, true, '3,000 small spheres take the pixel-copy path');
+    assert.equal(first.depthBuffered, false, 'no triangles, yet the depth buffer');
     // The spheres' blue (#3182ce, shaded): blue well above red.
     const blue = await pixelsWhere(page3d, 'b - r > 80 && b > 120');
     assert.ok(blue > 20000, `only ${blue} sphere pixels for 3000 spheres`);
@@ -351,8 +352,11 @@ test('3-D scenario file: the hourglass\'s static triangles are drawn', { timeout
     // Amber of the translucent faces and their edges: red well above blue, not the grey box.
     const amber = await pixelsWhere(page3d, 'r - b > 35 && g - b > 15 && r > 150');
     assert.ok(amber > 15000, `only ${amber} triangle pixels`);
-    // 601 spheres, drawn as scaled sprites here (the pit's 3,000 take the pixel-copy path).
+    // 601 spheres and triangles: drawn with a depth buffer, not the pit's pixel-copy path for
+    // many spheres and no triangles.
     assert.equal(state.rasterPath, false);
+    assert.equal(state.depthBuffered, true);
+    assert.equal(state.drawnSpheres, 601);
     const blue = await pixelsWhere(page3d, 'b - r > 80 && b > 120');
     assert.ok(blue > 3000, `only ${blue} sphere pixels for 601 spheres`);
     const clip = await canvasClip(page3d);

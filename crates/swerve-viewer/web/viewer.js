@@ -702,24 +702,27 @@
   // Scratch for the depth sort, grown as needed: per body its screen x, y, radius and depth.
   let proj = new Float32Array(0);
   let sortKeys = new Float64Array(0);
-  const INDEX_SPAN = 2 ** 24; // items per frame at most (bodies + triangles)
-  const depthCounters = { drawnSpheres: 0, drawnTriangles: 0, rasterPath: false };
+  const INDEX_SPAN = 2 ** 24; // bodies per frame at most
+  // What the last 3-D frame drew, and how: `rasterPath` the pixel copy of many small spheres
+  // (no triangles), `depthBuffered` the depth-tested pixels of spheres and triangles.
+  const depthCounters = { drawnSpheres: 0, drawnTriangles: 0, rasterPath: false, depthBuffered: false };
 
   function drawScene3d(ctx, w, h) {
     cameraBasis(w, h);
     if (!camera.fitted) fit3d();
     cameraBasis(w, h);
-    drawBox3d(ctx, false);
+    const triangles = scene.triangles || [];
+    // With triangles the depth buffer draws the box's edges too, depth-tested like the rest.
+    const depthBuffered = Boolean(frame) && triangles.length > 0;
+    if (!depthBuffered) drawBox3d(ctx, false);
     if (!frame) {
       drawBox3d(ctx, true);
       return;
     }
     prepareColours3d();
     const n = frame.n, m = frame.m, bodies = n + m;
-    const triangles = scene.triangles || [];
-    const items = bodies + triangles.length;
     if (proj.length < 4 * bodies) proj = new Float32Array(4 * bodies);
-    if (sortKeys.length < items) sortKeys = new Float64Array(items);
+    if (sortKeys.length < bodies) sortKeys = new Float64Array(bodies);
     const b = basis, near = b.near, focal = b.focal, w2 = b.w2, h2 = b.h2;
     let farthest = near;
     let largest = 0;
@@ -744,13 +747,6 @@
     };
     put(frame.positions, scene.radii, 0);
     put(frame.balls, scene.ball_radii, n);
-    const triangleDepth = new Float32Array(triangles.length);
-    for (let t = 0; t < triangles.length; t++) {
-      const [a, c, e] = triangles[t];
-      const d = toCamera((a[0] + c[0] + e[0]) / 3, (a[1] + c[1] + e[1]) / 3, (a[2] + c[2] + e[2]) / 3)[2];
-      triangleDepth[t] = d;
-      if (d > farthest) farthest = d;
-    }
     // Far to near: the key is (quantised nearness) × 2^24 + item, sorted as plain numbers
     // (a typed-array sort without a comparator, several times faster than one with).
     const scale = (2 ** 20 - 1) / farthest;
@@ -759,27 +755,26 @@
       // proj holds depths rounded to f32, which may pass `farthest` by an ulp: clamp at 0.
       sortKeys[k] = Math.max(0, Math.floor((farthest - proj[4 * item + 3]) * scale)) * INDEX_SPAN + item;
     }
-    for (let t = 0; t < triangles.length; t++) {
-      const d = Math.max(triangleDepth[t], near);
-      sortKeys[count++] = Math.floor((farthest - Math.min(d, farthest)) * scale) * INDEX_SPAN + bodies + t;
-    }
     const keys = sortKeys.subarray(0, count).sort();
     const heavy = [sprite(SPHERE_RGB), sprite(HEAVY_RGB)];
     let drawnSpheres = 0, drawnTriangles = 0;
     const dpr = window.devicePixelRatio || 1;
-    if (triangles.length === 0 && count > RASTER_MIN_SPHERES && 2 * largest * dpr <= RASTER_MAX_DIAMETER) {
+    let rastered = false;
+    if (depthBuffered) {
+      // Triangles: one depth per item cannot order a big triangle against a sphere that
+      // straddles it in depth (or passes through it), so spheres and triangles are drawn
+      // into the canvas's pixels with a depth buffer instead of back to front.
+      [drawnSpheres, drawnTriangles] = depthComposite(ctx, keys, n, dpr, triangles);
+      rastered = true;
+    } else if (count > RASTER_MIN_SPHERES && 2 * largest * dpr <= RASTER_MAX_DIAMETER) {
       // Many small spheres and nothing else to interleave: copy sprite pixels straight into
       // the canvas's pixels (measured: one drawImage costs ~5 µs in Chromium's software
       // rasteriser, 50 ms for 10,000 spheres; this costs a fraction of that).
       drawnSpheres = rasterSpheres(ctx, keys, n, dpr);
+      rastered = drawnSpheres > 0;
     }
-    const rastered = drawnSpheres > 0;
     for (let k = 0; k < count && !rastered; k++) {
       const item = keys[k] % INDEX_SPAN;
-      if (item >= bodies) {
-        if (drawTriangle(ctx, triangles[item - bodies])) drawnTriangles += 1;
-        continue;
-      }
       const sx = proj[4 * item], sy = proj[4 * item + 1], r = proj[4 * item + 2];
       if (r < 0.75) {
         // Sub-pixel: a dot of the sphere's colour is as good and much cheaper.
@@ -791,10 +786,11 @@
       }
       drawnSpheres += 1;
     }
-    depthCounters.rasterPath = rastered;
+    depthCounters.rasterPath = rastered && !depthBuffered;
+    depthCounters.depthBuffered = depthBuffered;
     depthCounters.drawnSpheres = drawnSpheres;
     depthCounters.drawnTriangles = drawnTriangles;
-    drawBox3d(ctx, true);
+    if (!depthBuffered) drawBox3d(ctx, true);
     drawLinks3d(ctx);
     drawTrails3d(ctx);
     drawSelection3d(ctx);
@@ -807,16 +803,41 @@
   const RASTER_MIN_SPHERES = 2000;
   const RASTER_MAX_DIAMETER = 64;
   const rasterCache = new Map(); // colour index → [diameter → { d, pixels }]
+  // Pixels held by rasterCache at most: the depth-buffered path (below) takes spheres of any
+  // size, and zooming through many sizes would otherwise keep every one of them.
+  const RASTER_CACHE_PIXELS = 1 << 23;
+  let rasterCachePixels = 0;
   function rasterSprite(colour, d) {
     let sizes = rasterCache.get(colour);
+    if (sizes && sizes[d]) return sizes[d];
+    if (rasterCachePixels + d * d > RASTER_CACHE_PIXELS) {
+      rasterCache.clear();
+      rasterCachePixels = 0;
+      sizes = undefined;
+    }
     if (!sizes) rasterCache.set(colour, (sizes = []));
-    if (sizes[d]) return sizes[d];
+    rasterCachePixels += d * d;
     const canvas = document.createElement('canvas');
     canvas.width = canvas.height = d;
     const c = canvas.getContext('2d');
     const rgb = colour < AGENT_HUES ? hueRgb(colour) : colour === AGENT_HUES ? SPHERE_RGB : HEAVY_RGB;
     c.drawImage(sprite(rgb), 0, 0, d, d);
-    sizes[d] = { d, pixels: new Uint32Array(c.getImageData(0, 0, d, d).data.buffer) };
+    const pixels = new Uint32Array(c.getImageData(0, 0, d, d).data.buffer);
+    // The same pixels as signed integers (the depth-buffered path: V8 keeps int32 values
+    // unboxed, while a Uint32Array's opaque pixels, over 2^31, become doubles), and per row
+    // the first and last + 1 column that is not wholly transparent.
+    const spans = new Int16Array(2 * d);
+    for (let j = 0; j < d; j++) {
+      let a = 0, b = 0;
+      for (let i = 0; i < d; i++) {
+        if (pixels[j * d + i] >>> 24 === 0) continue;
+        if (b === 0) a = i;
+        b = i + 1;
+      }
+      spans[2 * j] = a;
+      spans[2 * j + 1] = b;
+    }
+    sizes[d] = { d, pixels, ints: new Int32Array(pixels.buffer), spans };
     return sizes[d];
   }
 
@@ -853,27 +874,263 @@
     return drawn;
   }
 
-  // A static triangle: translucent amber face and darker edges. False when behind the eye.
-  function drawTriangle(ctx, corners) {
-    const pts = corners.map((c) => project(c[0], c[1], c[2]));
-    if (pts.some((p) => p[2] <= basis.near)) {
-      // A triangle cut by the near plane: draw only the edges in front (clipped).
-      ctx.strokeStyle = 'rgba(183, 121, 31, 0.9)';
-      ctx.lineWidth = 1.2;
-      for (let k = 0; k < 3; k++) segment3d(ctx, corners[k], corners[(k + 1) % 3]);
-      return false;
+  // ----- 3-D with triangles: a depth buffer -----
+  // Spheres are opaque: each sprite pixel is written with the depth of the sphere's surface
+  // there, where that is nearer than what the pixel holds. Triangles are translucent, all of
+  // one colour and alpha: each pixel of a face is blended where the face is nearer than the
+  // pixel's depth, and writes no depth. Blending one colour c at alpha a k times gives
+  // c + (1 − a)^k (background − c) in any order, so the faces need no sort. The triangles'
+  // edges and the box's come last, depth-tested the same way (with a small bias towards the
+  // line, so that an edge on a surface shows). The buffer holds view depth (metres along the
+  // camera's forward axis; Infinity where nothing is drawn). Across a triangle 1 / depth is
+  // affine in screen space, so a face's depth is exact (perspective-correct): one addition per
+  // pixel, and `w · depth > 1` tests it without a division.
+  const BACKGROUND = 0xfffafafa; // #fafafa, as drawScene fills the canvas (0xAABBGGRR)
+  const FACE_RGB = [236, 178, 46];
+  const FACE_ALPHA = 0.28; // as the canvas fill 'rgba(236, 178, 46, 0.28)' drew it
+  const EDGE_RGB = [183, 121, 31];
+  const EDGE_ALPHA = 0.9;
+  const EDGE_WIDTH = 1.2; // CSS pixels
+  const BOX_RGB = [74, 85, 104];
+  const BOX_ALPHA = 0.75;
+  const BOX_WIDTH = 1.5; // CSS pixels
+  const LINE_BIAS = 1e-3; // relative depth by which a line wins against a surface
+  let pixelImage = null; // ImageData the size of the canvas, reused
+  let depthBuffer = new Float32Array(0);
+  // Per sprite diameter d (device pixels): sqrt(1 − ρ²) at each pixel's centre, ρ its distance
+  // from the sprite's centre over d / 2; a sphere's surface there is radius × that nearer
+  // than its centre (exact for a sphere seen head-on; in perspective the error is about
+  // radius² / distance, under a pixel's worth at the sizes drawn).
+  const depthTables = new Map();
+  let depthTablePixels = 0;
+  function depthTable(d) {
+    let table = depthTables.get(d);
+    if (table) return table;
+    if (depthTablePixels + d * d > RASTER_CACHE_PIXELS) {
+      depthTables.clear();
+      depthTablePixels = 0;
     }
-    ctx.beginPath();
-    ctx.moveTo(pts[0][0], pts[0][1]);
-    ctx.lineTo(pts[1][0], pts[1][1]);
-    ctx.lineTo(pts[2][0], pts[2][1]);
-    ctx.closePath();
-    ctx.fillStyle = 'rgba(236, 178, 46, 0.28)';
-    ctx.fill();
-    ctx.strokeStyle = 'rgba(183, 121, 31, 0.9)';
-    ctx.lineWidth = 1.2;
-    ctx.stroke();
-    return true;
+    table = new Float32Array(d * d);
+    const c = d / 2;
+    for (let j = 0; j < d; j++) {
+      for (let i = 0; i < d; i++) {
+        const x = (i + 0.5 - c) / c, y = (j + 0.5 - c) / c;
+        table[j * d + i] = Math.sqrt(Math.max(0, 1 - x * x - y * y));
+      }
+    }
+    depthTables.set(d, table);
+    depthTablePixels += d * d;
+    return table;
+  }
+
+  // Camera-space corners of `corners` clipped to the part in front of the near plane
+  // (Sutherland–Hodgman against depth ≥ near): 0, 3 or 4 points [x, y, depth].
+  function clipNear(corners) {
+    const near = basis.near;
+    const c = corners.map((p) => toCamera(p[0], p[1], p[2]));
+    if (c[0][2] >= near && c[1][2] >= near && c[2][2] >= near) return c;
+    const out = [];
+    for (let k = 0; k < 3; k++) {
+      const a = c[k], b = c[(k + 1) % 3];
+      if (a[2] >= near) out.push(a);
+      if ((a[2] >= near) !== (b[2] >= near)) {
+        const t = (near - a[2]) / (b[2] - a[2]);
+        out.push([a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]), near]);
+      }
+    }
+    return out;
+  }
+
+  // Device-pixel screen point and inverse depth [x, y, 1/depth] of a camera-space point in
+  // front of the near plane.
+  function screenPoint(c, dpr) {
+    const k = basis.focal / c[2];
+    return [(basis.w2 + c[0] * k) * dpr, (basis.h2 - c[1] * k) * dpr, 1 / c[2]];
+  }
+
+  // The part of world segment a–b in front of the near plane, as two screen points (or null).
+  function screenSegment(a, b, dpr) {
+    const seg = clipNear([a, b, b]); // a degenerate triangle: the segment's clipped points
+    return seg.length < 2 ? null : [screenPoint(seg[0], dpr), screenPoint(seg[1], dpr)];
+  }
+
+  // Blends `rgb` at alpha k / 256 over the opaque pixel v (little-endian RGBA, 0xAABBGGRR).
+  function blendPixel(v, r, g, b, k) {
+    const keep = 256 - k;
+    return 0xff000000 | ((((v >>> 16) & 255) * keep + b * k) >> 8) << 16 |
+      ((((v >>> 8) & 255) * keep + g * k) >> 8) << 8 | (((v & 255) * keep + r * k) >> 8);
+  }
+
+  // The frame's spheres (`keys`, back to front), `triangles` and the box's edges into the
+  // canvas's pixels with a depth buffer, within the screen box that holds them (the canvas
+  // holds only its background there: nothing is read back). Returns [spheres, triangles]
+  // drawn.
+  function depthComposite(ctx, keys, n, dpr, triangles) {
+    const W = sceneCanvas.width, H = sceneCanvas.height;
+    if (!pixelImage || pixelImage.width !== W || pixelImage.height !== H) {
+      pixelImage = ctx.createImageData(W, H);
+      depthBuffer = new Float32Array(W * H);
+    }
+    // Signed: V8 keeps int32 pixels unboxed (opaque ones, over 2^31, would be doubles).
+    const out = new Int32Array(pixelImage.data.buffer), zb = depthBuffer;
+    // Each triangle's visible polygon in device pixels (3 or 4 points; none behind the eye),
+    // and the lines: the triangles' own sides (not the near plane's cut across a face) and
+    // the box's twelve edges.
+    const polygons = triangles.map((t) => clipNear(t).map((c) => screenPoint(c, dpr)));
+    const edges = [];
+    for (const t of triangles) {
+      for (let k = 0; k < 3; k++) {
+        const seg = screenSegment(t[k], t[(k + 1) % 3], dpr);
+        if (seg) edges.push(seg);
+      }
+    }
+    const boxEdges = [];
+    if (scene.box3) {
+      const [bx0, by0, bz0, bx1, by1, bz1] = scene.box3;
+      const corner = (k) => [k & 1 ? bx1 : bx0, k & 2 ? by1 : by0, k & 4 ? bz1 : bz0];
+      for (let k = 0; k < 8; k++) {
+        for (let axis = 0; axis < 3; axis++) {
+          if (k & (1 << axis)) continue;
+          const seg = screenSegment(corner(k), corner(k | (1 << axis)), dpr);
+          if (seg) boxEdges.push(seg);
+        }
+      }
+    }
+    let x0 = W, y0 = H, x1 = 0, y1 = 0;
+    const grow = (ax, ay, bx, by) => {
+      if (ax < x0) x0 = ax;
+      if (ay < y0) y0 = ay;
+      if (bx > x1) x1 = bx;
+      if (by > y1) y1 = by;
+    };
+    const pad = Math.ceil(BOX_WIDTH * dpr) + 1;
+    for (const poly of [...polygons, ...edges, ...boxEdges]) {
+      for (const [x, y] of poly) grow(x - pad, y - pad, x + pad, y + pad);
+    }
+    for (let k = 0; k < keys.length; k++) {
+      const item = keys[k] % INDEX_SPAN;
+      const x = proj[4 * item] * dpr, y = proj[4 * item + 1] * dpr, r = proj[4 * item + 2] * dpr + 2;
+      grow(x - r, y - r, x + r, y + r);
+    }
+    const X0 = Math.max(0, Math.floor(x0)), Y0 = Math.max(0, Math.floor(y0));
+    const X1 = Math.min(W, Math.ceil(x1)), Y1 = Math.min(H, Math.ceil(y1));
+    if (X1 <= X0 || Y1 <= Y0) return [0, 0];
+    for (let y = Y0; y < Y1; y++) {
+      out.fill(BACKGROUND | 0, y * W + X0, y * W + X1);
+      zb.fill(Infinity, y * W + X0, y * W + X1);
+    }
+    const clip = [X0, Y0, X1, Y1];
+    const spheres = depthSpheres(out, zb, W, clip, keys, n, dpr);
+    let drawn = 0;
+    for (const poly of polygons) {
+      if (poly.length < 3) continue;
+      drawn += 1;
+      for (let k = 1; k + 1 < poly.length; k++) depthFace(out, zb, W, clip, poly[0], poly[k], poly[k + 1]);
+    }
+    for (const [a, b] of edges) depthLine(out, zb, W, clip, a, b, EDGE_WIDTH * dpr, EDGE_RGB, EDGE_ALPHA);
+    for (const [a, b] of boxEdges) depthLine(out, zb, W, clip, a, b, BOX_WIDTH * dpr, BOX_RGB, BOX_ALPHA);
+    ctx.putImageData(pixelImage, 0, 0, X0, Y0, X1 - X0, Y1 - Y0);
+    return [spheres, drawn];
+  }
+
+  // The spheres' sprites, back to front, each pixel at its depth (depthTable). The antialiased
+  // rim (alpha below 255) is blended, and writes depth only where it is at least half covered.
+  function depthSpheres(out, zb, W, [X0, Y0, X1, Y1], keys, n, dpr) {
+    const near = basis.near;
+    let drawn = 0;
+    for (let k = 0; k < keys.length; k++) {
+      const item = keys[k] % INDEX_SPAN;
+      const colour = item < n ? agentColours[item] : AGENT_HUES + sphereSprites[item - n];
+      const d = Math.max(2, Math.round(2 * proj[4 * item + 2] * dpr));
+      const spr = rasterSprite(colour, d), px = spr.ints, spans = spr.spans, table = depthTable(d);
+      const depth = proj[4 * item + 3];
+      const radius = Math.min(item < n ? scene.radii[item] : scene.ball_radii[item - n], depth - near);
+      const left = Math.round(proj[4 * item] * dpr - d / 2), top = Math.round(proj[4 * item + 1] * dpr - d / 2);
+      const i0 = Math.max(0, X0 - left), i1 = Math.min(d, X1 - left);
+      const j0 = Math.max(0, Y0 - top), j1 = Math.min(d, Y1 - top);
+      for (let j = j0; j < j1; j++) {
+        const row = (top + j) * W + left, src = j * d;
+        for (let i = Math.max(i0, spans[2 * j]), end = Math.min(i1, spans[2 * j + 1]); i < end; i++) {
+          const p = px[src + i], a = p >>> 24;
+          if (a === 0) continue; // transparent
+          const z = depth - radius * table[src + i], q = row + i;
+          if (!(z < zb[q])) continue;
+          if (a === 255) {
+            out[q] = p;
+            zb[q] = z;
+          } else {
+            out[q] = blendPixel(out[q], p & 255, (p >>> 8) & 255, (p >>> 16) & 255, a + (a >> 7));
+            if (a >= 128) zb[q] = z;
+          }
+        }
+      }
+      drawn += 1;
+    }
+    return drawn;
+  }
+
+  // One translucent face (device-pixel points [x, y, 1/depth]), scan line by scan line: pixel
+  // centres in [top, bottom) × [left, right), each edge's x found from its upper end, so that
+  // faces sharing an edge (a mesh, a clipped quad's two halves) blend each pixel once.
+  function depthFace(out, zb, W, [X0, Y0, X1, Y1], p, q, r) {
+    // Inverse depth as the plane w = wa·x + wb·y + wc through the three points.
+    const e1x = q[0] - p[0], e1y = q[1] - p[1], e1w = q[2] - p[2];
+    const e2x = r[0] - p[0], e2y = r[1] - p[1], e2w = r[2] - p[2];
+    const det = e1x * e2y - e2x * e1y;
+    if (!(Math.abs(det) > 1e-9)) return; // edge-on: only its edges show
+    const wa = (e1w * e2y - e2w * e1y) / det, wb = (e2w * e1x - e1w * e2x) / det;
+    const wc = p[2] - wa * p[0] - wb * p[1];
+    const [A, B, C] = [p, q, r].sort((u, v) => u[1] - v[1]);
+    const xAt = (u, v, y) => u[0] + ((y - u[1]) * (v[0] - u[0])) / (v[1] - u[1]);
+    // Blending two channels at once: red and blue 16 bits apart, green alone (no carries:
+    // 255 · 256 < 2^16).
+    const k = Math.round(FACE_ALPHA * 256), keep = 256 - k;
+    const crb = (FACE_RGB[0] | (FACE_RGB[2] << 16)) * k, cg = (FACE_RGB[1] << 8) * k;
+    const jTop = Math.max(Y0, Math.ceil(A[1] - 0.5)), jEnd = Math.min(Y1, Math.ceil(C[1] - 0.5));
+    for (let j = jTop; j < jEnd; j++) {
+      const y = j + 0.5;
+      const xl = xAt(A, C, y), xs = y < B[1] ? xAt(A, B, y) : xAt(B, C, y);
+      const left = Math.max(X0, Math.ceil(Math.min(xl, xs) - 0.5));
+      const right = Math.min(X1, Math.ceil(Math.max(xl, xs) - 0.5));
+      if (right <= left) continue;
+      let w = wa * (left + 0.5) + wb * y + wc;
+      for (let at = j * W + left, end = j * W + right; at < end; at++, w += wa) {
+        if (w * zb[at] > 1) {
+          const v = out[at];
+          out[at] = 0xff000000 | ((((v & 0xff00ff) * keep + crb) >>> 8) & 0xff00ff) | ((((v & 0xff00) * keep + cg) >>> 8) & 0xff00);
+        }
+      }
+    }
+  }
+
+  // An antialiased line `width` device pixels wide between device-pixel points [x, y, 1/depth]:
+  // along its major axis one pixel column (or row) at a time, each pixel across it blended by
+  // the part of it the line covers, where the line is nearer than the depth buffer.
+  function depthLine(out, zb, W, [X0, Y0, X1, Y1], p, q, width, [R, G, B], alpha) {
+    let [ax, ay, aw] = p, [bx, by, bw] = q;
+    const steep = Math.abs(by - ay) > Math.abs(bx - ax);
+    // Along x for a flat line; for a steep one swap the roles of x and y.
+    if (steep) [ax, ay, bx, by] = [ay, ax, by, bx];
+    if (bx < ax) [ax, ay, aw, bx, by, bw] = [bx, by, bw, ax, ay, aw];
+    const len = Math.hypot(bx - ax, by - ay);
+    if (!(len > 0)) return;
+    const run = Math.max(bx - ax, 1e-9);
+    const slope = (by - ay) / run, wSlope = (bw - aw) / run;
+    // Half the line's extent across the major axis, for `width` measured perpendicular to it.
+    const half = (width / 2) * (len / run);
+    const [lo, hi, acrossLo, acrossHi] = steep ? [Y0, Y1, X0, X1] : [X0, X1, Y0, Y1];
+    const i0 = Math.max(lo, Math.ceil(ax - 0.5)), i1 = Math.min(hi, Math.ceil(bx - 0.5));
+    for (let i = i0; i < i1; i++) {
+      const x = i + 0.5, y = ay + (x - ax) * slope, w = (aw + (x - ax) * wSlope) * (1 + LINE_BIAS);
+      const jLo = Math.max(acrossLo, Math.floor(y - half)), jHi = Math.min(acrossHi - 1, Math.floor(y + half));
+      for (let j = jLo; j <= jHi; j++) {
+        const cover = Math.min(j + 1, y + half) - Math.max(j, y - half);
+        if (cover <= 0) continue;
+        const at = steep ? i * W + j : j * W + i;
+        if (!(w * zb[at] > 1)) continue;
+        out[at] = blendPixel(out[at], R, G, B, Math.round(alpha * Math.min(cover, 1) * 256));
+      }
+    }
   }
 
   // A world segment, clipped to the part in front of the eye; drawn as its own path.
