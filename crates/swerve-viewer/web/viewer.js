@@ -879,12 +879,14 @@
   // there, where that is nearer than what the pixel holds. Triangles are translucent, all of
   // one colour and alpha: each pixel of a face is blended where the face is nearer than the
   // pixel's depth, and writes no depth. Blending one colour c at alpha a k times gives
-  // c + (1 − a)^k (background − c) in any order, so the faces need no sort. The triangles'
-  // edges and the box's come last, depth-tested the same way (with a small bias towards the
-  // line, so that an edge on a surface shows). The buffer holds view depth (metres along the
-  // camera's forward axis; Infinity where nothing is drawn). Across a triangle 1 / depth is
-  // affine in screen space, so a face's depth is exact (perspective-correct): one addition per
-  // pixel, and `w · depth > 1` tests it without a division.
+  // c + (1 − a)^k (background − c) in any order, so the faces need no sort. Between the two
+  // come the box's edges and the triangles' (nearly opaque lines), depth-tested with a small
+  // bias towards the line, so that an edge on a surface shows, and writing depth where they
+  // mostly cover a pixel, so that a face in front of an edge tints it and one behind does not.
+  // The buffer holds view depth (metres along the camera's forward axis; Infinity where
+  // nothing is drawn). Across a triangle 1 / depth is affine in screen space, so a face's
+  // depth is exact (perspective-correct): one addition per pixel, and `w · depth > 1` tests
+  // it without a division.
   const BACKGROUND = 0xfffafafa; // #fafafa, as drawScene fills the canvas (0xAABBGGRR)
   const FACE_RGB = [236, 178, 46];
   const FACE_ALPHA = 0.28; // as the canvas fill 'rgba(236, 178, 46, 0.28)' drew it
@@ -1021,14 +1023,16 @@
     }
     const clip = [X0, Y0, X1, Y1];
     const spheres = depthSpheres(out, zb, W, clip, keys, n, dpr);
+    // Lines before faces: a line writes its depth where it mostly covers a pixel, so a face
+    // behind it leaves it alone and a face in front of it tints it.
+    for (const [a, b] of boxEdges) depthLine(out, zb, W, clip, a, b, BOX_WIDTH * dpr, BOX_RGB, BOX_ALPHA);
+    for (const [a, b] of edges) depthLine(out, zb, W, clip, a, b, EDGE_WIDTH * dpr, EDGE_RGB, EDGE_ALPHA);
     let drawn = 0;
     for (const poly of polygons) {
       if (poly.length < 3) continue;
       drawn += 1;
       for (let k = 1; k + 1 < poly.length; k++) depthFace(out, zb, W, clip, poly[0], poly[k], poly[k + 1]);
     }
-    for (const [a, b] of edges) depthLine(out, zb, W, clip, a, b, EDGE_WIDTH * dpr, EDGE_RGB, EDGE_ALPHA);
-    for (const [a, b] of boxEdges) depthLine(out, zb, W, clip, a, b, BOX_WIDTH * dpr, BOX_RGB, BOX_ALPHA);
     ctx.putImageData(pixelImage, 0, 0, X0, Y0, X1 - X0, Y1 - Y0);
     return [spheres, drawn];
   }
@@ -1128,7 +1132,10 @@
         if (cover <= 0) continue;
         const at = steep ? i * W + j : j * W + i;
         if (!(w * zb[at] > 1)) continue;
-        out[at] = blendPixel(out[at], R, G, B, Math.round(alpha * Math.min(cover, 1) * 256));
+        const opacity = alpha * Math.min(cover, 1);
+        out[at] = blendPixel(out[at], R, G, B, Math.round(opacity * 256));
+        // Biased nearer, so that the line's own face (at the same depth) does not cover it.
+        if (opacity >= 0.5) zb[at] = 1 / w;
       }
     }
   }
