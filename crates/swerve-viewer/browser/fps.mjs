@@ -7,7 +7,9 @@
 // (`--agents N` is `--count N`.) Any demo scene of `swerve serve --scene`: `--scene pit3d
 // --count 10000` measures the 3-D page on 10,000 spheres. `--scenario FILE` serves a scenario
 // file instead (`swerve serve FILE`, its own number of bodies): the hourglass measures the 3-D
-// page with triangles.
+// page with triangles. `--wheel DY` turns the mouse wheel by DY over the middle of the scene
+// after pausing, before the paused measurement (negative zooms in: `--wheel -1000` brings the
+// hourglass's camera from 77 m to 17 m, a close-up of the funnel).
 //
 // Reports, over the measured window while playing: frames the page drew per second, frames
 // of new data it received per second, mean canvas drawing time, the server's ms per step;
@@ -67,6 +69,12 @@ try {
   // Drawing alone: paused (no simulation load), the page redraws all agents every frame.
   await page.click('#play');
   await page.waitForFunction(() => window.swerve.state.playing === false, null, { timeout: 60000 });
+  const wheel = arg('wheel', 0);
+  if (wheel) {
+    const stage = await page.locator('#scene').boundingBox();
+    await page.mouse.move(stage.x + stage.width / 2, stage.y + stage.height / 2);
+    await page.mouse.wheel(0, wheel);
+  }
   await page.evaluate(() => window.swerve.setContinuousRedraw(true));
   await sleep(1000);
   const c = await page.evaluate(() => ({ ...window.swerve.state, t: performance.now() }));
@@ -85,7 +93,9 @@ try {
     scene: sceneName,
     bodies: agents,
     triangles: b.triangles,
+    depth_buffered: Boolean(b.depthBuffered),
     target_steps_per_second: stepsPerSecond,
+    ...(wheel ? { wheel, paused_camera_distance: Number((await page.evaluate(() => window.swerve.camera.distance)).toFixed(1)) } : {}),
     seconds: Number(elapsed.toFixed(2)),
     drawn_fps: Number((drawn / elapsed).toFixed(1)),
     data_fps: Number((received / elapsed).toFixed(1)),
