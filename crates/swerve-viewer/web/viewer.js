@@ -580,7 +580,7 @@
     dirty = true;
   }
 
-  // ----- 3-D: orbit camera, depth-sorted sprites, triangles, the box -----
+  // ----- 3-D: orbit camera, depth-sorted sprites, triangles (with a depth buffer), the box -----
   // World z is up. The camera circles `target` at `distance`, `yaw` around z and `pitch`
   // above the xy plane; perspective with a vertical field of view of FOV.
   const FOV = (45 * Math.PI) / 180;
@@ -803,17 +803,28 @@
   const RASTER_MIN_SPHERES = 2000;
   const RASTER_MAX_DIAMETER = 64;
   const rasterCache = new Map(); // colour index → [diameter → { d, pixels }]
-  // Pixels held by rasterCache at most: the depth-buffered path (below) takes spheres of any
-  // size, and zooming through many sizes would otherwise keep every one of them.
+  // Pixels held by rasterCache (and by depthTables) beyond which sizes not used in the
+  // current frame are dropped: the depth-buffered path (below) takes spheres of any size, and
+  // zooming through many sizes would otherwise keep every one of them. Sizes in use stay, so
+  // a close-up whose sizes need more is not rebuilt every frame.
   const RASTER_CACHE_PIXELS = 1 << 23;
   let rasterCachePixels = 0;
+  let spriteFrame = 0; // counts frames drawn by depthComposite and rasterSpheres
   function rasterSprite(colour, d) {
     let sizes = rasterCache.get(colour);
-    if (sizes && sizes[d]) return sizes[d];
+    if (sizes && sizes[d]) {
+      sizes[d].used = spriteFrame;
+      return sizes[d];
+    }
     if (rasterCachePixels + d * d > RASTER_CACHE_PIXELS) {
-      rasterCache.clear();
-      rasterCachePixels = 0;
-      sizes = undefined;
+      for (const list of rasterCache.values()) {
+        list.forEach((entry, size) => {
+          if (entry && entry.used !== spriteFrame) {
+            delete list[size];
+            rasterCachePixels -= size * size;
+          }
+        });
+      }
     }
     if (!sizes) rasterCache.set(colour, (sizes = []));
     rasterCachePixels += d * d;
@@ -837,11 +848,12 @@
       spans[2 * j] = a;
       spans[2 * j + 1] = b;
     }
-    sizes[d] = { d, pixels, ints: new Int32Array(pixels.buffer), spans };
+    sizes[d] = { d, pixels, ints: new Int32Array(pixels.buffer), spans, used: spriteFrame };
     return sizes[d];
   }
 
   function rasterSpheres(ctx, keys, n, dpr) {
+    spriteFrame += 1;
     const W = sceneCanvas.width, H = sceneCanvas.height;
     const image = ctx.getImageData(0, 0, W, H);
     const out = new Uint32Array(image.data.buffer);
@@ -906,13 +918,19 @@
   const depthTables = new Map();
   let depthTablePixels = 0;
   function depthTable(d) {
-    let table = depthTables.get(d);
-    if (table) return table;
-    if (depthTablePixels + d * d > RASTER_CACHE_PIXELS) {
-      depthTables.clear();
-      depthTablePixels = 0;
+    const entry = depthTables.get(d);
+    if (entry) {
+      entry.used = spriteFrame;
+      return entry.table;
     }
-    table = new Float32Array(d * d);
+    if (depthTablePixels + d * d > RASTER_CACHE_PIXELS) {
+      for (const [size, old] of depthTables) {
+        if (old.used === spriteFrame) continue;
+        depthTables.delete(size);
+        depthTablePixels -= size * size;
+      }
+    }
+    const table = new Float32Array(d * d);
     const c = d / 2;
     for (let j = 0; j < d; j++) {
       for (let i = 0; i < d; i++) {
@@ -920,7 +938,7 @@
         table[j * d + i] = Math.sqrt(Math.max(0, 1 - x * x - y * y));
       }
     }
-    depthTables.set(d, table);
+    depthTables.set(d, { table, used: spriteFrame });
     depthTablePixels += d * d;
     return table;
   }
@@ -969,6 +987,7 @@
   // drawn.
   function depthComposite(ctx, keys, n, dpr, triangles) {
     const W = sceneCanvas.width, H = sceneCanvas.height;
+    spriteFrame += 1;
     if (!pixelImage || pixelImage.width !== W || pixelImage.height !== H) {
       pixelImage = ctx.createImageData(W, H);
       depthBuffer = new Float32Array(W * H);
