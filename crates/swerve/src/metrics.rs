@@ -130,19 +130,24 @@ pub struct MetricsRecorder {
     radii: Vec<f32>,
 }
 
+/// The edges of `obstacles` (a two-vertex obstacle is one segment, a polygon is closed).
+fn edges_of(obstacles: &[Vec<Vec2>]) -> Vec<(Vec2, Vec2)> {
+    let mut edges = Vec::new();
+    for poly in obstacles {
+        let n = poly.len();
+        let count = if n == 2 { 1 } else { n };
+        edges.extend((0..count).map(|i| (poly[i], poly[(i + 1) % n])));
+    }
+    edges
+}
+
 impl MetricsRecorder {
     /// A recorder for a scene with these obstacle polygons.
     pub fn new(obstacles: &[Vec<Vec2>]) -> MetricsRecorder {
-        let mut edges = Vec::new();
-        for poly in obstacles {
-            let n = poly.len();
-            let count = if n == 2 { 1 } else { n };
-            edges.extend((0..count).map(|i| (poly[i], poly[(i + 1) % n])));
-        }
         MetricsRecorder {
             steps: 0,
             time: 0.0,
-            edges,
+            edges: edges_of(obstacles),
             tracks: Vec::new(),
             agent_overlaps: 0,
             max_agent_penetration: 0.0,
@@ -156,6 +161,13 @@ impl MetricsRecorder {
             order: Vec::new(),
             radii: Vec::new(),
         }
+    }
+
+    /// Replaces the obstacle polygons: the observations from now on measure overlaps and
+    /// clearance against these only (after an obstacle was removed, the ones left); what was
+    /// recorded so far stays.
+    pub fn set_obstacles(&mut self, obstacles: &[Vec<Vec2>]) {
+        self.edges = edges_of(obstacles);
     }
 
     /// Registers an agent when it appears at `time` (s); it arrives once within `tolerance`
@@ -429,5 +441,25 @@ mod tests {
         assert!((m.max_obstacle_penetration - 0.3).abs() < 1e-6);
         assert_eq!(m.min_separation, Some(-1.0));
         assert_eq!(m.mean_speed, Some(2.0));
+    }
+
+    #[test]
+    fn a_removed_obstacle_no_longer_counts() {
+        let wall = vec![Vec2::new(0.0, -5.0), Vec2::new(0.0, 5.0)];
+        let post = vec![Vec2::new(10.0, -1.0), Vec2::new(10.0, 1.0)];
+        let mut recorder = MetricsRecorder::new(&[wall.clone(), post.clone()]);
+        let ids = [AgentId(0)];
+        recorder.add_agent(ids[0], 0, Vec2::new(-0.2, 0.0), Vec2::new(-0.2, 4.0), 0.1, 0.0);
+        let v = [Vec2::ZERO];
+        // 0.3 m into the wall: one overlap; then the wall goes and the agent stays put.
+        recorder.observe_agents(0.0, false, &ids, &[Vec2::new(-0.2, 0.0)], &v, &[0.5]);
+        recorder.set_obstacles(&[post]);
+        recorder.observe_agents(1.0, true, &ids, &[Vec2::new(-0.2, 0.0)], &v, &[0.5]);
+        recorder.observe_agents(2.0, true, &ids, &[Vec2::new(-0.1, 0.0)], &v, &[0.5]);
+        let m = recorder.metrics();
+        assert_eq!(m.obstacle_overlaps, 1, "only the frame before the removal");
+        assert!((m.max_obstacle_penetration - 0.3).abs() < 1e-6);
+        // The clearance kept from before; the post alone is 9.6 m away.
+        assert!((m.min_obstacle_clearance.unwrap() + 0.3).abs() < 1e-6);
     }
 }

@@ -22,7 +22,7 @@ pub use any::AnyScenario;
 pub use builtin::{builtin, BUILTINS};
 pub use generate::{InitialAgent, InitialBall, Population, SpawnerPlan};
 pub use model::*;
-pub use runner::Runner;
+pub use runner::{ObstacleRemoval, Runner};
 pub use spheres::{
     Bounds3Spec, MeshSpec, Point3, RandomSpheres, SphereScenario, SphereSpec, SpheresSpec, TriangleSpec, MAX_SPHERES,
 };

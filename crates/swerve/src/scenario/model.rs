@@ -332,6 +332,28 @@ pub struct SpawnGenerator {
 pub struct ObstacleSpec {
     /// Vertices in RVO2's winding.
     pub vertices: Vec<Point>,
+    /// When the obstacle disappears (s of simulated time, ≥ 0): the runner removes it before
+    /// the first step whose start time reaches this ([`ObstacleSpec::removal_step`]); absent
+    /// means it stays for the whole run. A door that opens, a wall that falls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remove_at: Option<f32>,
+}
+
+impl ObstacleSpec {
+    /// The index `k` of the first step run without this obstacle, for a time step of
+    /// `time_step` seconds: the smallest `k` whose start time `k · time_step` is at least
+    /// `remove_at`, up to one part in a million. (Decimal times are not exact in binary:
+    /// 0.3 s over steps of 0.1 s divides to 3.0000001, and the slack makes it step 3, as
+    /// written; products and quotients are taken in `f64` of the file's `f32` values.)
+    /// Frames `0..k` (the state after fewer than `k` steps) still have the obstacle; frame
+    /// `k` (time `k · time_step`) is the first without it. `None` without `remove_at`.
+    pub fn removal_step(&self, time_step: f32) -> Option<usize> {
+        let at = f64::from(self.remove_at?);
+        let steps = at / f64::from(time_step) * (1.0 - 1e-6);
+        // A non-negative finite quotient (the reader checks both numbers); `as` saturates
+        // for a time beyond any run.
+        Some(steps.ceil().max(0.0) as usize)
+    }
 }
 
 /// The physics world.

@@ -573,7 +573,8 @@ impl Reader {
             })
         });
         let obstacles = self.tables(t, "obstacles", |r, o| {
-            r.check_keys(o, &["vertices"]);
+            r.check_keys(o, &["vertices", "remove_at"]);
+            let remove_at = r.opt_number(o, "remove_at", Range::NonNegative);
             let vertices = r.point_list(o, "vertices", 2)?;
             let as_vec: Vec<Vec2> = vertices.iter().map(|p| Vec2::from(*p)).collect();
             if let Err(e) = validate_polygon(&as_vec) {
@@ -581,7 +582,7 @@ impl Reader {
                 r.problem(line, Self::join(o.path, "vertices"), e.to_string());
                 return None;
             }
-            Some(ObstacleSpec { vertices })
+            Some(ObstacleSpec { vertices, remove_at })
         });
         let balls = t.node.get("balls").and_then(|n| self.expect_table(n, "balls")).and_then(|b| self.balls(b));
         let extensions = match t.node.get("extensions").and_then(|n| self.expect_table(n, "extensions")) {
@@ -638,6 +639,22 @@ impl Reader {
                 "stop".into(),
                 "\"all-at-goal\" needs agents (a scene of balls only would stop at once)",
             );
+        }
+        if scenario.balls.is_some() {
+            // Obstacles are walls for the balls too, and the physics world has no call that
+            // takes a wall away: removing one from the crowd only would let agents walk where
+            // balls still bounce.
+            for (k, o) in scenario.obstacles.iter().enumerate() {
+                if o.remove_at.is_some() {
+                    let line = line_in(t.node, "obstacles", k, "remove_at");
+                    self.problem(
+                        line,
+                        format!("obstacles[{k}].remove_at"),
+                        "cannot remove an obstacle in a scene with [balls] (obstacles are walls for the balls \
+                         too, and walls stay)",
+                    );
+                }
+            }
         }
         if scenario.navigation == Navigation::Roadmap {
             for (k, s) in scenario.spawn.iter().enumerate() {

@@ -8,12 +8,13 @@ use super::{InitialBall, Population};
 use crate::geom::Aabb;
 use crate::metrics::{Metrics, MetricsRecorder};
 use crate::navigation::Roadmap;
-use crate::orca::{Mover, MoverId};
+use crate::orca::{Mover, MoverId, ObstacleId};
 use crate::physics::{Ball, BroadPhaseKind, World};
 use crate::reference::preferred_velocity_toward;
 use crate::{AgentId, AgentParams, Error, Simulator, Vec2};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
 
 /// Spot attempts per spawn and step before the spawn waits for the next step.
 const SPAWN_ATTEMPTS: usize = 32;
@@ -34,6 +35,18 @@ struct AgentInfo {
     radius: Vec<f32>,
     tolerance: Vec<f32>,
     remove_at_goal: Vec<bool>,
+}
+
+/// An obstacle that a run removed (its `remove_at`, [`super::ObstacleSpec::remove_at`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ObstacleRemoval {
+    /// The obstacle's index in the scenario's `obstacles` (file order).
+    pub obstacle: usize,
+    /// The first step run without it, which is also the first trajectory frame without it
+    /// (frame k = after k steps): frames `0..frame` have it.
+    pub frame: usize,
+    /// The simulator's clock when it was removed (s): the start time of step `frame`.
+    pub time: f32,
 }
 
 /// A scenario in progress.
@@ -68,7 +81,14 @@ pub struct Runner {
     steps: usize,
     recorder: MetricsRecorder,
     prefs: Vec<Vec2>,
+    /// The obstacles present now (spawns keep clear of these).
     obstacles: Vec<Vec<Vec2>>,
+    /// Obstacles still to remove: (step, index in the scenario, simulator id), in step order.
+    pending_removals: Vec<(usize, usize, ObstacleId)>,
+    removals: Vec<ObstacleRemoval>,
+    /// The roadmap's clearance (largest agent radius plus margin), to build it again when an
+    /// obstacle goes.
+    roadmap_clearance: f32,
     has_sinks: bool,
 }
 
@@ -82,9 +102,15 @@ impl Runner {
         let mut sim = Simulator::new(scenario.time_step, defaults)?;
         sim.set_extensions(scenario.extensions.to_extensions())?;
         let obstacles = scenario.obstacle_polygons();
-        for polygon in &obstacles {
-            sim.add_obstacle(polygon)?;
+        let mut pending_removals = Vec::new();
+        for (k, (polygon, spec)) in obstacles.iter().zip(&scenario.obstacles).enumerate() {
+            let id = sim.add_obstacle(polygon)?;
+            if let Some(step) = spec.removal_step(scenario.time_step) {
+                pending_removals.push((step, k, id));
+            }
         }
+        // Earliest first; the sort is stable, so obstacles due at one step go in file order.
+        pending_removals.sort_by_key(|&(step, _, _)| step);
         sim.process_obstacles();
 
         // Roadmap goals: every distinct goal known up front (spawners' goals are points when
@@ -115,9 +141,10 @@ impl Runner {
             .map(|a| a.params.radius)
             .chain(spawners.iter().map(|s| s.params.radius))
             .fold(0.0f32, f32::max);
+        let roadmap_clearance = max_radius + scenario.roadmap.margin;
         let roadmap = (scenario.navigation == Navigation::Roadmap).then(|| {
             let extra: Vec<Vec2> = scenario.roadmap.vertices.iter().map(|p| Vec2::from(*p)).collect();
-            Roadmap::build(&sim, &roadmap_goals, &extra, max_radius + scenario.roadmap.margin)
+            Roadmap::build(&sim, &roadmap_goals, &extra, roadmap_clearance)
         });
 
         let world = match &scenario.balls {
@@ -171,6 +198,9 @@ impl Runner {
             recorder: MetricsRecorder::new(&obstacles),
             prefs: Vec::new(),
             obstacles,
+            pending_removals,
+            removals: Vec::new(),
+            roadmap_clearance,
             has_sinks: scenario.spawn.iter().any(|s| s.remove_at_goal),
         };
         let avoid = scenario.balls.as_ref().is_some_and(|b| b.agents_avoid);
@@ -184,6 +214,7 @@ impl Runner {
         for (a, goal_index) in runner_agents {
             runner.add_agent(a.position, a.goal, goal_index, a.params, a.group, false)?;
         }
+        runner.remove_due_obstacles();
         runner.spawn_due();
         runner.observe(false);
         Ok(runner)
@@ -217,6 +248,31 @@ impl Runner {
         info.remove_at_goal[k] = remove_at_goal;
         self.recorder.add_agent(id, group, position, goal, tolerance, self.sim.global_time());
         Ok(id)
+    }
+
+    /// Removes the obstacles whose removal step is the step about to run (`self.steps`), from
+    /// the simulator, the metrics and the spawn checks, and builds the roadmap again without
+    /// them. Runs before the frame of that time is observed, so frame `k` is the first
+    /// without them (see [`ObstacleRemoval`]).
+    fn remove_due_obstacles(&mut self) {
+        let due = self.pending_removals.iter().take_while(|&&(step, _, _)| step <= self.steps).count();
+        if due == 0 {
+            return;
+        }
+        let time = self.sim.global_time();
+        for (_, obstacle, id) in self.pending_removals.drain(..due) {
+            // Each id was added in `new` and is removed only here, once, so it is live.
+            let _ = self.sim.remove_obstacle(id);
+            self.removals.push(ObstacleRemoval { obstacle, frame: self.steps, time });
+        }
+        self.obstacles = self.sim.obstacle_polygons().to_vec();
+        self.recorder.set_obstacles(&self.obstacles);
+        if self.roadmap.is_some() {
+            // The old roadmap routes around the removed obstacle's corners and misses the
+            // passages it opened; the new one is what a scene without it would build.
+            let extra: Vec<Vec2> = self.scenario.roadmap.vertices.iter().map(|p| Vec2::from(*p)).collect();
+            self.roadmap = Some(Roadmap::build(&self.sim, &self.roadmap_goals, &extra, self.roadmap_clearance));
+        }
     }
 
     /// Adds the agents every spawner owes by now; a spawn whose random spot is taken by an
@@ -279,7 +335,9 @@ impl Runner {
     }
 
     /// Sets every agent's preferred velocity by the scenario's rule, steps the simulator,
-    /// records metrics, removes agents that reached a sink and adds due spawns.
+    /// removes the obstacles due at the new time (`remove_at`, see
+    /// [`super::ObstacleSpec::removal_step`]), records metrics, removes agents that reached a
+    /// sink and adds due spawns.
     pub fn step(&mut self) {
         self.prefs.clear();
         for (k, id) in self.sim.agent_ids().iter().enumerate() {
@@ -319,6 +377,7 @@ impl Runner {
             world.step(self.scenario.time_step);
         }
         self.steps += 1;
+        self.remove_due_obstacles();
         self.observe(true);
         if self.has_sinks {
             let leaving: Vec<AgentId> = self
@@ -403,7 +462,12 @@ impl Runner {
         self.info.radius.get(id.0 as usize).copied()
     }
 
-    /// The roadmap, when navigating by roadmap.
+    /// The obstacles removed so far, in the order they went (see [`ObstacleRemoval`]).
+    pub fn obstacle_removals(&self) -> &[ObstacleRemoval] {
+        &self.removals
+    }
+
+    /// The roadmap, when navigating by roadmap (built again whenever an obstacle goes).
     pub fn roadmap(&self) -> Option<&Roadmap> {
         self.roadmap.as_ref()
     }

@@ -3,7 +3,7 @@
 //! comments, read by `pedpy.load_trajectory_from_txt`), and `scene.json`, the static part of
 //! a run (obstacles, radii, groups, goals) that rendering needs besides positions.
 
-use crate::scenario::Runner;
+use crate::scenario::{ObstacleRemoval, Runner};
 use crate::{Error, Vec2};
 use serde::{Deserialize, Serialize};
 use std::io::{self, Write};
@@ -168,6 +168,11 @@ pub struct SceneInfo {
     /// The first this many roadmap vertices are goals.
     #[serde(default)]
     pub roadmap_goal_count: u32,
+    /// Obstacles the run removed (`remove_at` in the scenario), each with the first frame
+    /// drawn without it: obstacle `obstacle` exists in frames `0..frame`. Empty (and absent
+    /// from the file) when every obstacle stayed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub obstacle_removals: Vec<ObstacleRemoval>,
 }
 
 impl SceneInfo {
@@ -205,7 +210,14 @@ impl SceneInfo {
             roadmap_vertices,
             roadmap_edges,
             roadmap_goal_count: runner.roadmap().map_or(0, |r| r.goal_count() as u32),
+            obstacle_removals: runner.obstacle_removals().to_vec(),
         }
+    }
+
+    /// Whether obstacle `index` (of [`SceneInfo::obstacles`]) exists in frame `frame`: it
+    /// was never removed, or the removal came after that frame.
+    pub fn obstacle_exists(&self, index: usize, frame: usize) -> bool {
+        self.obstacle_removals.iter().all(|r| r.obstacle != index || frame < r.frame)
     }
 }
 
