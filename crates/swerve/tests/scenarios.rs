@@ -23,6 +23,7 @@ fn every_builtin_parses_validates_and_round_trips_through_json() {
         ("roadmap", 100, 4, 0),
         ("bottleneck", 80, 5, 0),
         ("crossing", 72, 4, 0),
+        ("door", 25, 3, 0),
         ("head-on", 2, 0, 0),
         ("ball-pit", 12, 3, 200),
         ("seed-003", 0, 0, 400),
