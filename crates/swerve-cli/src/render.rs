@@ -1,6 +1,8 @@
 //! Drawing runs: animated GIF and PNG frames with tiny-skia, and a static SVG of the paths.
 //! Agents are coloured by group, obstacles filled (boundaries outlined), goals marked with a
-//! cross, balls coloured by speed, and a bar at the bottom shows elapsed time.
+//! cross, balls coloured by speed, and a bar at the bottom shows elapsed time. An obstacle the
+//! run removed (`scene.json`'s `obstacle_removals`) is drawn only in the frames before its
+//! removal; the static SVG draws it dashed and unfilled.
 
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
@@ -256,15 +258,10 @@ impl<'a> Drawer<'a> {
                 pixmap.stroke_path(&path, &paint(OBSTACLE), &wall, Transform::identity(), None);
             }
         }
-        for polygon in &self.scene.obstacles {
-            let points: Vec<Vec2> = polygon.iter().map(|p| Vec2::from(*p)).collect();
-            let Some(path) = self.polygon_path(polygon, polygon.len() > 2) else { continue };
-            if polygon.len() > 2 && Winding::of(&points) == Winding::CounterClockwise {
-                pixmap.fill_path(&path, &paint(OBSTACLE), FillRule::Winding, Transform::identity(), None);
-            } else {
-                // A wall or a clockwise boundary: filling would cover the agents' space.
-                let wall = Stroke { width: 2.0, ..Stroke::default() };
-                pixmap.stroke_path(&path, &paint(OBSTACLE), &wall, Transform::identity(), None);
+        for (i, polygon) in self.scene.obstacles.iter().enumerate() {
+            // Obstacles the run removed are drawn per frame, while they exist.
+            if self.scene.obstacle_exists(i, usize::MAX) {
+                self.obstacle(&mut pixmap, polygon);
             }
         }
         let mut seen = std::collections::HashSet::new();
@@ -287,6 +284,18 @@ impl<'a> Drawer<'a> {
         self.background = pixmap;
     }
 
+    fn obstacle(&self, pixmap: &mut Pixmap, polygon: &[[f32; 2]]) {
+        let points: Vec<Vec2> = polygon.iter().map(|p| Vec2::from(*p)).collect();
+        let Some(path) = self.polygon_path(polygon, polygon.len() > 2) else { return };
+        if polygon.len() > 2 && Winding::of(&points) == Winding::CounterClockwise {
+            pixmap.fill_path(&path, &paint(OBSTACLE), FillRule::Winding, Transform::identity(), None);
+        } else {
+            // A wall or a clockwise boundary: filling would cover the agents' space.
+            let wall = Stroke { width: 2.0, ..Stroke::default() };
+            pixmap.stroke_path(&path, &paint(OBSTACLE), &wall, Transform::identity(), None);
+        }
+    }
+
     fn disc(&self, pixmap: &mut Pixmap, p: Vec2, r: f32, color: [u8; 3]) {
         let (x, y) = self.view.px(p);
         if let Some(path) = PathBuilder::from_circle(x, y, (r * self.view.scale).max(1.2)) {
@@ -294,8 +303,16 @@ impl<'a> Drawer<'a> {
         }
     }
 
-    fn frame(&self, agents: &[Sample], balls: &[Sample], progress: f32, ball_speed: f32) -> Pixmap {
+    /// Frame number `k` (after `k` steps) of the run.
+    fn frame(&self, k: usize, agents: &[Sample], balls: &[Sample], progress: f32, ball_speed: f32) -> Pixmap {
         let mut pixmap = self.background.clone();
+        for removal in &self.scene.obstacle_removals {
+            if k < removal.frame {
+                if let Some(polygon) = self.scene.obstacles.get(removal.obstacle) {
+                    self.obstacle(&mut pixmap, polygon);
+                }
+            }
+        }
         for s in balls {
             let r = self.scene.balls.get(s.id as usize).map_or(0.5, |b| b.radius);
             let level = if ball_speed > 0.0 { (s.velocity.length() / ball_speed * 5.0).round() as usize } else { 0 };
@@ -413,7 +430,7 @@ pub fn write_gif(
         .map_init(
             || Quantizer { palette: palette_colors.clone(), cache: HashMap::new() },
             |q, &k| {
-                let pixmap = drawer.frame(a.get(k), b.get(k), k as f32 / last, ball_speed);
+                let pixmap = drawer.frame(k, a.get(k), b.get(k), k as f32 / last, ball_speed);
                 q.indices(&pixmap)
             },
         )
@@ -445,7 +462,7 @@ fn write_png_frames(
     let last = total.saturating_sub(1).max(1) as f32;
     let ball_speed = reference_ball_speed(balls);
     for &k in &frames {
-        let pixmap = drawer.frame(a.get(k), b.get(k), k as f32 / last, ball_speed);
+        let pixmap = drawer.frame(k, a.get(k), b.get(k), k as f32 / last, ball_speed);
         let path = dir.join(format!("frame_{k:05}.png"));
         pixmap.save_png(&path).with_context(|| format!("writing {}", path.display()))?;
     }
@@ -474,15 +491,18 @@ fn svg(scene: &SceneInfo, agents: &Trajectory, balls: &Trajectory, size: u32) ->
         .collect::<Vec<_>>()
         .join(" ")
     };
-    for polygon in &scene.obstacles {
+    for (i, polygon) in scene.obstacles.iter().enumerate() {
         let vs: Vec<Vec2> = polygon.iter().map(|p| Vec2::from(*p)).collect();
-        let solid = vs.len() > 2 && Winding::of(&vs) == Winding::CounterClockwise;
+        // The SVG shows the whole run: an obstacle removed during it is outlined, dashed.
+        let removed = !scene.obstacle_exists(i, usize::MAX);
+        let solid = vs.len() > 2 && Winding::of(&vs) == Winding::CounterClockwise && !removed;
         let _ = writeln!(
             out,
-            r#"<polygon points="{}" fill="{}" stroke="{}" stroke-width="2"/>"#,
+            r#"<polygon points="{}" fill="{}" stroke="{}" stroke-width="2"{}/>"#,
             points(&mut vs.iter().copied()),
             if solid { hex(OBSTACLE) } else { "none".into() },
-            hex(OBSTACLE)
+            hex(OBSTACLE),
+            if removed { r#" stroke-dasharray="4 3""# } else { "" }
         );
     }
     let mut paths: HashMap<u32, Vec<Vec2>> = HashMap::new();
@@ -612,5 +632,31 @@ mod tests {
         for (i, c) in palette.iter().enumerate() {
             assert_eq!(palette[q.index(*c) as usize], *c, "colour {i}");
         }
+    }
+
+    #[test]
+    fn a_removed_obstacle_is_drawn_only_before_its_frame() {
+        use swerve::scenario::ObstacleRemoval;
+        let square = |x: f32| vec![[x, 0.0], [x + 4.0, 0.0], [x + 4.0, 4.0], [x, 4.0]];
+        let scene = SceneInfo {
+            obstacles: vec![square(0.0), square(10.0)],
+            obstacle_removals: vec![ObstacleRemoval { obstacle: 1, frame: 3, time: 0.3 }],
+            ..SceneInfo::default()
+        };
+        let none = Trajectory::default();
+        let drawer = Drawer::new(&scene, View::new(&scene, &none, &none, 200)).unwrap();
+        let colour_at = |pixmap: &Pixmap, p: Vec2| {
+            let (x, y) = drawer.view.px(p);
+            let c = pixmap.pixel(x as u32, y as u32).unwrap();
+            [c.red(), c.green(), c.blue()]
+        };
+        for k in 0..6 {
+            let pixmap = drawer.frame(k, &[], &[], 0.0, 0.0);
+            assert_eq!(colour_at(&pixmap, Vec2::new(2.0, 2.0)), OBSTACLE, "the kept square, frame {k}");
+            let removed = colour_at(&pixmap, Vec2::new(12.0, 2.0));
+            assert_eq!(removed, if k < 3 { OBSTACLE } else { BACKGROUND }, "the removed square, frame {k}");
+        }
+        let text = svg(&scene, &none, &none, 200);
+        assert_eq!(text.matches("stroke-dasharray").count(), 1, "{text}");
     }
 }

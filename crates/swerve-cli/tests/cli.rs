@@ -224,6 +224,7 @@ fn list_names_every_builtin() {
             "roadmap",
             "bottleneck",
             "crossing",
+            "door",
             "head-on",
             "ball-pit",
             "seed-003",
@@ -637,4 +638,40 @@ fn pit3d_runs_spheres_in_a_box_and_writes_3d_trajectories() {
         assert!(!result.status.success(), "{bad:?} succeeded");
         assert_eq!(text(&result.stderr).trim().lines().count(), 1, "{bad:?}: {}", text(&result.stderr));
     }
+}
+
+#[test]
+fn a_run_records_removed_obstacles_and_render_draws_them_until_then() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("door");
+    let result = swerve(&["run", "door", "--out", out.to_str().unwrap(), "--gif-frames", "2", "--threads", "1"]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let scene: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("scene.json")).unwrap()).unwrap();
+    assert_eq!(scene["obstacles"].as_array().unwrap().len(), 3, "every obstacle of the file");
+    let removals = scene["obstacle_removals"].as_array().unwrap();
+    assert_eq!(removals.len(), 1);
+    assert_eq!((removals[0]["obstacle"].as_u64(), removals[0]["frame"].as_u64()), (Some(2), Some(60)));
+    assert!((removals[0]["time"].as_f64().unwrap() - 6.0).abs() < 1e-4);
+    // Every frame re-rendered: the door (about 150 pixels long, 2 wide) is drawn up to frame
+    // 59 and gone from frame 60, while the corridor's walls stay.
+    let gif = out.join("all.gif");
+    let result = swerve(&["render", out.to_str().unwrap(), "--max-frames", "1000", "--out", gif.to_str().unwrap()]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(std::fs::File::open(&gif).unwrap()).unwrap();
+    let mut obstacle_pixels = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        obstacle_pixels.push(frame.buffer.chunks(4).filter(|p| p[..3] == [88, 88, 96]).count());
+    }
+    assert_eq!(obstacle_pixels.len(), 1 + 192 /* the run stops at step 192 */);
+    let (before, after) = (obstacle_pixels[59], obstacle_pixels[60]);
+    assert!(before > after + 100, "door pixels: {before} in frame 59, {after} in frame 60");
+    assert!(obstacle_pixels[..60].iter().all(|&n| n + 20 > before), "{obstacle_pixels:?}");
+    assert!(obstacle_pixels[60..].iter().all(|&n| n < after + 20 && n > 1000), "{obstacle_pixels:?}");
+    let svg = out.join("paths.svg");
+    let result = swerve(&["render", out.to_str().unwrap(), "--format", "svg", "--out", svg.to_str().unwrap()]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    assert_eq!(std::fs::read_to_string(&svg).unwrap().matches("stroke-dasharray").count(), 1, "the door, dashed");
 }
