@@ -68,7 +68,8 @@ pub(crate) struct Published {
     pub stop: Arc<AtomicBool>,
 }
 
-/// The scene description sent as JSON on connect and after each reset.
+/// The scene description sent as JSON on connect, after each reset and whenever the agents,
+/// balls or obstacles change (see [`Runner::population`]).
 #[derive(Serialize)]
 struct SceneInfo<'a> {
     #[serde(rename = "type")]
@@ -106,6 +107,10 @@ struct SceneInfo<'a> {
     goals3: Option<Vec<[f32; 3]>>,
 }
 
+/// Agent count, last agent id, ball (or sphere) count, and obstacle count with the last
+/// obstacle id: see [`Runner::population`].
+type Population = (usize, u32, usize, (usize, u32));
+
 pub(crate) struct Runner {
     scene: Box<dyn LiveScene>,
     encoder: FrameEncoder,
@@ -117,7 +122,7 @@ pub(crate) struct Runner {
     links: bool,
     structure: bool,
     /// See [`Runner::population`].
-    population: (usize, u32, usize),
+    population: Population,
     frames: watch::Sender<Bytes>,
     scene_info: watch::Sender<Arc<str>>,
     links_wanted: Arc<AtomicUsize>,
@@ -142,7 +147,7 @@ impl Runner {
             steps_per_second,
             links: false,
             structure: false,
-            population: (0, u32::MAX, 0),
+            population: (0, u32::MAX, 0, (0, u32::MAX)),
             frames,
             scene_info,
             links_wanted: links_wanted.clone(),
@@ -279,21 +284,28 @@ impl Runner {
         self.scene_info.send_replace(Arc::from(json));
     }
 
-    /// What the page's scene description depends on: agent and ball counts and the last
-    /// agent id. A scene that adds or removes agents (spawners, agents leaving at their goal)
-    /// changes it, and the page then needs a new description (ids, radii) to draw the frame.
-    fn population(&self) -> (usize, u32, usize) {
+    /// What the page's scene description depends on: agent and ball counts, the last
+    /// agent id and the obstacle count. A scene that adds or removes agents (spawners, agents
+    /// leaving at their goal) changes it, and the page then needs a new description (ids,
+    /// radii) to draw the frame; so does one that removes an obstacle (a scenario's
+    /// `remove_at`: the description lists the simulator's live obstacles).
+    fn population(&self) -> Population {
         if let Some(sim) = self.scene.simulator3d() {
-            return (sim.num_agents(), sim.agent_ids().last().map_or(u32::MAX, |id| id.0), 0);
+            return (sim.num_agents(), sim.agent_ids().last().map_or(u32::MAX, |id| id.0), 0, (0, u32::MAX));
         }
         if let Some(world) = self.scene.world3d() {
-            return (0, u32::MAX, world.num_spheres());
+            return (0, u32::MAX, world.num_spheres(), (0, u32::MAX));
         }
         let sim = self.scene.simulator();
         (
             sim.map_or(0, |s| s.num_agents()),
             sim.and_then(|s| s.agent_ids().last()).map_or(u32::MAX, |id| id.0),
             self.scene.world().map_or(0, |w| w.balls().len()),
+            // Obstacle ids are never reused: any removal or addition within one step changes
+            // the count or the last id.
+            sim.map_or((0, u32::MAX), |s| {
+                (s.obstacle_ids().len(), s.obstacle_ids().last().map_or(u32::MAX, |id| id.0))
+            }),
         )
     }
 

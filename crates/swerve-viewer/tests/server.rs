@@ -505,3 +505,82 @@ fn bad_3d_scene_names_and_counts_are_one_line_errors() {
         assert!(!message.contains('\n') && message.contains(name.split('d').next().unwrap()), "{message}");
     }
 }
+
+// ----- scenario files -----
+
+/// Two thin walls; the second goes at 0.2 s (step 2 of 0.1 s steps).
+const DOOR: &str = r#"
+name = "door-test"
+time_step = 0.1
+steps = 100
+[[agents]]
+position = [-3.0, 0.0]
+goal = [3.0, 0.0]
+[[obstacles]]
+vertices = [[-5.0, 5.0], [5.0, 5.0]]
+[[obstacles]]
+vertices = [[0.0, -2.0], [0.0, 2.0]]
+remove_at = 0.2
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_removed_obstacle_leaves_the_scene_description_under_a_new_version() {
+    let scenario = swerve::scenario::Scenario::from_toml_str(DOOR, "door").unwrap();
+    let scene = swerve_viewer::ScenarioScene::new(scenario).unwrap();
+    let (addr, _stop) = start_with(Box::new(scene)).await;
+    let mut socket = connect(addr).await;
+    // The obstacles of the latest description, by its version.
+    let mut described: Option<(u64, usize)> = None;
+    // (step, version, obstacles described for that version) of every frame seen.
+    let mut seen: Vec<(u32, u64, usize)> = Vec::new();
+    let mut wanted = 0;
+    while wanted <= 4 {
+        match next(&mut socket).await.expect("closed") {
+            Message::Text(text) => {
+                let scene: serde_json::Value = serde_json::from_str(&text).unwrap();
+                let obstacles = scene["obstacles"].as_array().unwrap().len();
+                described = Some((scene["version"].as_u64().unwrap(), obstacles));
+            }
+            Message::Binary(bytes) => {
+                let (header, _) = decode(&bytes).unwrap();
+                let (version, obstacles) = described.expect("a frame before any scene description");
+                assert_eq!(u64::from(header.version), version, "frame of an undescribed scene version");
+                seen.push((header.step, version, obstacles));
+                if header.step == wanted {
+                    wanted += 1;
+                    if wanted <= 4 {
+                        send(&mut socket, r#"{"cmd":"step"}"#).await;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let at = |step: u32| *seen.iter().rev().find(|s| s.0 == step).unwrap();
+    assert_eq!((at(0).2, at(1).2), (2, 2), "both walls stand before 0.2 s");
+    assert_eq!((at(2).2, at(3).2, at(4).2), (1, 1, 1), "the door is gone from frame 2 on");
+    assert_eq!(at(1).1, at(0).1, "nothing changed: the same description");
+    assert_eq!(at(2).1, at(1).1 + 1, "the removal publishes a new version");
+    assert_eq!(at(4).1, at(2).1);
+    // Reset brings the door back, under yet another version.
+    send(&mut socket, r#"{"cmd":"reset"}"#).await;
+    loop {
+        match next(&mut socket).await.expect("closed") {
+            Message::Text(text) => {
+                let scene: serde_json::Value = serde_json::from_str(&text).unwrap();
+                described = Some((scene["version"].as_u64().unwrap(), scene["obstacles"].as_array().unwrap().len()));
+            }
+            Message::Binary(bytes) => {
+                let (header, _) = decode(&bytes).unwrap();
+                if header.step == 0 {
+                    let (version, obstacles) = described.unwrap();
+                    assert_eq!(u64::from(header.version), version);
+                    assert!(version > at(4).1);
+                    assert_eq!(obstacles, 2);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+}
