@@ -104,3 +104,48 @@ def test_bad_files_raise_with_every_problem(tmp_path):
         swerve.ScenarioRunner("no-such-scene")
     with pytest.raises(FileNotFoundError):
         swerve.ScenarioRunner(str(tmp_path / "missing.toml"))
+
+
+DOOR = """
+name = "door-test"
+time_step = 0.1
+steps = 40
+[agent_defaults]
+radius = 0.4
+max_speed = 1.5
+time_horizon_obst = 1.0
+[[agents]]
+position = [-1.2, 0.0]
+goal = [6.0, 0.0]
+[[obstacles]]
+vertices = [[0.0, -2.5], [0.0, 2.5]]
+remove_at = 0.75
+"""
+
+
+def test_a_door_removed_by_the_scenario_file_lets_the_agent_through(tmp_path):
+    # remove_at = 0.75 s with 0.1 s steps: step 8 is the first without the door (the first
+    # whose start time, 0.8 s, is at or after 0.75 s); the Rust runner does the removal.
+    path = tmp_path / "door.toml"
+    path.write_text(DOOR)
+    runner = swerve.ScenarioRunner(str(path))
+    xs = [runner.positions()[0, 0]]
+    while not runner.is_finished:
+        runner.step()
+        xs.append(runner.positions()[0, 0])
+    assert max(xs[:9]) < -0.4, xs[:9]  # frames 0..8: held by the door
+    assert xs[9] - xs[8] > 0.09  # step 8 walks at about 1 m/s
+    assert xs[-1] > 2.0
+    metrics = runner.metrics()
+    assert metrics["obstacle_overlaps"] == 0
+
+
+def test_the_door_builtin_opens_and_everyone_arrives():
+    runner = swerve.ScenarioRunner("door")
+    while runner.steps_done < 60:
+        runner.step()
+        assert runner.positions()[:, 0].max() < 0.0
+    while not runner.is_finished:
+        runner.step()
+    metrics = runner.metrics()
+    assert (metrics["agents"], metrics["arrived"]) == (25, 25)
