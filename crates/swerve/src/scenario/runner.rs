@@ -93,8 +93,9 @@ pub struct Runner {
 }
 
 impl Runner {
-    /// Sets up the simulator: obstacles, agents present at time 0, the roadmap when the
-    /// scenario navigates by roadmap, and the spawns due at time 0.
+    /// Sets up the simulator: obstacles (removing at once those with `remove_at` due before
+    /// the first step), agents present at time 0, the roadmap when the scenario navigates by
+    /// roadmap, and the spawns due at time 0.
     pub fn new(scenario: &Scenario) -> Result<Runner, Error> {
         let problem = |p: super::Problem| Error::Scenario { file: scenario.name.clone(), problems: vec![p] };
         let Population { defaults, agents, spawners, groups } = scenario.population().map_err(problem)?;
