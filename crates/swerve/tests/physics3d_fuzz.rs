@@ -761,6 +761,19 @@ struct Inmate {
     friction: f32,
 }
 
+impl Inmate {
+    /// An inmate from the fields a shrunk failure prints, in their order.
+    fn new(weights: [f32; 8], size: f32, velocity: Vec3, mass: f32, restitution: f32, friction: f32) -> Inmate {
+        Inmate { weights: weights.to_vec(), size, velocity, mass, restitution, friction }
+    }
+}
+
+/// The closed box mesh through eight corners given in [`rotated_box`]'s order (as a shrunk
+/// failure prints a hull's vertices).
+fn box_through(corners: [Vec3; 8]) -> Hull {
+    Hull::new(corners.to_vec(), rotated_box(DVec3::ZERO, DVec3::ONE, DQuat::IDENTITY).triangles)
+}
+
 /// A sphere for a mesh, with restitution at least `min_restitution`.
 fn inmate(min_restitution: f32) -> impl Strategy<Value = Inmate> {
     (
@@ -1104,18 +1117,9 @@ fn a_light_sphere_crushed_into_a_corner_vertex_under_strong_gravity_stays_inside
         Vec3::new(0.4747873, -15.838696, 15.425656),
         Vec3::new(1.228492, -16.044697, 15.674305),
     ];
-    let cube = rotated_box(DVec3::ZERO, DVec3::ONE, DQuat::IDENTITY);
-    let hull = Hull::new(vertices.to_vec(), cube.triangles);
-    let im = |weights: [f32; 8], size: f32, velocity: Vec3, mass: f32, restitution: f32, friction: f32| Inmate {
-        weights: weights.to_vec(),
-        size,
-        velocity,
-        mass,
-        restitution,
-        friction,
-    };
+    let hull = box_through(vertices);
     let inmates = vec![
-        im(
+        Inmate::new(
             [0.84983325, 0.9319772, 0.6235102, 0.09051909, 0.8549286, 0.7677715, 0.89836514, 0.73632336],
             0.06978793,
             Vec3::new(-182.60437, 167.78839, 272.09686),
@@ -1123,7 +1127,7 @@ fn a_light_sphere_crushed_into_a_corner_vertex_under_strong_gravity_stays_inside
             0.0,
             0.0,
         ),
-        im(
+        Inmate::new(
             [0.8642957, 0.0, 0.0, 0.7109957, 0.9943293, 0.0, 0.35655177, 0.38160342],
             0.033069532,
             Vec3::new(217.87836, -421.6944, -880.17206),
@@ -1131,7 +1135,7 @@ fn a_light_sphere_crushed_into_a_corner_vertex_under_strong_gravity_stays_inside
             0.93481123,
             0.0,
         ),
-        im(
+        Inmate::new(
             [0.9879521, 0.13657628, 0.73480123, 0.50486153, 0.0, 0.05486247, 0.72359896, 0.5184093],
             0.30530658,
             Vec3::new(-6.159363, -0.41920412, 1.1116649),
@@ -1139,7 +1143,7 @@ fn a_light_sphere_crushed_into_a_corner_vertex_under_strong_gravity_stays_inside
             0.0,
             1.7360599,
         ),
-        im(
+        Inmate::new(
             [0.0, 0.13337402, 0.50499177, 0.0, 0.0, 0.17609264, 0.0, 0.09416629],
             0.012088922,
             Vec3::new(0.0, 38.727463, 0.0),
@@ -1210,18 +1214,9 @@ fn a_sphere_touching_a_face_near_its_edge_does_not_pass_through_it_under_strong_
         Vec3::new(34.29805, 42.30347, -53.421753),
         Vec3::new(33.482826, 32.23376, -54.8074),
     ];
-    let cube = rotated_box(DVec3::ZERO, DVec3::ONE, DQuat::IDENTITY);
-    let hull = Hull::new(vertices.to_vec(), cube.triangles);
-    let im = |weights: [f32; 8], size: f32, velocity: Vec3, mass: f32, restitution: f32, friction: f32| Inmate {
-        weights: weights.to_vec(),
-        size,
-        velocity,
-        mass,
-        restitution,
-        friction,
-    };
+    let hull = box_through(vertices);
     let inmates = vec![
-        im(
+        Inmate::new(
             [0.0, 0.78701353, 0.29493636, 0.65351945, 0.0, 0.37005535, 0.0, 0.0],
             0.03265563,
             Vec3::new(5.479066, -12.6167755, 2.975721),
@@ -1229,7 +1224,7 @@ fn a_sphere_touching_a_face_near_its_edge_does_not_pass_through_it_under_strong_
             0.0,
             0.11081362,
         ),
-        im(
+        Inmate::new(
             [0.0, 0.68451095, 0.0, 0.111065, 0.46257028, 0.90787804, 0.064912125, 0.0],
             0.020465374,
             Vec3::new(0.10108824, -0.41084397, -0.23108752),
@@ -1237,7 +1232,7 @@ fn a_sphere_touching_a_face_near_its_edge_does_not_pass_through_it_under_strong_
             0.0,
             0.0,
         ),
-        im(
+        Inmate::new(
             [0.4244396, 0.9548072, 0.6480038, 0.05583718, 0.83148646, 0.51062715, 0.59293956, 0.0],
             0.0033099505,
             Vec3::new(0.0, 0.0, 37.376137),
@@ -1245,7 +1240,7 @@ fn a_sphere_touching_a_face_near_its_edge_does_not_pass_through_it_under_strong_
             0.0,
             0.0,
         ),
-        im(
+        Inmate::new(
             [0.7369812, 0.87925994, 0.09668702, 0.004528922, 0.25605616, 0.13700736, 0.9640572, 0.4527451],
             0.009209024,
             Vec3::new(-0.32600337, 0.37292162, -0.036452465),
@@ -1253,7 +1248,7 @@ fn a_sphere_touching_a_face_near_its_edge_does_not_pass_through_it_under_strong_
             0.0,
             1.0878431,
         ),
-        im(
+        Inmate::new(
             [0.656896, 0.79140526, 0.42118633, 0.77959174, 0.73800635, 0.0, 0.321324, 0.44714537],
             0.013923994,
             Vec3::new(0.11618303, 0.13606107, 0.07201911),
@@ -1284,18 +1279,9 @@ fn a_deflected_sphere_meets_a_face_its_new_path_reaches_without_crossing_it() {
         Vec3::new(1.8476577, -1.9403964, 5.431993),
         Vec3::new(-1.4531918, -2.2510467, 5.431993),
     ];
-    let cube = rotated_box(DVec3::ZERO, DVec3::ONE, DQuat::IDENTITY);
-    let hull = Hull::new(vertices.to_vec(), cube.triangles);
-    let inmate = |weights: [f32; 8], size: f32, velocity: Vec3, mass: f32, restitution: f32, friction: f32| Inmate {
-        weights: weights.to_vec(),
-        size,
-        velocity,
-        mass,
-        restitution,
-        friction,
-    };
+    let hull = box_through(vertices);
     let inmates = [
-        inmate(
+        Inmate::new(
             [0.06572408, 0.23267516, 0.59084594, 0.56667924, 0.504067, 0.80483705, 0.27827418, 0.23678802],
             0.33767346,
             Vec3::new(-4526.4785, 8247.607, -1708.2509),
@@ -1303,7 +1289,7 @@ fn a_deflected_sphere_meets_a_face_its_new_path_reaches_without_crossing_it() {
             0.008677899,
             1.1624532,
         ),
-        inmate(
+        Inmate::new(
             [0.41673952, 0.4195519, 0.19651641, 0.0, 0.3816645, 0.049317844, 0.23043919, 0.0],
             0.08232148,
             Vec3::X,
@@ -1311,7 +1297,7 @@ fn a_deflected_sphere_meets_a_face_its_new_path_reaches_without_crossing_it() {
             0.0,
             0.0,
         ),
-        inmate(
+        Inmate::new(
             [0.10960971, 0.038870018, 0.3321028, 0.95234257, 0.4722619, 0.029994458, 0.9490859, 0.89743125],
             0.32976297,
             Vec3::new(-24853.346, 51517.78, -79853.06),
