@@ -878,8 +878,9 @@ impl World {
                 // Already touching, which `sphere_triangle` leaves to the discrete pass: too
                 // fast for it (an impact pushed the sphere back into a face it touches).
                 let fraction = Self::CONTINUOUS_FRACTION;
-                time_of_impact::plunges_into_triangle(pa, a.velocity, a.radius, triangle, dt - now, fraction)
-                    .then_some(0.0)
+                let plunges =
+                    time_of_impact::plunges_into_triangle(pa, a.velocity, a.radius, triangle, dt - now, fraction);
+                (plunges || passes_through(triangle, pa, a.velocity, dt - now)).then_some(0.0)
             })
         } else {
             let (b, pb) = (&self.spheres[j as usize], self.position_at(j as usize, now));
@@ -942,7 +943,7 @@ impl World {
             }
             now = now.max(t);
             if j & TRIANGLE_FLAG != 0 {
-                if self.bounce_off_triangle(i, j & !TRIANGLE_FLAG, now) {
+                if self.bounce_off_triangle(i, j & !TRIANGLE_FLAG, now, dt) {
                     self.stats.contacts += 1;
                     self.stats.time_of_impact_events += 1;
                     self.push_new_impacts(i, j, now, dt);
@@ -1147,14 +1148,27 @@ impl World {
     }
 
     /// Sphere `i` touching triangle `t` at time `time` bounces off it; re-anchors its path.
-    fn bounce_off_triangle(&mut self, i: u32, t: u32, time: f32) -> bool {
+    fn bounce_off_triangle(&mut self, i: u32, t: u32, time: f32, dt: f32) -> bool {
         let i = i as usize;
         let at = self.position_at(i, time);
         // In f64: the sphere is only a radius away, and an f32 normal would tilt the bounce
         // (energy would drift, as the planar world measured for segments).
         let triangle = &self.triangles[t as usize];
         let nearest = triangle.closest_point(at.as_dvec3());
-        let toward = toward_triangle(triangle, at.as_dvec3(), nearest, self.spheres[i].velocity);
+        let velocity = self.spheres[i].velocity;
+        let toward = if passes_through(triangle, at, velocity, dt - time) {
+            // Touching near an edge, its centre about to pass through the face: the line to
+            // the nearest point (on the edge) runs nearly across the path, so it bounces off
+            // the face itself.
+            let normal = triangle.normal();
+            if normal.dot(velocity.as_dvec3()) >= 0.0 {
+                normal
+            } else {
+                -normal
+            }
+        } else {
+            toward_triangle(triangle, at.as_dvec3(), nearest, velocity)
+        };
         let Some(impulse) = self.apply_static_impulse(i, toward) else { return false };
         self.contact_log.record(i, Collider::Triangle(t as usize), time, impulse, toward.as_vec3());
         self.spheres[i].position = at - self.spheres[i].velocity * time;
@@ -1513,6 +1527,13 @@ fn rub_wall(
     sphere.velocity = hi;
     *residual = if compensated { (side.velocity - hi.as_dvec3()).as_vec3() } else { Vec3::ZERO };
     sphere.angular_velocity = side.spin.as_vec3();
+}
+
+/// Whether the centre of a sphere at `p` moving at `v` passes through `triangle` (within its
+/// edges) in the next `t_max` seconds.
+fn passes_through(triangle: &Triangle, p: Vec3, v: Vec3, t_max: f32) -> bool {
+    let p = p.as_dvec3();
+    triangle.segment_crossing(p, p + v.as_dvec3() * f64::from(t_max)).is_some()
 }
 
 /// The unit direction from a sphere centred at `center` to `nearest`, its nearest point on
