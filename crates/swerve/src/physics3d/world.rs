@@ -1156,11 +1156,15 @@ impl World {
         let triangle = &self.triangles[t as usize];
         let nearest = triangle.closest_point(at.as_dvec3());
         let velocity = self.spheres[i].velocity;
-        let toward = if passes_through(triangle, at, velocity, dt - time) {
+        let normal = triangle.normal();
+        let (center, a) = (at.as_dvec3(), triangle.a.as_dvec3());
+        // The nearest point lies on an edge or corner, not inside the face (where the line to
+        // it is the face normal, and the bounce is the usual one, bit for bit).
+        let off_face = center.distance(nearest) - normal.dot(center - a).abs() > 1e-9 * center.distance(nearest);
+        let toward = if off_face && passes_through(triangle, at, velocity, dt - time) {
             // Touching near an edge, its centre about to pass through the face: the line to
             // the nearest point (on the edge) runs nearly across the path, so it bounces off
             // the face itself.
-            let normal = triangle.normal();
             if normal.dot(velocity.as_dvec3()) >= 0.0 {
                 normal
             } else {
@@ -1406,10 +1410,10 @@ impl World {
         // stays clear: a centre left within ulps of a mesh's corner went out through it.
         let ulps = 4.0 * f64::from(f32::EPSILON) * f64::from(from.abs().max(to.abs()).max_element());
         let margin = ulps.max(1e-3 * f64::from(sphere.radius));
-        let approach = (q - p).dot(self.triangles[t as usize].normal()).abs();
+        let triangle = &self.triangles[t as usize];
+        let approach = (q - p).dot(triangle.normal()).abs();
         let back = (fraction - margin / approach).max(0.0);
         let stop = (p + (q - p) * back).as_vec3();
-        let triangle = &self.triangles[t as usize];
         if triangle.segment_crossing(p, stop.as_dvec3()).is_some() {
             return from;
         }
