@@ -1,0 +1,39 @@
+//! `include/swerve.h` is what cbindgen makes of the crate's source today.
+
+use std::path::Path;
+
+#[test]
+fn the_checked_in_header_is_generated_from_the_source() {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml")).expect("cbindgen.toml");
+    // lib.rs leads cbindgen to the modules it declares.
+    let builder = cbindgen::Builder::new().with_config(config).with_src(crate_dir.join("src/lib.rs"));
+    let mut generated = Vec::new();
+    builder.generate().expect("cbindgen parses the crate").write(&mut generated);
+    let generated = String::from_utf8(generated).expect("UTF-8");
+
+    let header = crate_dir.join("include/swerve.h");
+    if std::env::var_os("SWERVE_BLESS").is_some() {
+        std::fs::write(&header, &generated).expect("write include/swerve.h");
+    }
+    let checked_in = std::fs::read_to_string(&header).unwrap_or_default();
+    assert!(
+        checked_in == generated,
+        "include/swerve.h is stale: run `SWERVE_BLESS=1 cargo test -p swerve-c --test header` and commit it"
+    );
+    // Every exported function made it into the header, once (cbindgen skips what it cannot
+    // see, such as functions made by macros).
+    let mut exported = 0;
+    for file in ["lib.rs", "status.rs", "orca.rs"] {
+        let source = std::fs::read_to_string(crate_dir.join("src").join(file)).expect("source");
+        for line in source.lines() {
+            let Some(rest) = line.split("extern \"C\" fn ").nth(1) else { continue };
+            let name = rest.split('(').next().expect("a name");
+            exported += 1;
+            let declared =
+                generated.matches(&format!(" {name}(")).count() + generated.matches(&format!("*{name}(")).count();
+            assert_eq!(declared, 1, "{name} is declared {declared} times in the header");
+        }
+    }
+    assert!(exported > 40, "only {exported} exported functions found");
+}
