@@ -3,76 +3,26 @@
 //! Needs a C compiler (`cc`, and `c++` for the header's C++ check), which Rust itself needs
 //! for linking.
 
+mod common;
+
+use common::{build, crate_dir, Link, Program};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use swerve::reference::ReferenceRun;
 
-fn crate_dir() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Where cargo put `libswerve_c.a` and `libswerve_c.so` for this test run: beside the test
-/// executable (cargo builds every crate type of the library before its tests).
-fn library_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test executable");
-    let dir = exe.parent().expect("its folder").to_path_buf();
-    assert!(dir.join("libswerve_c.a").exists(), "no libswerve_c.a in {}", dir.display());
-    dir
-}
-
-enum Link {
-    Static,
-    Shared,
-}
-
-/// A compiled test program; its folder is removed when it is dropped.
-struct Program {
-    dir: PathBuf,
-    path: PathBuf,
-}
-
-impl Drop for Program {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-/// Compiles `tests/c/NAME` with warnings as errors into a fresh folder.
-fn build(compiler: &str, std: &str, source: &str, link: Link) -> Program {
+/// Builds `tests/c/SOURCE`; `cplusplus` compiles it as C++ instead, against the same header.
+fn build_c(source: &str, link: Link, cplusplus: bool) -> Program {
+    let (compiler, std) = if cplusplus { ("c++", "c++11") } else { ("cc", "c99") };
     let kind = match link {
         Link::Static => "static",
         Link::Shared => "shared",
+        Link::None => "none",
     };
-    let out_dir = std::env::temp_dir().join(format!("swerve-c-{}-{compiler}-{kind}-{source}", std::process::id()));
-    std::fs::create_dir_all(&out_dir).expect("a build folder");
-    let program = out_dir.join("program");
-    let libs = library_dir();
-    let mut command = Command::new(compiler);
-    command
-        .arg(format!("-std={std}"))
-        .args(["-Wall", "-Wextra", "-Werror", "-pedantic", "-O2", "-ffp-contract=off"])
-        .arg("-I")
-        .arg(crate_dir().join("include"))
-        .arg(crate_dir().join("tests/c").join(source))
-        .arg("-o")
-        .arg(&program);
-    if compiler == "c++" {
-        // The C sources, compiled as C++: the header must serve both.
-        command.args(["-x", "c++"]);
-    }
-    match link {
-        Link::Static => {
-            command.arg(libs.join("libswerve_c.a")).args(["-lpthread", "-ldl", "-lm", "-lrt", "-lgcc_s"]);
-        }
-        Link::Shared => {
-            command.arg("-L").arg(&libs).arg("-lswerve_c").arg(format!("-Wl,-rpath,{}", libs.display())).arg("-lm");
-        }
-    }
-    let output = command.output().unwrap_or_else(|e| panic!("cannot run {compiler}: {e}"));
-    assert!(output.status.success(), "{compiler} {source} failed:\n{}", String::from_utf8_lossy(&output.stderr));
-    Program { dir: out_dir, path: program }
+    let path = crate_dir().join("tests/c").join(source);
+    // `c++` reads a .c file as C++: the header must serve both.
+    build(compiler, std, &[path], &crate_dir().join("include"), link, &format!("{compiler}-{kind}-{source}"))
 }
 
 fn reference(name: &str) -> ReferenceRun {
@@ -136,19 +86,19 @@ fn replay_matches_recording(program: &Path, run: &ReferenceRun, threads: usize) 
 
 #[test]
 fn a_c_program_linked_statically_replays_rvo2_circle_bit_for_bit() {
-    let program = build("cc", "c99", "replay.c", Link::Static);
+    let program = build_c("replay.c", Link::Static, false);
     replay_matches_recording(&program.path, &reference("circle-250"), 1);
 }
 
 #[test]
 fn a_c_program_linked_to_the_shared_library_replays_rvo2_blocks_on_two_threads() {
-    let program = build("cc", "c99", "replay.c", Link::Shared);
+    let program = build_c("replay.c", Link::Shared, false);
     replay_matches_recording(&program.path, &reference("blocks-100"), 2);
 }
 
 #[test]
 fn bad_input_from_c_is_refused_with_a_status_and_a_message_and_changes_nothing() {
-    let program = build("cc", "c99", "errors.c", Link::Static);
+    let program = build_c("errors.c", Link::Static, false);
     let output = Command::new(&program.path).output().expect("the program runs");
     assert!(
         output.status.success(),
@@ -161,7 +111,33 @@ fn bad_input_from_c_is_refused_with_a_status_and_a_message_and_changes_nothing()
 
 #[test]
 fn the_header_serves_cplusplus_too() {
-    let program = build("c++", "c++11", "errors.c", Link::Shared);
+    let program = build_c("errors.c", Link::Shared, true);
     let output = Command::new(&program.path).output().expect("the program runs");
     assert!(output.status.success(), "failed checks:\n{}", String::from_utf8_lossy(&output.stderr));
+}
+
+#[test]
+fn the_readme_example_compiles_and_the_two_agents_pass_each_other() {
+    let readme = std::fs::read_to_string(crate_dir().join("README.md")).expect("README.md");
+    let example = readme.split("```c\n").nth(1).and_then(|rest| rest.split("```").next()).expect("a ```c block");
+    let dir = std::env::temp_dir().join(format!("swerve-c-{}-readme-source", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let source = dir.join("example.c");
+    std::fs::write(&source, example).expect("write the example");
+    let program = build("cc", "c99", &[source], &crate_dir().join("include"), Link::Static, "readme");
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = Command::new(&program.path).output().expect("the example runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    // "a at (x, y), b at (x, y)"
+    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    let numbers: Vec<f32> = text
+        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+        .filter(|s| !s.is_empty() && s.chars().any(|c| c.is_ascii_digit()))
+        .map(|s| s.parse().expect("a number"))
+        .collect();
+    assert_eq!(numbers.len(), 4, "{text}");
+    let (a, b) = ((numbers[0], numbers[1]), (numbers[2], numbers[3]));
+    assert!(a.0 > 2.0 && b.0 < -2.0, "they swapped sides: {text}");
+    let gap = ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
+    assert!(gap >= 3.0 - 0.01, "two radii of 1.5 apart at least (printed to 2 decimals): {text}");
 }

@@ -1,0 +1,83 @@
+//! Building the C and C++ test programs: warnings as errors, linked against the library
+//! cargo built for this test run.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub fn crate_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Where cargo put `libswerve_c.a` and `libswerve_c.so` for this test run: beside the test
+/// executable (cargo builds every crate type of the library before its tests).
+fn library_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test executable");
+    let dir = exe.parent().expect("its folder").to_path_buf();
+    assert!(dir.join("libswerve_c.a").exists(), "no libswerve_c.a in {}", dir.display());
+    dir
+}
+
+/// How a program gets swerve.
+#[allow(dead_code)] // each test file uses some
+pub enum Link {
+    /// `libswerve_c.a`.
+    Static,
+    /// `libswerve_c.so`, found at run time through the program's rpath.
+    Shared,
+    /// Not at all (a program built against RVO2 itself).
+    None,
+}
+
+/// A compiled test program; its folder is removed when it is dropped.
+pub struct Program {
+    dir: PathBuf,
+    pub path: PathBuf,
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Compiles `sources` with `compiler` (`cc` or `c++`) for language standard `std`, warnings
+/// as errors, with `include` on the include path, into a fresh folder named by `label`.
+pub fn build(compiler: &str, std: &str, sources: &[PathBuf], include: &Path, link: Link, label: &str) -> Program {
+    let dir = std::env::temp_dir().join(format!("swerve-c-{}-{label}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a build folder");
+    let path = dir.join("program");
+    let mut command = Command::new(compiler);
+    command
+        .arg(format!("-std={std}"))
+        .args(["-O2", "-ffp-contract=off"])
+        .arg("-I")
+        .arg(include)
+        .args(sources)
+        .arg("-o")
+        .arg(&path);
+    if !matches!(link, Link::None) {
+        // RVO2's own sources are not ours to hold to -Werror.
+        command.args(["-Wall", "-Wextra", "-Werror", "-pedantic"]);
+    }
+    match link {
+        Link::Static => {
+            // What `--print native-static-libs` lists for this crate on Linux.
+            command.arg(library_dir().join("libswerve_c.a")).args([
+                "-lgcc_s",
+                "-lutil",
+                "-lrt",
+                "-lpthread",
+                "-lm",
+                "-ldl",
+            ]);
+        }
+        Link::Shared => {
+            let libs = library_dir();
+            command.arg("-L").arg(&libs).arg("-lswerve_c").arg(format!("-Wl,-rpath,{}", libs.display())).arg("-lm");
+        }
+        Link::None => {}
+    }
+    let output = command.output().unwrap_or_else(|e| panic!("cannot run {compiler}: {e}"));
+    assert!(output.status.success(), "{compiler} {label} failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    Program { dir, path }
+}
