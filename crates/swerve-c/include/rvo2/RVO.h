@@ -18,7 +18,8 @@
  *   added after it are numbered from 0 again.
  * - Every step records what each agent saw and chose, for the getAgent...Neighbor and
  *   getAgentORCALine getters; setRecordDecisions(false) saves that work when they are not
- *   used. setNumThreads and swerve() reach what swerve adds (see swerve.h).
+ *   used, and compiling with -DSWERVE_RVO2_NO_RECORDS starts every simulator without
+ *   records. setNumThreads and swerve() reach what swerve adds (see swerve.h).
  */
 #ifndef SWERVE_RVO2_RVO_H_
 #define SWERVE_RVO2_RVO_H_
@@ -373,7 +374,9 @@ class RVOSimulator {
       defaults_ = *defaults;
     }
     check(swerve_simulator_new(timeStep, &defaults_, &sim_));
+#ifndef SWERVE_RVO2_NO_RECORDS
     check(swerve_simulator_set_record_decisions(sim_, true));
+#endif
   }
 
   std::size_t addAgent(const Vector2 &position, const SwerveAgentParams &p, const Vector2 &velocity) {
