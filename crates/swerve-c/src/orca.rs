@@ -345,7 +345,7 @@ pub unsafe extern "C" fn swerve_simulator_num_obstacle_vertices(
 /// `sim` is null or a live handle.
 #[no_mangle]
 pub unsafe extern "C" fn swerve_simulator_set_time_step(sim: *mut SwerveSimulator, time_step: f32) -> SwerveStatus {
-    guard(|| Ok(unsafe { simulator_mut(sim) }?.set_time_step(time_step)?))
+    unsafe { change(sim, |sim| Ok(sim.set_time_step(time_step)?)) }
 }
 
 /// Sets the simulated time (s, finite).
@@ -354,7 +354,7 @@ pub unsafe extern "C" fn swerve_simulator_set_time_step(sim: *mut SwerveSimulato
 /// `sim` is null or a live handle.
 #[no_mangle]
 pub unsafe extern "C" fn swerve_simulator_set_global_time(sim: *mut SwerveSimulator, time: f32) -> SwerveStatus {
-    guard(|| Ok(unsafe { simulator_mut(sim) }?.set_global_time(time)?))
+    unsafe { change(sim, |sim| Ok(sim.set_global_time(time)?)) }
 }
 
 /// Sets the parameters `swerve_simulator_add_agent` gives new agents (existing agents keep
@@ -423,7 +423,7 @@ pub unsafe extern "C" fn swerve_simulator_add_agent_with(
 /// `sim` is null or a live handle.
 #[no_mangle]
 pub unsafe extern "C" fn swerve_simulator_remove_agent(sim: *mut SwerveSimulator, id: u32) -> SwerveStatus {
-    guard(|| Ok(unsafe { simulator_mut(sim) }?.remove_agent(AgentId(id))?))
+    unsafe { change(sim, |sim| Ok(sim.remove_agent(AgentId(id))?)) }
 }
 
 /// Whether `id` names a live agent.
@@ -587,7 +587,7 @@ pub unsafe extern "C" fn swerve_simulator_set_agent_responsibility(
     id: u32,
     weight: f32,
 ) -> SwerveStatus {
-    guard(|| Ok(unsafe { simulator_mut(sim) }?.set_agent_responsibility(AgentId(id), weight)?))
+    unsafe { change(sim, |sim| Ok(sim.set_agent_responsibility(AgentId(id), weight)?)) }
 }
 
 // ----- all agents at once, in the order of swerve_simulator_agent_ids -----
@@ -735,7 +735,7 @@ pub unsafe extern "C" fn swerve_simulator_process_obstacles(sim: *mut SwerveSimu
 /// `sim` is null or a live handle.
 #[no_mangle]
 pub unsafe extern "C" fn swerve_simulator_remove_obstacle(sim: *mut SwerveSimulator, id: u32) -> SwerveStatus {
-    guard(|| Ok(unsafe { simulator_mut(sim) }?.remove_obstacle(ObstacleId(id))?))
+    unsafe { change(sim, |sim| Ok(sim.remove_obstacle(ObstacleId(id))?)) }
 }
 
 /// The number of an obstacle's first vertex in RVO2's vertex list (what RVO2's
@@ -907,7 +907,7 @@ pub unsafe extern "C" fn swerve_simulator_set_mover(
 /// `sim` is null or a live handle.
 #[no_mangle]
 pub unsafe extern "C" fn swerve_simulator_remove_mover(sim: *mut SwerveSimulator, id: u32) -> SwerveStatus {
-    guard(|| Ok(unsafe { simulator_mut(sim) }?.remove_mover(MoverId(id))?))
+    unsafe { change(sim, |sim| Ok(sim.remove_mover(MoverId(id))?)) }
 }
 
 // ----- why an agent chose its velocity -----
