@@ -114,6 +114,19 @@ typedef struct SwerveHalfPlane {
   struct SwerveVec2 direction;
 } SwerveHalfPlane;
 
+// What an agent's last decision came to: which linear program chose its velocity and how
+// many of its half-planes came from obstacles.
+typedef struct SwerveDecision {
+  // True when every half-plane could be met (RVO2's linear program 2 chose the velocity
+  // nearest the preferred one); false when they conflict and the velocity minimises the
+  // largest violation (linear program 3, a dense crowd).
+  bool feasible;
+  // With `feasible` false: the first half-plane linear program 2 could not meet.
+  size_t first_infeasible;
+  // How many of the agent's half-planes (the first ones) come from obstacles.
+  size_t obstacle_half_planes;
+} SwerveDecision;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -411,6 +424,29 @@ enum SwerveStatus swerve_simulator_process_obstacles(struct SwerveSimulator *sim
 // `sim` is null or a live handle.
 enum SwerveStatus swerve_simulator_remove_obstacle(struct SwerveSimulator *sim, uint32_t id);
 
+// The live obstacles' ids (added and not removed), in the order they were added; `*count`
+// and `out` as in `swerve_simulator_agent_ids`.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing `capacity` ids;
+// `count` is null or valid for writing.
+enum SwerveStatus swerve_simulator_obstacle_ids(const struct SwerveSimulator *sim,
+                                                uint32_t *out,
+                                                size_t capacity,
+                                                size_t *count);
+
+// An obstacle's vertices as they were added (for drawing it); `*count` and `out` as in
+// `swerve_simulator_agent_ids`.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing `capacity` vectors;
+// `count` is null or valid for writing.
+enum SwerveStatus swerve_simulator_obstacle_polygon(const struct SwerveSimulator *sim,
+                                                    uint32_t id,
+                                                    struct SwerveVec2 *out,
+                                                    size_t capacity,
+                                                    size_t *count);
+
 // The number of an obstacle's first vertex in RVO2's vertex list (what RVO2's
 // `addObstacle` returns).
 //
@@ -477,6 +513,14 @@ enum SwerveStatus swerve_simulator_set_mover(struct SwerveSimulator *sim,
                                              uint32_t id,
                                              const struct SwerveMover *mover);
 
+// A mover's state.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_simulator_mover(const struct SwerveSimulator *sim,
+                                         uint32_t id,
+                                         struct SwerveMover *out);
+
 // Removes a mover; other movers keep their ids.
 //
 // # Safety
@@ -526,6 +570,15 @@ enum SwerveStatus swerve_simulator_agent_half_planes(const struct SwerveSimulato
                                                      struct SwerveHalfPlane *out,
                                                      size_t capacity,
                                                      size_t *count);
+
+// An agent's last decision (see `SwerveDecision`). `NotRecorded` unless decisions are
+// recorded.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_simulator_agent_decision(const struct SwerveSimulator *sim,
+                                                  uint32_t id,
+                                                  struct SwerveDecision *out);
 
 // The message of the last call on this thread that failed, as a NUL-terminated UTF-8
 // string; empty if none has. Calls that succeed leave it as it is. The pointer stays valid

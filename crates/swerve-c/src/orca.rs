@@ -3,7 +3,7 @@
 //! agent chose its velocity.
 
 use crate::status::{arg, arg_mut, fill, guard, slice, Failure, Out, SwerveStatus};
-use swerve::orca::{Extensions, Mover, MoverId, ObstacleId, OverlapResolution, SymmetryBreaking};
+use swerve::orca::{Extensions, LpOutcome, Mover, MoverId, ObstacleId, OverlapResolution, SymmetryBreaking};
 use swerve::{AgentId, AgentParams, Simulator, Vec2};
 
 /// A vector in the plane: a position (m) or a velocity (m/s).
@@ -738,6 +738,46 @@ pub unsafe extern "C" fn swerve_simulator_remove_obstacle(sim: *mut SwerveSimula
     unsafe { change(sim, |sim| Ok(sim.remove_obstacle(ObstacleId(id))?)) }
 }
 
+/// The live obstacles' ids (added and not removed), in the order they were added; `*count`
+/// and `out` as in `swerve_simulator_agent_ids`.
+///
+/// # Safety
+/// `sim` is null or a live handle; `out` is null or valid for writing `capacity` ids;
+/// `count` is null or valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn swerve_simulator_obstacle_ids(
+    sim: *const SwerveSimulator,
+    out: *mut u32,
+    capacity: usize,
+    count: *mut usize,
+) -> SwerveStatus {
+    guard(|| {
+        let sim = unsafe { simulator(sim) }?;
+        unsafe { fill(sim.obstacle_ids().iter().map(|id| id.0), out, capacity, count) }
+    })
+}
+
+/// An obstacle's vertices as they were added (for drawing it); `*count` and `out` as in
+/// `swerve_simulator_agent_ids`.
+///
+/// # Safety
+/// `sim` is null or a live handle; `out` is null or valid for writing `capacity` vectors;
+/// `count` is null or valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn swerve_simulator_obstacle_polygon(
+    sim: *const SwerveSimulator,
+    id: u32,
+    out: *mut SwerveVec2,
+    capacity: usize,
+    count: *mut usize,
+) -> SwerveStatus {
+    guard(|| {
+        let sim = unsafe { simulator(sim) }?;
+        let polygon = sim.obstacle_polygon(ObstacleId(id))?;
+        unsafe { fill(polygon.iter().map(|&v| v.into()), out, capacity, count) }
+    })
+}
+
 /// The number of an obstacle's first vertex in RVO2's vertex list (what RVO2's
 /// `addObstacle` returns).
 ///
@@ -901,6 +941,24 @@ pub unsafe extern "C" fn swerve_simulator_set_mover(
     })
 }
 
+/// A mover's state.
+///
+/// # Safety
+/// `sim` is null or a live handle; `out` is null or valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn swerve_simulator_mover(
+    sim: *const SwerveSimulator,
+    id: u32,
+    out: *mut SwerveMover,
+) -> SwerveStatus {
+    unsafe {
+        query(sim, out, |sim| {
+            let m = sim.mover(MoverId(id))?;
+            Ok(SwerveMover { position: m.position.into(), velocity: m.velocity.into(), radius: m.radius })
+        })
+    }
+}
+
 /// Removes a mover; other movers keep their ids.
 ///
 /// # Safety
@@ -988,4 +1046,43 @@ pub unsafe extern "C" fn swerve_simulator_agent_half_planes(
         let planes = planes.iter().map(|p| SwerveHalfPlane { point: p.point.into(), direction: p.direction.into() });
         unsafe { fill(planes, out, capacity, count) }
     })
+}
+
+/// What an agent's last decision came to: which linear program chose its velocity and how
+/// many of its half-planes came from obstacles.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SwerveDecision {
+    /// True when every half-plane could be met (RVO2's linear program 2 chose the velocity
+    /// nearest the preferred one); false when they conflict and the velocity minimises the
+    /// largest violation (linear program 3, a dense crowd).
+    pub feasible: bool,
+    /// With `feasible` false: the first half-plane linear program 2 could not meet.
+    pub first_infeasible: usize,
+    /// How many of the agent's half-planes (the first ones) come from obstacles.
+    pub obstacle_half_planes: usize,
+}
+
+/// An agent's last decision (see `SwerveDecision`). `NotRecorded` unless decisions are
+/// recorded.
+///
+/// # Safety
+/// `sim` is null or a live handle; `out` is null or valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn swerve_simulator_agent_decision(
+    sim: *const SwerveSimulator,
+    id: u32,
+    out: *mut SwerveDecision,
+) -> SwerveStatus {
+    unsafe {
+        query(sim, out, |sim| {
+            let obstacle_half_planes = sim.agent_obstacle_half_plane_count(AgentId(id))?;
+            Ok(match sim.agent_lp_outcome(AgentId(id))? {
+                LpOutcome::Feasible => SwerveDecision { feasible: true, first_infeasible: 0, obstacle_half_planes },
+                LpOutcome::Fallback { first_infeasible } => {
+                    SwerveDecision { feasible: false, first_infeasible, obstacle_half_planes }
+                }
+            })
+        })
+    }
 }

@@ -31,7 +31,9 @@ int main(void) {
   SwerveSimulator *untouched = (SwerveSimulator *)&failures; /* a marker, never dereferenced */
   SwerveAgentParams params, bad;
   SwerveVec2 position, buffer[4];
-  SwerveMover mover;
+  SwerveMover mover, read_back;
+  SwerveDecision decision;
+  SwerveVec2 polygon[4];
   uint32_t id = 7, ids[4], a, b, neighbors[8];
   size_t count = 0, n = 0;
   float weight;
@@ -103,6 +105,9 @@ int main(void) {
   CHECK(swerve_simulator_step(sim) == SWERVE_STATUS_OK);
   CHECK(swerve_simulator_agent_neighbors(sim, a, neighbors, 8, &count) == SWERVE_STATUS_OK);
   CHECK(count == 1 && neighbors[0] == b);
+  CHECK(swerve_simulator_agent_decision(sim, a, &decision) == SWERVE_STATUS_OK);
+  CHECK(decision.feasible && decision.obstacle_half_planes == 0);
+  CHECK(swerve_simulator_agent_decision(sim, 42, &decision) == SWERVE_STATUS_UNKNOWN_ID);
 
   /* Obstacles. */
   buffer[0] = vec2(10.0f, 10.0f);
@@ -116,6 +121,23 @@ int main(void) {
   CHECK(swerve_simulator_num_obstacles(sim, &n) == SWERVE_STATUS_OK && n == 0);
   CHECK(swerve_simulator_remove_obstacle(sim, 0) == SWERVE_STATUS_UNKNOWN_ID);
   CHECK(swerve_simulator_query_visibility(sim, vec2(0, 0), vec2(1, 1), -1.0f, &seen) == SWERVE_STATUS_INVALID_ARGUMENT);
+  buffer[2] = vec2(10.0f, 12.0f);
+  buffer[3] = vec2(12.0f, 12.0f);
+  CHECK(swerve_simulator_add_obstacle(sim, buffer, 4, &id) == SWERVE_STATUS_INVALID_ARGUMENT); /* still crossing */
+  buffer[1] = vec2(12.0f, 10.0f);
+  buffer[2] = vec2(12.0f, 12.0f);
+  buffer[3] = vec2(10.0f, 12.0f);
+  CHECK(swerve_simulator_add_obstacle(sim, buffer, 4, &id) == SWERVE_STATUS_OK && id == 0);
+  CHECK(swerve_simulator_obstacle_ids(sim, ids, 4, &count) == SWERVE_STATUS_OK && count == 1 && ids[0] == 0);
+  CHECK(swerve_simulator_obstacle_polygon(sim, 0, polygon, 4, &count) == SWERVE_STATUS_OK && count == 4);
+  CHECK(polygon[2].x == 12.0f && polygon[2].y == 12.0f);
+  CHECK(swerve_simulator_obstacle_polygon(sim, 0, polygon, 3, &count) == SWERVE_STATUS_BUFFER_TOO_SMALL);
+  CHECK(swerve_simulator_process_obstacles(sim) == SWERVE_STATUS_OK);
+  CHECK(swerve_simulator_query_visibility(sim, vec2(0, 11), vec2(20, 11), 0.0f, &seen) == SWERVE_STATUS_OK && !seen);
+  CHECK(swerve_simulator_remove_obstacle(sim, 0) == SWERVE_STATUS_OK);
+  CHECK(swerve_simulator_query_visibility(sim, vec2(0, 11), vec2(20, 11), 0.0f, &seen) == SWERVE_STATUS_OK && seen);
+  CHECK(swerve_simulator_obstacle_ids(sim, ids, 4, &count) == SWERVE_STATUS_OK && count == 0);
+  CHECK(swerve_simulator_obstacle_polygon(sim, 0, polygon, 4, &count) == SWERVE_STATUS_UNKNOWN_ID);
 
   /* Movers and options. */
   mover.position = vec2(0.0f, 5.0f);
@@ -123,6 +145,12 @@ int main(void) {
   mover.radius = 0.0f;
   CHECK(swerve_simulator_add_mover(sim, &mover, &id) == SWERVE_STATUS_INVALID_ARGUMENT);
   CHECK(swerve_simulator_remove_mover(sim, 3) == SWERVE_STATUS_UNKNOWN_ID);
+  mover.radius = 0.75f;
+  CHECK(swerve_simulator_add_mover(sim, &mover, &id) == SWERVE_STATUS_OK && id == 0);
+  CHECK(swerve_simulator_mover(sim, 0, &read_back) == SWERVE_STATUS_OK);
+  CHECK(read_back.radius == 0.75f && read_back.position.y == 5.0f);
+  CHECK(swerve_simulator_remove_mover(sim, 0) == SWERVE_STATUS_OK);
+  CHECK(swerve_simulator_mover(sim, 0, &read_back) == SWERVE_STATUS_UNKNOWN_ID);
   CHECK(swerve_simulator_set_time_step(sim, NAN) == SWERVE_STATUS_INVALID_ARGUMENT);
   CHECK(swerve_simulator_time_step(sim, &weight) == SWERVE_STATUS_OK && weight == 0.25f);
 
