@@ -179,7 +179,7 @@ pub(crate) unsafe fn fill<T>(
     if needed > capacity {
         return Err(Failure::new(
             SwerveStatus::BufferTooSmall,
-            format!("the buffer holds {capacity} elements, {needed} are needed"),
+            format!("the buffer has room for {capacity}, the call needs {needed}"),
         ));
     }
     if needed > 0 && out.is_null() {
