@@ -36,6 +36,10 @@ typedef enum SwerveStatus {
 // `swerve_simulator_free`.
 typedef struct SwerveSimulator SwerveSimulator;
 
+// A 3-D ORCA simulator. Create it with `swerve_simulator3d_new`, free it with
+// `swerve_simulator3d_free`.
+typedef struct SwerveSimulator3d SwerveSimulator3d;
+
 // The parameters RVO2 keeps per agent (the same names and meaning as RVO2's).
 typedef struct SwerveAgentParams {
   // How far away other agents are taken into account (m), ≥ 0.
@@ -126,6 +130,68 @@ typedef struct SwerveDecision {
   // How many of the agent's half-planes (the first ones) come from obstacles.
   size_t obstacle_half_planes;
 } SwerveDecision;
+
+// The parameters RVO2-3D keeps per agent (the same names and meaning as RVO2-3D's; there
+// is no obstacle horizon, as there are no obstacles).
+typedef struct SwerveAgentParams3d {
+  // How far away other agents are taken into account (m), ≥ 0.
+  float neighbor_dist;
+  // At most this many nearest agents are taken into account.
+  size_t max_neighbors;
+  // How far ahead in time collisions with other agents are avoided (s), > 0.
+  float time_horizon;
+  // The agent's radius (m), > 0.
+  float radius;
+  // The agent's maximum speed (m/s), ≥ 0.
+  float max_speed;
+} SwerveAgentParams3d;
+
+// A vector in space: a position (m) or a velocity (m/s).
+typedef struct SwerveVec3 {
+  // x.
+  float x;
+  // y.
+  float y;
+  // z.
+  float z;
+} SwerveVec3;
+
+// Breaking the symmetry that makes ORCA agents stall head-on, in 3-D: every preferred
+// velocity gets a reproducible perturbation of length `jitter` in a direction over the
+// sphere, and an agent heading at a neighbour that heads back at it (within `cone` radians)
+// turns clockwise about `up` by `turn` radians (passes on the right, seen from above).
+typedef struct SwerveSymmetryBreaking3d {
+  // Length of the per-step perturbation of the preferred velocity (m/s), ≥ 0.
+  float jitter;
+  // Seed of the perturbation directions.
+  uint64_t seed;
+  // Half-angle of the head-on cone (rad), ≥ 0.
+  float cone;
+  // How far the preferred velocity turns clockwise about `up` in a head-on conflict (rad).
+  float turn;
+  // Which way is up (finite, any length but zero).
+  struct SwerveVec3 up;
+} SwerveSymmetryBreaking3d;
+
+// A non-cooperative moving sphere (a physics body, a scripted aircraft) that agents avoid
+// with full responsibility; it does not avoid them.
+typedef struct SwerveMover3d {
+  // Centre (m).
+  struct SwerveVec3 position;
+  // Velocity (m/s); agents extrapolate the mover along it.
+  struct SwerveVec3 velocity;
+  // Radius (m), > 0.
+  float radius;
+} SwerveMover3d;
+
+// One ORCA plane of an agent's last decision (RVO2-3D's `Plane`): the velocities `v` with
+// `(v - point) · normal ≥ 0` are permitted.
+typedef struct SwervePlane {
+  // A point on the boundary plane (m/s).
+  struct SwerveVec3 point;
+  // The unit normal, pointing into the permitted side.
+  struct SwerveVec3 normal;
+} SwervePlane;
 
 #ifdef __cplusplus
 extern "C" {
@@ -579,6 +645,351 @@ enum SwerveStatus swerve_simulator_agent_half_planes(const struct SwerveSimulato
 enum SwerveStatus swerve_simulator_agent_decision(const struct SwerveSimulator *sim,
                                                   uint32_t id,
                                                   struct SwerveDecision *out);
+
+// RVO2-3D's Sphere example parameters: 15 m, 10 neighbours, 10 s, 1.5 m, 2 m/s.
+//
+// # Safety
+// `out` is null or valid for writing a `SwerveAgentParams3d`.
+enum SwerveStatus swerve_agent_params3d_default(struct SwerveAgentParams3d *out);
+
+// Creates a 3-D simulator with time step `time_step` (s, > 0) and the parameters agents get
+// from `swerve_simulator3d_add_agent` (`defaults`; null for
+// `swerve_agent_params3d_default`'s). On success `*out` holds the new handle.
+//
+// # Safety
+// `defaults` is null or valid for reading; `out` is null or valid for writing a pointer.
+enum SwerveStatus swerve_simulator3d_new(float time_step,
+                                         const struct SwerveAgentParams3d *defaults,
+                                         struct SwerveSimulator3d **out);
+
+// Frees a 3-D simulator. Null is ignored.
+//
+// # Safety
+// `sim` is null or a handle from `swerve_simulator3d_new` not yet freed; it is invalid
+// after.
+void swerve_simulator3d_free(struct SwerveSimulator3d *sim);
+
+// How many threads `swerve_simulator3d_step` uses: 0 for rayon's global pool (as many as
+// the machine has cores, or `RAYON_NUM_THREADS`), n ≥ 1 for a pool of n threads owned by
+// this simulator. Results are bit for bit the same for any count.
+//
+// # Safety
+// `sim` is null or a live handle.
+enum SwerveStatus swerve_simulator3d_set_threads(struct SwerveSimulator3d *sim, size_t threads);
+
+// Advances the simulation by one time step: every agent picks its new velocity from the
+// state at the start of the step (RVO2-3D's `doStep`), then all move. Never fails on a
+// valid handle, and does not allocate once warmed up.
+//
+// # Safety
+// `sim` is null or a live handle.
+enum SwerveStatus swerve_simulator3d_step(struct SwerveSimulator3d *sim);
+
+// The time step (s).
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_time_step(const struct SwerveSimulator3d *sim, float *out);
+
+// Sets the time step (s, > 0).
+//
+// # Safety
+// `sim` is null or a live handle.
+enum SwerveStatus swerve_simulator3d_set_time_step(struct SwerveSimulator3d *sim, float time_step);
+
+// The simulated time (s): the time steps taken so far, summed in `f32` as RVO2-3D does.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_global_time(const struct SwerveSimulator3d *sim, float *out);
+
+// The parameters `swerve_simulator3d_add_agent` gives new agents.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_agent_defaults(const struct SwerveSimulator3d *sim,
+                                                    struct SwerveAgentParams3d *out);
+
+// Sets the parameters `swerve_simulator3d_add_agent` gives new agents (existing agents
+// keep theirs; all checked first, nothing changes on error).
+//
+// # Safety
+// `sim` is null or a live handle; `params` is null or valid for reading.
+enum SwerveStatus swerve_simulator3d_set_agent_defaults(struct SwerveSimulator3d *sim,
+                                                        const struct SwerveAgentParams3d *params);
+
+// How many agents there are.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_num_agents(const struct SwerveSimulator3d *sim, size_t *out);
+
+// Adds an agent at `position` (m) with the default parameters, at rest. Ids are handed out
+// in order (0, 1, 2, …, RVO2-3D's agent numbers while none is removed) and never reused.
+//
+// # Safety
+// `sim` is null or a live handle; `out_id` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_add_agent(struct SwerveSimulator3d *sim,
+                                               struct SwerveVec3 position,
+                                               uint32_t *out_id);
+
+// Adds an agent at `position` (m) with its own parameters, at rest.
+//
+// # Safety
+// `sim` is null or a live handle; `params` is null or valid for reading; `out_id` is null
+// or valid for writing.
+enum SwerveStatus swerve_simulator3d_add_agent_with(struct SwerveSimulator3d *sim,
+                                                    struct SwerveVec3 position,
+                                                    const struct SwerveAgentParams3d *params,
+                                                    uint32_t *out_id);
+
+// Removes an agent; the others keep their ids and move from then on as if it had never
+// been there. The recorded neighbours of the last step are cleared until the next step.
+//
+// # Safety
+// `sim` is null or a live handle.
+enum SwerveStatus swerve_simulator3d_remove_agent(struct SwerveSimulator3d *sim, uint32_t id);
+
+// Whether `id` names a live agent.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_contains_agent(const struct SwerveSimulator3d *sim,
+                                                    uint32_t id,
+                                                    bool *out);
+
+// An agent's position (m).
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_agent_position(const struct SwerveSimulator3d *sim,
+                                                    uint32_t id,
+                                                    struct SwerveVec3 *out);
+
+// Sets an agent's position (m) (finite).
+//
+// # Safety
+// `sim` is null or a live handle.
+enum SwerveStatus swerve_simulator3d_set_agent_position(struct SwerveSimulator3d *sim,
+                                                        uint32_t id,
+                                                        struct SwerveVec3 value);
+
+// An agent's velocity (m/s).
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_agent_velocity(const struct SwerveSimulator3d *sim,
+                                                    uint32_t id,
+                                                    struct SwerveVec3 *out);
+
+// Sets an agent's velocity (m/s) (finite): what its neighbours see it doing.
+//
+// # Safety
+// `sim` is null or a live handle.
+enum SwerveStatus swerve_simulator3d_set_agent_velocity(struct SwerveSimulator3d *sim,
+                                                        uint32_t id,
+                                                        struct SwerveVec3 value);
+
+// An agent's preferred velocity (m/s): where it would go with nobody around; set it before
+// every step.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_agent_pref_velocity(const struct SwerveSimulator3d *sim,
+                                                         uint32_t id,
+                                                         struct SwerveVec3 *out);
+
+// Sets an agent's preferred velocity (m/s) (finite).
+//
+// # Safety
+// `sim` is null or a live handle.
+enum SwerveStatus swerve_simulator3d_set_agent_pref_velocity(struct SwerveSimulator3d *sim,
+                                                             uint32_t id,
+                                                             struct SwerveVec3 value);
+
+// An agent's parameters.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_agent_params(const struct SwerveSimulator3d *sim,
+                                                  uint32_t id,
+                                                  struct SwerveAgentParams3d *out);
+
+// Sets an agent's parameters (all checked first; nothing changes on error).
+//
+// # Safety
+// `sim` is null or a live handle; `params` is null or valid for reading.
+enum SwerveStatus swerve_simulator3d_set_agent_params(struct SwerveSimulator3d *sim,
+                                                      uint32_t id,
+                                                      const struct SwerveAgentParams3d *params);
+
+// An agent's share of avoiding its neighbours (0.5 for everyone is RVO2-3D's reciprocity).
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_agent_responsibility(const struct SwerveSimulator3d *sim,
+                                                          uint32_t id,
+                                                          float *out);
+
+// Sets an agent's responsibility weight (finite, ≥ 0): in a pair, each takes its weight's
+// share of the sum of both; an agent of weight 0 facing a positive weight does not yield
+// at all. Equal weights are RVO2-3D's half each, bit for bit.
+//
+// # Safety
+// `sim` is null or a live handle.
+enum SwerveStatus swerve_simulator3d_set_agent_responsibility(struct SwerveSimulator3d *sim,
+                                                              uint32_t id,
+                                                              float weight);
+
+// The live agents' ids, in the order every other all-agents function uses (the order they
+// were added, less the removed ones). `*count` receives the number of agents; `out` must
+// hold that many (`BufferTooSmall` otherwise, with `out` untouched).
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing `capacity` ids;
+// `count` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_agent_ids(const struct SwerveSimulator3d *sim,
+                                               uint32_t *out,
+                                               size_t capacity,
+                                               size_t *count);
+
+// Every agent's position (m), in the order of `swerve_simulator3d_agent_ids`; `*count` and
+// `out` as there.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing `capacity` vectors;
+// `count` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_positions(const struct SwerveSimulator3d *sim,
+                                               struct SwerveVec3 *out,
+                                               size_t capacity,
+                                               size_t *count);
+
+// Every agent's velocity (m/s), in the order of `swerve_simulator3d_agent_ids`; `*count`
+// and `out` as there.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing `capacity` vectors;
+// `count` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_velocities(const struct SwerveSimulator3d *sim,
+                                                struct SwerveVec3 *out,
+                                                size_t capacity,
+                                                size_t *count);
+
+// Every agent's preferred velocity (m/s), in the order of `swerve_simulator3d_agent_ids`;
+// `*count` and `out` as there.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing `capacity` vectors;
+// `count` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_pref_velocities(const struct SwerveSimulator3d *sim,
+                                                     struct SwerveVec3 *out,
+                                                     size_t capacity,
+                                                     size_t *count);
+
+// Sets every agent's preferred velocity at once, in the order of
+// `swerve_simulator3d_agent_ids`. `count` must equal the number of agents and every value
+// be finite; otherwise nothing changes.
+//
+// # Safety
+// `sim` is null or a live handle; `values` is null or valid for reading `count` vectors.
+enum SwerveStatus swerve_simulator3d_set_pref_velocities(struct SwerveSimulator3d *sim,
+                                                         const struct SwerveVec3 *values,
+                                                         size_t count);
+
+// Turns head-on symmetry breaking on (`value` non-null) or off (null, RVO2-3D's
+// behaviour). Refused (nothing changes): a negative or non-finite `jitter` or `cone`, a
+// non-finite `turn`, an `up` that is not finite or is zero.
+//
+// # Safety
+// `sim` is null or a live handle; `value` is null or valid for reading.
+enum SwerveStatus swerve_simulator3d_set_symmetry_breaking(struct SwerveSimulator3d *sim,
+                                                           const struct SwerveSymmetryBreaking3d *value);
+
+// Turns "safe mode" on (`value` non-null: every radius scaled by 1 + `margin` in the ORCA
+// planes, then `passes` rounds of pushing overlapping agents apart after each step) or off
+// (null, RVO2-3D's behaviour). Refused: a negative or non-finite margin.
+//
+// # Safety
+// `sim` is null or a live handle; `value` is null or valid for reading.
+enum SwerveStatus swerve_simulator3d_set_overlap_resolution(struct SwerveSimulator3d *sim,
+                                                            const struct SwerveOverlapResolution *value);
+
+// Clamps every new velocity to the agent's max speed (RVO2-3D's fallback program can
+// exceed it slightly; off by default because the clamp changes those bits).
+//
+// # Safety
+// `sim` is null or a live handle.
+enum SwerveStatus swerve_simulator3d_set_strict_speed_limit(struct SwerveSimulator3d *sim, bool on);
+
+// Adds a non-cooperative mover (finite position and velocity, radius > 0); `*out_id`
+// receives its id (never reused). An agent gets a plane from it, after its neighbours',
+// while the mover is within the agent's neighbour distance of the mover's surface.
+//
+// # Safety
+// `sim` is null or a live handle; `mover` is null or valid for reading; `out_id` is null or
+// valid for writing.
+enum SwerveStatus swerve_simulator3d_add_mover(struct SwerveSimulator3d *sim,
+                                               const struct SwerveMover3d *mover,
+                                               uint32_t *out_id);
+
+// Updates a mover (typically every step).
+//
+// # Safety
+// `sim` is null or a live handle; `mover` is null or valid for reading.
+enum SwerveStatus swerve_simulator3d_set_mover(struct SwerveSimulator3d *sim,
+                                               uint32_t id,
+                                               const struct SwerveMover3d *mover);
+
+// A mover's state.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_mover(const struct SwerveSimulator3d *sim,
+                                           uint32_t id,
+                                           struct SwerveMover3d *out);
+
+// Removes a mover; other movers keep their ids.
+//
+// # Safety
+// `sim` is null or a live handle.
+enum SwerveStatus swerve_simulator3d_remove_mover(struct SwerveSimulator3d *sim, uint32_t id);
+
+// Whether each step keeps every agent's neighbours and ORCA planes for the functions
+// below (off by default: it costs memory traffic). Turned on, records fill from the next
+// step on.
+//
+// # Safety
+// `sim` is null or a live handle.
+enum SwerveStatus swerve_simulator3d_set_record_decisions(struct SwerveSimulator3d *sim, bool on);
+
+// The agents an agent took into account in the last step, nearest first (RVO2-3D's
+// `getAgentAgentNeighbor`); `*count` and `out` as in `swerve_simulator3d_agent_ids`.
+// `NotRecorded` unless decisions are recorded; none after an agent was removed, until the
+// next step.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing `capacity` ids;
+// `count` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_agent_neighbors(const struct SwerveSimulator3d *sim,
+                                                     uint32_t id,
+                                                     uint32_t *out,
+                                                     size_t capacity,
+                                                     size_t *count);
+
+// An agent's ORCA planes of the last step (RVO2-3D's `getAgentORCAPlane`): one per
+// neighbour in neighbour order (none from a neighbour it does not yield to, see
+// `swerve_simulator3d_set_agent_responsibility`), then one per nearby mover. Two agents on
+// one point give a NaN plane, as in RVO2-3D, whose programs skip it. `*count` and `out` as
+// in `swerve_simulator3d_agent_ids`; `NotRecorded` unless decisions are recorded.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing `capacity` planes;
+// `count` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_agent_planes(const struct SwerveSimulator3d *sim,
+                                                  uint32_t id,
+                                                  struct SwervePlane *out,
+                                                  size_t capacity,
+                                                  size_t *count);
 
 // The message of the last call on this thread that failed, as a NUL-terminated UTF-8
 // string; empty if none has. Calls that succeed leave it as it is. The pointer stays valid

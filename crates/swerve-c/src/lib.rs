@@ -1,4 +1,5 @@
-//! The C interface of swerve: the RVO2-exact ORCA simulator behind a plain C header
+//! The C interface of swerve: the RVO2-exact ORCA simulator (`swerve_simulator_*`) and the
+//! RVO2-3D-exact one in three dimensions (`swerve_simulator3d_*`) behind a plain C header
 //! (`include/swerve.h`, generated from this crate by cbindgen), for game engines and robot
 //! stacks that are not written in Rust — and, on top of it, `include/rvo2/RVO.h`, a
 //! header-only stand-in for RVO2's own C++ API.
@@ -17,7 +18,9 @@
 #![warn(missing_docs)]
 
 mod orca;
+mod orca3d;
 mod status;
 
 pub use orca::*;
+pub use orca3d::*;
 pub use status::{swerve_last_error_message, swerve_version, SwerveStatus};
