@@ -1,0 +1,342 @@
+//! C programs driving the 3-D simulator (`swerve_simulator3d_*`) through `include/swerve.h`,
+//! linked statically and shared, run, and checked: RVO2-3D's recordings replayed bit for bit,
+//! the options beyond RVO2-3D stepping as swerve does from Rust, bad input refused.
+
+mod common;
+
+use common::{build, crate_dir, Link, Program};
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use swerve::orca::{AgentId, MoverId};
+use swerve::orca3d::{AgentParams, Extensions, Mover, OverlapResolution, Simulator, SymmetryBreaking, Vec3};
+
+/// Builds `tests/c/SOURCE`; `cplusplus` compiles it as C++ instead, against the same header.
+fn build_c(source: &str, link: Link, cplusplus: bool) -> Program {
+    let (compiler, std) = if cplusplus { ("c++", "c++11") } else { ("cc", "c99") };
+    let kind = match link {
+        Link::Static => "static",
+        Link::Shared => "shared",
+        Link::None => "none",
+    };
+    let path = crate_dir().join("tests/c").join(source);
+    build(compiler, std, &[path], &crate_dir().join("include"), link, &format!("{compiler}-{kind}-{source}"))
+}
+
+/// One agent of a scenario.
+#[derive(Clone)]
+struct Agent {
+    position: Vec3,
+    velocity: Vec3,
+    goal: Vec3,
+    params: AgentParams,
+    responsibility: f32,
+}
+
+/// What tests/c/replay3d.c reads (see there).
+#[derive(Clone)]
+struct Scenario {
+    time_step: f32,
+    defaults: AgentParams,
+    agents: Vec<Agent>,
+    record_every: usize,
+    extensions: Extensions,
+    movers: Vec<Mover>,
+    /// Removes agent `.1` before step `.0` (counted from 1).
+    remove: Option<(usize, u32)>,
+    steps: usize,
+}
+
+/// An RVO2-3D recording (`scripts/record-rvo2-3d`): its scenario and
+/// `states[step][agent]` = (position, velocity, preferred velocity) at the step's start.
+struct Recording {
+    name: String,
+    scenario: Scenario,
+    states: Vec<Vec<[Vec3; 3]>>,
+}
+
+fn vec3(value: &serde_json::Value) -> Vec3 {
+    let a = value.as_array().expect("a 3-vector");
+    let c = |i: usize| a[i].as_f64().expect("a number") as f32;
+    Vec3::new(c(0), c(1), c(2))
+}
+
+/// The parameters in `value`, each missing one from `defaults` (the recordings' format).
+fn params(value: &serde_json::Value, defaults: &AgentParams) -> AgentParams {
+    let f = |key: &str, default: f32| value.get(key).and_then(|v| v.as_f64()).map_or(default, |v| v as f32);
+    AgentParams {
+        neighbor_dist: f("neighbor_dist", defaults.neighbor_dist),
+        max_neighbors: value
+            .get("max_neighbors")
+            .and_then(|v| v.as_u64())
+            .map_or(defaults.max_neighbors, |v| v as usize),
+        time_horizon: f("time_horizon", defaults.time_horizon),
+        radius: f("radius", defaults.radius),
+        max_speed: f("max_speed", defaults.max_speed),
+    }
+}
+
+fn load(name: &str) -> Recording {
+    let dir = crate_dir().join("../../tests/data/reference3d").join(name);
+    let text = std::fs::read_to_string(dir.join("scenario.json")).expect("scenario.json");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let none = AgentParams { neighbor_dist: 0.0, max_neighbors: 0, time_horizon: 1.0, radius: 1.0, max_speed: 0.0 };
+    let defaults = params(&json["agent_defaults"], &none);
+    let steps = json["steps"].as_u64().expect("steps") as usize;
+    let described = json["agents"].as_array().expect("agents");
+
+    let mut csv = String::new();
+    let file = std::fs::File::open(dir.join("trajectory.csv.gz")).expect("trajectory.csv.gz");
+    flate2::read::GzDecoder::new(file).read_to_string(&mut csv).expect("gzip");
+    let mut states = vec![vec![[Vec3::ZERO; 3]; described.len()]; steps + 1];
+    for line in csv.lines().skip(1) {
+        let fields: Vec<&str> = line.split(',').collect();
+        let (step, agent): (usize, usize) = (fields[0].parse().expect("step"), fields[1].parse().expect("agent"));
+        let x: Vec<f32> = fields[2..11].iter().map(|f| f.parse().expect("a float")).collect();
+        states[step][agent] = [Vec3::new(x[0], x[1], x[2]), Vec3::new(x[3], x[4], x[5]), Vec3::new(x[6], x[7], x[8])];
+    }
+    let agents = described
+        .iter()
+        .zip(&states[0])
+        .map(|(a, state)| Agent {
+            position: state[0],
+            velocity: state[1],
+            goal: vec3(&a["goal"]),
+            params: params(a, &defaults),
+            responsibility: 0.5,
+        })
+        .collect();
+    let scenario = Scenario {
+        time_step: json["time_step"].as_f64().expect("time_step") as f32,
+        defaults,
+        agents,
+        record_every: 20,
+        extensions: Extensions::default(),
+        movers: Vec::new(),
+        remove: None,
+        steps,
+    };
+    Recording { name: name.to_string(), scenario, states }
+}
+
+const RECORDINGS: [&str; 4] = ["sphere-64", "swarm-40", "lattice-27", "head-on-2"];
+
+/// The replay program's input: Rust's `{}` prints an `f32` in the shortest decimal that
+/// reads back to the same bits.
+fn scenario_text(s: &Scenario) -> String {
+    let v = |v: Vec3| format!("{} {} {}", v.x, v.y, v.z);
+    let params = |p: &AgentParams| {
+        format!("{} {} {} {} {}", p.neighbor_dist, p.max_neighbors, p.time_horizon, p.radius, p.max_speed)
+    };
+    let mut text = format!("{}\n{}\n{}\n", s.time_step, params(&s.defaults), s.agents.len());
+    for a in &s.agents {
+        text +=
+            &format!("{} {} {} {} {}\n", v(a.position), v(a.velocity), v(a.goal), params(&a.params), a.responsibility);
+    }
+    text += &format!("{}\n", s.record_every);
+    let rule = s.extensions.symmetry_breaking;
+    let off = SymmetryBreaking::default();
+    let r = rule.unwrap_or(off);
+    text += &format!("{} {} {} {} {} {}\n", u8::from(rule.is_some()), r.jitter, r.seed, r.cone, r.turn, v(r.up));
+    let overlap = s.extensions.overlap_resolution;
+    let o = overlap.unwrap_or_default();
+    text += &format!("{} {} {}\n", u8::from(overlap.is_some()), o.passes, o.margin);
+    text += &format!("{}\n{}\n", u8::from(s.extensions.strict_speed_limit), s.movers.len());
+    for m in &s.movers {
+        text += &format!("{} {} {}\n", v(m.position), v(m.velocity), m.radius);
+    }
+    let (before, id) = s.remove.unwrap_or((0, 0));
+    text + &format!("{before} {id}\n{}\n", s.steps)
+}
+
+/// The recordings' preferred-velocity rule, in `f32` (what tests/c/replay3d.c computes).
+fn preferred(goal: Vec3, position: Vec3) -> Vec3 {
+    let g = goal - position;
+    if g.length_squared() > 1.0 {
+        g * (1.0 / g.length())
+    } else {
+        g
+    }
+}
+
+fn hex(v: Vec3) -> String {
+    format!(" {:08x} {:08x} {:08x}", v.x.to_bits(), v.y.to_bits(), v.z.to_bits())
+}
+
+/// What tests/c/replay3d.c prints for `s`, computed by swerve's 3-D simulator from Rust.
+fn rust_output(s: &Scenario) -> String {
+    let mut sim = Simulator::new(s.time_step, s.defaults).expect("a simulator");
+    for a in &s.agents {
+        let id = sim.add_agent_with(a.position, a.params).expect("an agent");
+        sim.set_agent_velocity(id, a.velocity).expect("its velocity");
+        sim.set_agent_responsibility(id, a.responsibility).expect("its weight");
+    }
+    sim.set_record_decisions(s.record_every > 0);
+    sim.set_extensions(s.extensions).expect("the options");
+    let movers: Vec<MoverId> = s.movers.iter().map(|&m| sim.add_mover(m).expect("a mover")).collect();
+    let mut out = String::new();
+    for &id in sim.agent_ids() {
+        let p = sim.agent_params(id).unwrap();
+        let weight = sim.agent_responsibility(id).unwrap();
+        out += &format!(
+            "params {} {:08x} {} {:08x} {:08x} {:08x} {:08x}\n",
+            id.0,
+            p.neighbor_dist.to_bits(),
+            p.max_neighbors,
+            p.time_horizon.to_bits(),
+            p.radius.to_bits(),
+            p.max_speed.to_bits(),
+            weight.to_bits()
+        );
+    }
+    for step in 1..=s.steps {
+        if s.remove.is_some_and(|(before, _)| before == step) {
+            sim.remove_agent(AgentId(s.remove.unwrap().1)).expect("a live agent");
+        }
+        for &id in &movers {
+            let mut m = sim.mover(id).unwrap();
+            m.position += m.velocity * s.time_step;
+            sim.set_mover(id, m).unwrap();
+            out += &format!("mover {step} {}{}\n", id.0, hex(m.position));
+        }
+        let ids = sim.agent_ids().to_vec();
+        let prefs: Vec<Vec3> =
+            ids.iter().zip(sim.positions()).map(|(id, &p)| preferred(s.agents[id.0 as usize].goal, p)).collect();
+        sim.set_pref_velocities(&prefs).unwrap();
+        sim.step();
+        for (i, id) in ids.iter().enumerate() {
+            let state = hex(sim.positions()[i]) + &hex(sim.velocities()[i]) + &hex(sim.pref_velocities()[i]);
+            out += &format!("{step} {}{state}\n", id.0);
+        }
+        out += &format!("time {step} {:08x}\n", sim.global_time().to_bits());
+        if s.record_every > 0 && step % s.record_every == 0 {
+            for &id in &ids {
+                let neighbors: String = sim.agent_neighbors(id).unwrap().map(|n| format!(" {}", n.0)).collect();
+                out += &format!("neighbors {step} {}{neighbors}\n", id.0);
+                let planes: String =
+                    sim.agent_planes(id).unwrap().iter().map(|p| hex(p.point) + &hex(p.normal)).collect();
+                out += &format!("planes {step} {}{planes}\n", id.0);
+            }
+        }
+    }
+    out
+}
+
+/// Runs the replay program on `s` with `threads` worker threads; its output.
+fn run_replay(program: &Path, s: &Scenario, threads: usize) -> String {
+    let mut child = Command::new(program)
+        .arg(threads.to_string())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the replay program starts");
+    child.stdin.take().expect("stdin").write_all(scenario_text(s).as_bytes()).expect("write the scenario");
+    let output = child.wait_with_output().expect("the replay program ends");
+    assert!(output.status.success(), "replay3d failed: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).expect("UTF-8")
+}
+
+/// The C program's output is the Rust simulator's, line for line.
+fn same_as_rust(name: &str, actual: &str, s: &Scenario) {
+    let expected = rust_output(s);
+    for (line, (a, e)) in actual.lines().zip(expected.lines()).enumerate() {
+        assert_eq!(a, e, "{name}: line {} differs (C, then Rust)", line + 1);
+    }
+    assert_eq!(actual.lines().count(), expected.lines().count(), "{name}: line count");
+}
+
+/// Replays a recording through the C program: every agent's position and velocity after
+/// every step, and the preferred velocity it stepped with, equal RVO2-3D's bits; and every
+/// line (records included) equals swerve's from Rust.
+fn replay_matches_recording(program: &Path, run: &Recording, threads: usize) {
+    let output = run_replay(program, &run.scenario, threads);
+    let mut lines = 0;
+    for line in output.lines().filter(|l| l.starts_with(|c: char| c.is_ascii_digit())) {
+        let fields: Vec<&str> = line.split(' ').collect();
+        assert_eq!(fields.len(), 11, "line {line:?}");
+        let step: usize = fields[0].parse().expect("step");
+        let agent: usize = fields[1].parse().expect("id");
+        let bits: Vec<u32> = fields[2..].iter().map(|f| u32::from_str_radix(f, 16).expect("hex bits")).collect();
+        let (after, before) = (&run.states[step][agent], &run.states[step - 1][agent]);
+        let expected: Vec<u32> =
+            [after[0], after[1], before[2]].iter().flat_map(|v| v.to_array()).map(f32::to_bits).collect();
+        assert_eq!(
+            bits, expected,
+            "{}: agent {agent} after step {step} (position, velocity, preferred velocity)",
+            run.name
+        );
+        lines += 1;
+    }
+    assert_eq!(lines, run.scenario.steps * run.scenario.agents.len(), "{}: one line per agent and step", run.name);
+    assert!(output.contains("\nplanes "), "{}: records printed", run.name);
+    same_as_rust(&run.name, &output, &run.scenario);
+}
+
+#[test]
+fn a_c_program_linked_statically_replays_every_rvo2_3d_recording_bit_for_bit() {
+    let program = build_c("replay3d.c", Link::Static, false);
+    for name in RECORDINGS {
+        replay_matches_recording(&program.path, &load(name), 1);
+    }
+}
+
+#[test]
+fn a_c_program_linked_to_the_shared_library_replays_them_on_two_threads() {
+    let program = build_c("replay3d.c", Link::Shared, false);
+    for name in RECORDINGS {
+        replay_matches_recording(&program.path, &load(name), 2);
+    }
+}
+
+#[test]
+fn the_options_beyond_rvo2_3d_step_from_c_as_from_rust() {
+    // RVO2-3D's mixed swarm with every option on: symmetry breaking about a tilted up, safe
+    // mode, the strict speed limit, uneven responsibility weights (some 0), two movers
+    // crossing it, and an agent removed mid-run.
+    let mut s = load("swarm-40").scenario;
+    for (i, a) in s.agents.iter_mut().enumerate() {
+        a.responsibility = [0.5, 0.0, 1.0, 0.25][i % 4];
+    }
+    s.record_every = 10;
+    s.extensions = Extensions {
+        symmetry_breaking: Some(SymmetryBreaking { seed: 7, up: Vec3::new(0.0, 0.3, 1.0), ..Default::default() }),
+        overlap_resolution: Some(OverlapResolution { passes: 2, margin: 0.05 }),
+        strict_speed_limit: true,
+    };
+    s.movers = vec![
+        Mover { position: Vec3::new(-12.0, 0.5, 0.0), velocity: Vec3::new(1.5, 0.0, 0.1), radius: 2.0 },
+        Mover { position: Vec3::new(0.0, 10.0, -3.0), velocity: Vec3::new(0.0, -1.0, 0.25), radius: 1.0 },
+    ];
+    s.remove = Some((30, 7));
+    let program = build_c("replay3d.c", Link::Static, false);
+    let output = run_replay(&program.path, &s, 2);
+    same_as_rust("swarm-40 with the options", &output, &s);
+
+    // The options changed the run, or the comparison says little.
+    let plain = Scenario { extensions: Extensions::default(), movers: Vec::new(), ..s.clone() };
+    assert_ne!(rust_output(&plain), output, "the options changed nothing");
+    assert!(output.contains("\n29 7 ") && !output.contains("\n30 7 "), "agent 7 was removed before step 30");
+    assert!(output.contains("mover 80 1 "), "the movers moved every step");
+}
+
+#[test]
+fn bad_input_from_c_is_refused_in_3d_with_a_status_and_a_message_and_changes_nothing() {
+    let program = build_c("errors3d.c", Link::Static, false);
+    let output = Command::new(&program.path).output().expect("the program runs");
+    assert!(
+        output.status.success(),
+        "failed checks:\n{}{}",
+        String::from_utf8_lossy(&output.stderr),
+        String::from_utf8_lossy(&output.stdout)
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "all checks passed");
+}
+
+#[test]
+fn the_3d_declarations_serve_cplusplus_too() {
+    let program = build_c("errors3d.c", Link::Shared, true);
+    let output = Command::new(&program.path).output().expect("the program runs");
+    assert!(output.status.success(), "failed checks:\n{}", String::from_utf8_lossy(&output.stderr));
+}
