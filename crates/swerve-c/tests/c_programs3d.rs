@@ -319,6 +319,16 @@ fn the_options_beyond_rvo2_3d_step_from_c_as_from_rust() {
     assert_ne!(rust_output(&plain), output, "the options changed nothing");
     assert!(output.contains("\n29 7 ") && !output.contains("\n30 7 "), "agent 7 was removed before step 30");
     assert!(output.contains("mover 80 1 "), "the movers moved every step");
+
+    // RVO2-3D's head-on pair stalls; turning about a tilted up, without jitter, it passes.
+    let mut s = load("head-on-2").scenario;
+    s.extensions.symmetry_breaking =
+        Some(SymmetryBreaking { jitter: 0.0, up: Vec3::new(0.0, 0.5, 1.0), ..Default::default() });
+    let output = run_replay(&program.path, &s, 1);
+    same_as_rust("head-on-2 with symmetry breaking", &output, &s);
+    let last = output.lines().rev().find(|l| l.starts_with(&format!("{} 0 ", s.steps))).expect("agent 0's last line");
+    let x = f32::from_bits(u32::from_str_radix(last.split(' ').nth(2).expect("x"), 16).expect("hex"));
+    assert!(x > 5.0, "agent 0 got past agent 1 (x = {x})");
 }
 
 #[test]
