@@ -350,3 +350,35 @@ fn the_3d_declarations_serve_cplusplus_too() {
     let output = Command::new(&program.path).output().expect("the program runs");
     assert!(output.status.success(), "failed checks:\n{}", String::from_utf8_lossy(&output.stderr));
 }
+
+#[test]
+fn the_readme_3d_example_compiles_and_the_two_agents_pass_on_the_right() {
+    let readme = std::fs::read_to_string(crate_dir().join("README.md")).expect("README.md");
+    let example = readme
+        .split("```c\n")
+        .skip(1)
+        .filter_map(|rest| rest.split("```").next())
+        .find(|block| block.contains("swerve_simulator3d_new"))
+        .expect("a ```c block on the 3-D simulator");
+    let dir = std::env::temp_dir().join(format!("swerve-c-{}-readme3d-source", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let source = dir.join("example3d.c");
+    std::fs::write(&source, example).expect("write the example");
+    let program = build("cc", "c99", &[source], &crate_dir().join("include"), Link::Static, "readme3d");
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = Command::new(&program.path).output().expect("the example runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    // "a at (x, y, z), b at (x, y, z)"
+    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    let numbers: Vec<f32> = text
+        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+        .filter(|s| s.chars().any(|c| c.is_ascii_digit()))
+        .map(|s| s.parse().expect("a number"))
+        .collect();
+    assert_eq!(numbers.len(), 6, "{text}");
+    let (a, b) = (Vec3::new(numbers[0], numbers[1], numbers[2]), Vec3::new(numbers[3], numbers[4], numbers[5]));
+    assert!(a.x > 5.0 && b.x < -5.0, "they swapped sides: {text}");
+    // Each turned to its right about +z: a, flying +x, went to -y; b, flying -x, to +y.
+    assert!(a.y < b.y, "they passed on the right: {text}");
+    assert!(a.distance(b) >= 3.0 - 0.02, "two radii of 1.5 apart at least (printed to 2 decimals): {text}");
+}
