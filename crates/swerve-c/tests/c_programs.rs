@@ -5,25 +5,12 @@
 
 mod common;
 
-use common::{build, crate_dir, Link, Program};
+use common::{build, build_c, crate_dir, Link};
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
 use swerve::reference::ReferenceRun;
-
-/// Builds `tests/c/SOURCE`; `cplusplus` compiles it as C++ instead, against the same header.
-fn build_c(source: &str, link: Link, cplusplus: bool) -> Program {
-    let (compiler, std) = if cplusplus { ("c++", "c++11") } else { ("cc", "c99") };
-    let kind = match link {
-        Link::Static => "static",
-        Link::Shared => "shared",
-        Link::None => "none",
-    };
-    let path = crate_dir().join("tests/c").join(source);
-    // `c++` reads a .c file as C++: the header must serve both.
-    build(compiler, std, &[path], &crate_dir().join("include"), link, &format!("{compiler}-{kind}-{source}"))
-}
 
 fn reference(name: &str) -> ReferenceRun {
     ReferenceRun::load(&crate_dir().join("../../tests/data/reference").join(name)).expect("the recording")

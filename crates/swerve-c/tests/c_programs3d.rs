@@ -4,25 +4,13 @@
 
 mod common;
 
-use common::{build, crate_dir, Link, Program};
+use common::{build, build_c, crate_dir, Link};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
 use swerve::orca::{AgentId, MoverId};
 use swerve::orca3d::{AgentParams, Extensions, Mover, OverlapResolution, Simulator, SymmetryBreaking, Vec3};
-
-/// Builds `tests/c/SOURCE`; `cplusplus` compiles it as C++ instead, against the same header.
-fn build_c(source: &str, link: Link, cplusplus: bool) -> Program {
-    let (compiler, std) = if cplusplus { ("c++", "c++11") } else { ("cc", "c99") };
-    let kind = match link {
-        Link::Static => "static",
-        Link::Shared => "shared",
-        Link::None => "none",
-    };
-    let path = crate_dir().join("tests/c").join(source);
-    build(compiler, std, &[path], &crate_dir().join("include"), link, &format!("{compiler}-{kind}-{source}"))
-}
 
 /// One agent of a scenario.
 #[derive(Clone)]

@@ -73,11 +73,32 @@ pub fn build(compiler: &str, std: &str, sources: &[PathBuf], include: &Path, lin
         }
         Link::Shared => {
             let libs = library_dir();
-            command.arg("-L").arg(&libs).arg("-lswerve_c").arg(format!("-Wl,-rpath,{}", libs.display())).arg("-lm");
+            // DT_RPATH (not RUNPATH) is searched before LD_LIBRARY_PATH, where cargo may have
+            // put a folder with another build's libswerve_c.so (target/release, say).
+            command
+                .arg("-L")
+                .arg(&libs)
+                .arg("-lswerve_c")
+                .arg(format!("-Wl,--disable-new-dtags,-rpath,{}", libs.display()))
+                .arg("-lm");
         }
         Link::None => {}
     }
     let output = command.output().unwrap_or_else(|e| panic!("cannot run {compiler}: {e}"));
     assert!(output.status.success(), "{compiler} {label} failed:\n{}", String::from_utf8_lossy(&output.stderr));
     Program { dir, path }
+}
+
+/// Builds `tests/c/SOURCE` against `include/swerve.h`; `cplusplus` compiles it as C++11
+/// instead (`c++` reads a .c file as C++: the header must serve both).
+#[allow(dead_code)] // not every test file builds C programs
+pub fn build_c(source: &str, link: Link, cplusplus: bool) -> Program {
+    let (compiler, std) = if cplusplus { ("c++", "c++11") } else { ("cc", "c99") };
+    let kind = match link {
+        Link::Static => "static",
+        Link::Shared => "shared",
+        Link::None => "none",
+    };
+    let path = crate_dir().join("tests/c").join(source);
+    build(compiler, std, &[path], &crate_dir().join("include"), link, &format!("{compiler}-{kind}-{source}"))
 }
