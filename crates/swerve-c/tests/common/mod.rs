@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub fn crate_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -43,7 +44,11 @@ impl Drop for Program {
 /// Compiles `sources` with `compiler` (`cc` or `c++`) for language standard `std`, warnings
 /// as errors, with `include` on the include path, into a fresh folder named by `label`.
 pub fn build(compiler: &str, std: &str, sources: &[PathBuf], include: &Path, link: Link, label: &str) -> Program {
-    let dir = std::env::temp_dir().join(format!("swerve-c-{}-{label}", std::process::id()));
+    // Numbered too: tests running at once may build the same program, and each removes its
+    // folder when done.
+    static BUILDS: AtomicUsize = AtomicUsize::new(0);
+    let number = BUILDS.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("swerve-c-{}-{number}-{label}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a build folder");
     let path = dir.join("program");
     let mut command = Command::new(compiler);
