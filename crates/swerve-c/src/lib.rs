@@ -1,8 +1,8 @@
-//! The C interface of swerve: the RVO2-exact ORCA simulator (`swerve_simulator_*`) and the
-//! RVO2-3D-exact one in three dimensions (`swerve_simulator3d_*`) behind a plain C header
-//! (`include/swerve.h`, generated from this crate by cbindgen), for game engines and robot
-//! stacks that are not written in Rust — and, on top of it, `include/rvo2/RVO.h`, a
-//! header-only stand-in for RVO2's own C++ API.
+//! The C interface of swerve: the RVO2-exact ORCA simulator (`swerve_simulator_*`), the
+//! RVO2-3D-exact one in three dimensions (`swerve_simulator3d_*`) and the rigid-ball world
+//! (`swerve_world_*`) behind a plain C header (`include/swerve.h`, generated from this crate
+//! by cbindgen), for game engines and robot stacks that are not written in Rust — and, on top
+//! of it, `include/rvo2/RVO.h`, a header-only stand-in for RVO2's own C++ API.
 //!
 //! # Conventions
 //! - Every function that can fail returns a [`SwerveStatus`]; its results go through out
@@ -11,16 +11,18 @@
 //! - Functions that fill a caller's buffer take its capacity and always report the count
 //!   they need; a buffer too small gives [`SwerveStatus::BufferTooSmall`] and is left alone,
 //!   so a first call with a null buffer and capacity 0 asks for the size.
-//! - A simulator handle may be used from any thread, but from one thread at a time.
+//! - A simulator or world handle may be used from any thread, but from one thread at a time.
 //! - Nothing unwinds into C: a Rust panic (a bug) becomes [`SwerveStatus::Panic`]; the
 //!   handle should then only be freed.
 
 #![warn(missing_docs)]
 
+mod balls;
 mod orca;
 mod orca3d;
 mod status;
 
+pub use balls::*;
 pub use orca::*;
 pub use orca3d::*;
 pub use status::{swerve_last_error_message, swerve_version, SwerveStatus};

@@ -17,7 +17,7 @@ pub enum SwerveStatus {
     /// An argument was refused: not finite, out of its range, a polygon with too few
     /// vertices or crossing edges, a length that does not match, an unknown setting.
     InvalidArgument = 2,
-    /// An id names no live agent, obstacle or mover (never handed out, or removed).
+    /// An id names no live agent, obstacle, mover or ball (never handed out, or removed).
     UnknownId = 3,
     /// The caller's buffer is smaller than the count the call reported.
     BufferTooSmall = 4,
@@ -44,13 +44,20 @@ impl Failure {
     pub(crate) fn null(what: &str) -> Failure {
         Failure::new(SwerveStatus::NullPointer, format!("{what} is a null pointer"))
     }
+
+    /// The same failure, its message led by `context` (which of several inputs it was about).
+    pub(crate) fn within(self, context: &str) -> Failure {
+        Failure { status: self.status, message: format!("{context}: {}", self.message) }
+    }
 }
 
 impl From<swerve::Error> for Failure {
     fn from(error: swerve::Error) -> Failure {
         use swerve::Error as E;
         let status = match error {
-            E::UnknownAgent(_) | E::UnknownObstacle(_) | E::UnknownMover(_) => SwerveStatus::UnknownId,
+            E::UnknownAgent(_) | E::UnknownObstacle(_) | E::UnknownMover(_) | E::UnknownBall(_) => {
+                SwerveStatus::UnknownId
+            }
             E::DecisionsNotRecorded => SwerveStatus::NotRecorded,
             _ => SwerveStatus::InvalidArgument,
         };
