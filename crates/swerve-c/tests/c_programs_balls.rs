@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{build_c, Link};
+use common::{build, build_c, crate_dir, Link};
 use std::ffi::CStr;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -418,4 +418,29 @@ fn the_broad_phase_names_are_the_librarys() {
         assert_eq!(unsafe { CStr::from_ptr(back) }.to_str().unwrap(), kind.name());
         unsafe { swerve_c::swerve_world_free(world) };
     }
+}
+
+#[test]
+fn the_readme_ball_example_compiles_and_the_ball_comes_to_rest_on_the_floor() {
+    let readme = std::fs::read_to_string(crate_dir().join("README.md")).expect("README.md");
+    let section = readme.split("### Ball physics").nth(1).expect("a Ball physics section");
+    let example = section.split("```c\n").nth(1).and_then(|rest| rest.split("```").next()).expect("a ```c block");
+    let dir = std::env::temp_dir().join(format!("swerve-c-{}-readme-balls-source", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let source = dir.join("example.c");
+    std::fs::write(&source, example).expect("write the example");
+    let program = build("cc", "c99", &[source], &crate_dir().join("include"), Link::Shared, "readme-balls");
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = Command::new(&program.path).output().expect("the example runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    // "N impacts, then at rest at (x, y)"
+    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    let numbers: Vec<f32> = text
+        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+        .filter(|s| s.chars().any(|c| c.is_ascii_digit()))
+        .map(|s| s.parse().expect("a number"))
+        .collect();
+    assert_eq!(numbers.len(), 3, "{text}");
+    assert!(numbers[0] >= 2.0, "a half-elastic ball bounces before it rests: {text}");
+    assert!(numbers[1] == 5.0 && numbers[2] == 0.5, "it rests where it fell, on the floor (radius 0.5): {text}");
 }
