@@ -218,7 +218,7 @@ int main(void) {
   buffer[0] = vec2(-9.0f, -9.0f);
   CHECK(swerve_world_positions(world, buffer, 2, &count) == SWERVE_STATUS_BUFFER_TOO_SMALL);
   CHECK(count == 3 && buffer[0].x == -9.0f);
-  CHECK(message_mentions("the buffer holds 2 elements, 3 are needed"));
+  CHECK(message_mentions("the buffer has room for 2, the call needs 3"));
   CHECK(swerve_world_positions(world, NULL, 0, &count) == SWERVE_STATUS_BUFFER_TOO_SMALL && count == 3);
   CHECK(swerve_world_positions(world, NULL, 4, &count) == SWERVE_STATUS_NULL_POINTER);
   CHECK(swerve_world_positions(world, buffer, 4, NULL) == SWERVE_STATUS_NULL_POINTER);
