@@ -384,6 +384,8 @@ fn bad_input_is_rejected_with_a_clear_error() {
         (Ball { position: Vec2::new(f32::NAN, 1.0), ..ok }, "ball position must be finite"),
         (Ball { velocity: Vec2::new(1.0, f32::INFINITY), ..ok }, "ball velocity must be finite"),
         (Ball { position: Vec2::new(9.5, 5.0), ..ok }, "does not fit inside the world's bounds"),
+        // π r² overflows though r² does not: the default mass would be infinite (kinematic).
+        (Ball::new(Vec2::splat(5.0), Vec2::ZERO, 1.2e19), "ball radius must be below 1.04e19"),
     ];
     for (ball, message) in cases {
         let err = w.add_ball(ball).unwrap_err().to_string();

@@ -796,7 +796,7 @@ fn balls_that_the_world_would_refuse_are_problems_of_their_keys() {
     assert_eq!(shown.len(), 3, "{shown:#?}");
     assert!(has(&problems, 8, "balls.random[0].min", "inside balls.bounds"), "{shown:#?}");
     assert!(has(&problems, 9, "balls.random[0].max", "inside balls.bounds"), "{shown:#?}");
-    assert!(has(&problems, 15, "balls.ball[0].radius", "square must be finite"), "{shown:#?}");
+    assert!(has(&problems, 15, "balls.ball[0].radius", "area π r² must be finite"), "{shown:#?}");
 }
 
 /// `swerve run` writes to `out/NAME`, so a name must be one plain path component.

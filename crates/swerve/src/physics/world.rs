@@ -296,12 +296,12 @@ impl World {
         Error::check_finite_vec("ball position", ball.position)?;
         Error::check_finite_vec("ball velocity", ball.velocity)?;
         Error::check_positive("ball radius", ball.radius)?;
-        // Beyond this the area (and `Ball::new`'s mass) overflows to infinity, which would
+        // Beyond this the area π r² (`Ball::new`'s mass) overflows to infinity, which would
         // make the ball kinematic by accident.
-        if !(ball.radius * ball.radius).is_finite() {
+        if !(std::f32::consts::PI * ball.radius * ball.radius).is_finite() {
             return Err(Error::OutOfRange {
                 what: "ball radius",
-                requirement: "below 1.8e19 (its square must be finite)",
+                requirement: "below 1.04e19 (its area π r² must be finite)",
                 value: ball.radius,
             });
         }

@@ -695,17 +695,17 @@ impl Reader {
         points.into_iter().collect()
     }
 
-    /// `radius` when its square is finite: the physics world refuses larger balls (their
+    /// `radius` when its area π r² is finite: the physics world refuses larger balls (their
     /// area, and so a random ball's mass, would be infinite).
-    fn square_finite(&mut self, t: Table, key: &str, radius: f32) -> Option<f32> {
-        if (radius * radius).is_finite() {
+    fn area_finite(&mut self, t: Table, key: &str, radius: f32) -> Option<f32> {
+        if (std::f32::consts::PI * radius * radius).is_finite() {
             return Some(radius);
         }
         let line = t.node.get(key).and_then(|n| n.line);
         self.problem(
             line,
             Self::join(t.path, key),
-            format!("must be below 1.8e19 (its square must be finite), got {radius}"),
+            format!("must be below 1.04e19 (its area π r² must be finite), got {radius}"),
         );
         None
     }
@@ -778,7 +778,7 @@ impl Reader {
             let rolling_resistance = r.opt_number(t, "rolling_resistance", Range::NonNegative).unwrap_or(0.0);
             let angular_velocity = r.opt_number(t, "angular_velocity", Range::Any).unwrap_or(0.0);
             let kinematic = r.opt_bool(t, "kinematic").unwrap_or(false);
-            let radius = radius.and_then(|radius| r.square_finite(t, "radius", radius));
+            let radius = radius.and_then(|radius| r.area_finite(t, "radius", radius));
             r.count_balls(t, "", 1);
             let ball = BallSpec {
                 position: position?,
@@ -817,7 +817,7 @@ impl Reader {
                 limit: (MAX_BALLS, BALL_LIMIT),
                 count: Reader::count_balls,
                 interval: Reader::req_point,
-                largest_radius: |r, t, key, radius| r.square_finite(t, key, radius),
+                largest_radius: |r, t, key, radius| r.area_finite(t, key, radius),
             };
             let e = r.random_entry(t, kind)?;
             Some(RandomBalls {
