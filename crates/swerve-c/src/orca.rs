@@ -2,7 +2,7 @@
 //! its agents, obstacles, options beyond RVO2 and the per-agent records that show why an
 //! agent chose its velocity.
 
-use crate::status::{arg, arg_mut, fill, guard, slice, Failure, Out, SwerveStatus};
+use crate::status::{arg, arg_mut, fill, guard, slice, Failure, Out, SwerveStatus, Workers};
 use swerve::orca::{Extensions, LpOutcome, Mover, MoverId, ObstacleId, OverlapResolution, SymmetryBreaking};
 use swerve::{AgentId, AgentParams, Simulator, Vec2};
 
@@ -148,7 +148,7 @@ pub struct SwerveSimulator {
     sim: Simulator,
     /// The simulator's own worker threads (`swerve_simulator_set_threads`); none: rayon's
     /// global pool.
-    pool: Option<rayon::ThreadPool>,
+    workers: Workers,
 }
 
 unsafe fn simulator<'a>(sim: *const SwerveSimulator) -> Result<&'a Simulator, Failure> {
@@ -222,7 +222,7 @@ pub unsafe extern "C" fn swerve_simulator_new(
         let out = Out::new(out, "out")?;
         let defaults = unsafe { defaults.as_ref() }.map_or_else(AgentParams::default, |d| (*d).into());
         let sim = Simulator::new(time_step, defaults)?;
-        unsafe { out.set(Box::into_raw(Box::new(SwerveSimulator { sim, pool: None }))) };
+        unsafe { out.set(Box::into_raw(Box::new(SwerveSimulator { sim, workers: Workers::default() }))) };
         Ok(())
     })
 }
@@ -249,14 +249,7 @@ pub unsafe extern "C" fn swerve_simulator_free(sim: *mut SwerveSimulator) {
 pub unsafe extern "C" fn swerve_simulator_set_threads(sim: *mut SwerveSimulator, threads: usize) -> SwerveStatus {
     guard(|| {
         let handle = unsafe { arg_mut(sim, "simulator") }?;
-        handle.pool =
-            match threads {
-                0 => None,
-                n => Some(rayon::ThreadPoolBuilder::new().num_threads(n).build().map_err(|e| {
-                    Failure::new(SwerveStatus::InvalidArgument, format!("cannot start {n} threads: {e}"))
-                })?),
-            };
-        Ok(())
+        handle.workers.set(threads)
     })
 }
 
@@ -270,10 +263,8 @@ pub unsafe extern "C" fn swerve_simulator_set_threads(sim: *mut SwerveSimulator,
 pub unsafe extern "C" fn swerve_simulator_step(sim: *mut SwerveSimulator) -> SwerveStatus {
     guard(|| {
         let handle = unsafe { arg_mut(sim, "simulator") }?;
-        match &handle.pool {
-            Some(pool) => pool.install(|| handle.sim.step()),
-            None => handle.sim.step(),
-        }
+        let sim = &mut handle.sim;
+        handle.workers.run(|| sim.step());
         Ok(())
     })
 }

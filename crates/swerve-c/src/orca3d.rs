@@ -3,7 +3,7 @@
 //! show why an agent chose its velocity. As in RVO2-3D there are no obstacles.
 
 use crate::orca::SwerveOverlapResolution;
-use crate::status::{arg, arg_mut, fill, guard, slice, Failure, Out, SwerveStatus};
+use crate::status::{arg, arg_mut, fill, guard, slice, Failure, Out, SwerveStatus, Workers};
 use swerve::orca::{AgentId, MoverId};
 use swerve::orca3d::{AgentParams, Extensions, Mover, OverlapResolution, Simulator, SymmetryBreaking, Vec3};
 
@@ -133,7 +133,7 @@ pub struct SwerveSimulator3d {
     sim: Simulator,
     /// The simulator's own worker threads (`swerve_simulator3d_set_threads`); none: rayon's
     /// global pool.
-    pool: Option<rayon::ThreadPool>,
+    workers: Workers,
 }
 
 unsafe fn simulator<'a>(sim: *const SwerveSimulator3d) -> Result<&'a Simulator, Failure> {
@@ -199,7 +199,7 @@ pub unsafe extern "C" fn swerve_simulator3d_new(
         let out = Out::new(out, "out")?;
         let defaults = unsafe { defaults.as_ref() }.map_or_else(AgentParams::default, |d| (*d).into());
         let sim = Simulator::new(time_step, defaults)?;
-        unsafe { out.set(Box::into_raw(Box::new(SwerveSimulator3d { sim, pool: None }))) };
+        unsafe { out.set(Box::into_raw(Box::new(SwerveSimulator3d { sim, workers: Workers::default() }))) };
         Ok(())
     })
 }
@@ -227,14 +227,7 @@ pub unsafe extern "C" fn swerve_simulator3d_free(sim: *mut SwerveSimulator3d) {
 pub unsafe extern "C" fn swerve_simulator3d_set_threads(sim: *mut SwerveSimulator3d, threads: usize) -> SwerveStatus {
     guard(|| {
         let handle = unsafe { arg_mut(sim, "simulator") }?;
-        handle.pool =
-            match threads {
-                0 => None,
-                n => Some(rayon::ThreadPoolBuilder::new().num_threads(n).build().map_err(|e| {
-                    Failure::new(SwerveStatus::InvalidArgument, format!("cannot start {n} threads: {e}"))
-                })?),
-            };
-        Ok(())
+        handle.workers.set(threads)
     })
 }
 
@@ -248,10 +241,8 @@ pub unsafe extern "C" fn swerve_simulator3d_set_threads(sim: *mut SwerveSimulato
 pub unsafe extern "C" fn swerve_simulator3d_step(sim: *mut SwerveSimulator3d) -> SwerveStatus {
     guard(|| {
         let handle = unsafe { arg_mut(sim, "simulator") }?;
-        match &handle.pool {
-            Some(pool) => pool.install(|| handle.sim.step()),
-            None => handle.sim.step(),
-        }
+        let sim = &mut handle.sim;
+        handle.workers.run(|| sim.step());
         Ok(())
     })
 }

@@ -197,3 +197,30 @@ pub(crate) unsafe fn fill<T>(
     }
     Ok(())
 }
+
+/// The threads a handle steps on: rayon's global pool, or a pool of its own
+/// (`swerve_simulator_set_threads` and its 3-D twin).
+#[derive(Default)]
+pub(crate) struct Workers(Option<rayon::ThreadPool>);
+
+impl Workers {
+    /// 0: rayon's global pool; n ≥ 1: a pool of n threads. Unchanged on error.
+    pub(crate) fn set(&mut self, threads: usize) -> Outcome {
+        self.0 =
+            match threads {
+                0 => None,
+                n => Some(rayon::ThreadPoolBuilder::new().num_threads(n).build().map_err(|e| {
+                    Failure::new(SwerveStatus::InvalidArgument, format!("cannot start {n} threads: {e}"))
+                })?),
+            };
+        Ok(())
+    }
+
+    /// Runs `work` on these threads.
+    pub(crate) fn run<R: Send>(&self, work: impl FnOnce() -> R + Send) -> R {
+        match &self.0 {
+            Some(pool) => pool.install(work),
+            None => work(),
+        }
+    }
+}

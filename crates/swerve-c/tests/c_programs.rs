@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{build, build_c, crate_dir, Link};
+use common::{build_c, crate_dir, expect_all_checks_pass, run_readme_example, Link};
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -86,42 +86,19 @@ fn a_c_program_linked_to_the_shared_library_replays_rvo2_blocks_on_two_threads()
 #[test]
 fn bad_input_from_c_is_refused_with_a_status_and_a_message_and_changes_nothing() {
     let program = build_c("errors.c", Link::Static, false);
-    let output = Command::new(&program.path).output().expect("the program runs");
-    assert!(
-        output.status.success(),
-        "failed checks:\n{}{}",
-        String::from_utf8_lossy(&output.stderr),
-        String::from_utf8_lossy(&output.stdout)
-    );
-    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "all checks passed");
+    expect_all_checks_pass(&program);
 }
 
 #[test]
 fn the_header_serves_cplusplus_too() {
     let program = build_c("errors.c", Link::Shared, true);
-    let output = Command::new(&program.path).output().expect("the program runs");
-    assert!(output.status.success(), "failed checks:\n{}", String::from_utf8_lossy(&output.stderr));
+    expect_all_checks_pass(&program);
 }
 
 #[test]
 fn the_readme_example_compiles_and_the_two_agents_pass_each_other() {
-    let readme = std::fs::read_to_string(crate_dir().join("README.md")).expect("README.md");
-    let example = readme.split("```c\n").nth(1).and_then(|rest| rest.split("```").next()).expect("a ```c block");
-    let dir = std::env::temp_dir().join(format!("swerve-c-{}-readme-source", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a folder");
-    let source = dir.join("example.c");
-    std::fs::write(&source, example).expect("write the example");
-    let program = build("cc", "c99", &[source], &crate_dir().join("include"), Link::Static, "readme");
-    let _ = std::fs::remove_dir_all(&dir);
-    let output = Command::new(&program.path).output().expect("the example runs");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     // "a at (x, y), b at (x, y)"
-    let text = String::from_utf8(output.stdout).expect("UTF-8");
-    let numbers: Vec<f32> = text
-        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
-        .filter(|s| !s.is_empty() && s.chars().any(|c| c.is_ascii_digit()))
-        .map(|s| s.parse().expect("a number"))
-        .collect();
+    let (text, numbers) = run_readme_example("swerve_simulator_new", Link::Static);
     assert_eq!(numbers.len(), 4, "{text}");
     let (a, b) = ((numbers[0], numbers[1]), (numbers[2], numbers[3]));
     assert!(a.0 > 2.0 && b.0 < -2.0, "they swapped sides: {text}");

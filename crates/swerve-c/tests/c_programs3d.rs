@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{build, build_c, crate_dir, Link};
+use common::{build_c, crate_dir, expect_all_checks_pass, run_readme_example, Link};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -322,47 +322,19 @@ fn the_options_beyond_rvo2_3d_step_from_c_as_from_rust() {
 #[test]
 fn bad_input_from_c_is_refused_in_3d_with_a_status_and_a_message_and_changes_nothing() {
     let program = build_c("errors3d.c", Link::Static, false);
-    let output = Command::new(&program.path).output().expect("the program runs");
-    assert!(
-        output.status.success(),
-        "failed checks:\n{}{}",
-        String::from_utf8_lossy(&output.stderr),
-        String::from_utf8_lossy(&output.stdout)
-    );
-    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "all checks passed");
+    expect_all_checks_pass(&program);
 }
 
 #[test]
 fn the_3d_declarations_serve_cplusplus_too() {
     let program = build_c("errors3d.c", Link::Shared, true);
-    let output = Command::new(&program.path).output().expect("the program runs");
-    assert!(output.status.success(), "failed checks:\n{}", String::from_utf8_lossy(&output.stderr));
+    expect_all_checks_pass(&program);
 }
 
 #[test]
 fn the_readme_3d_example_compiles_and_the_two_agents_pass_on_the_right() {
-    let readme = std::fs::read_to_string(crate_dir().join("README.md")).expect("README.md");
-    let example = readme
-        .split("```c\n")
-        .skip(1)
-        .filter_map(|rest| rest.split("```").next())
-        .find(|block| block.contains("swerve_simulator3d_new"))
-        .expect("a ```c block on the 3-D simulator");
-    let dir = std::env::temp_dir().join(format!("swerve-c-{}-readme3d-source", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a folder");
-    let source = dir.join("example3d.c");
-    std::fs::write(&source, example).expect("write the example");
-    let program = build("cc", "c99", &[source], &crate_dir().join("include"), Link::Static, "readme3d");
-    let _ = std::fs::remove_dir_all(&dir);
-    let output = Command::new(&program.path).output().expect("the example runs");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     // "a at (x, y, z), b at (x, y, z)"
-    let text = String::from_utf8(output.stdout).expect("UTF-8");
-    let numbers: Vec<f32> = text
-        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
-        .filter(|s| s.chars().any(|c| c.is_ascii_digit()))
-        .map(|s| s.parse().expect("a number"))
-        .collect();
+    let (text, numbers) = run_readme_example("swerve_simulator3d_new", Link::Static);
     assert_eq!(numbers.len(), 6, "{text}");
     let (a, b) = (Vec3::new(numbers[0], numbers[1], numbers[2]), Vec3::new(numbers[3], numbers[4], numbers[5]));
     assert!(a.x > 5.0 && b.x < -5.0, "they swapped sides: {text}");

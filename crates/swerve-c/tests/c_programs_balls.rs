@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{build, build_c, crate_dir, Link};
+use common::{build_c, expect_all_checks_pass, run_readme_example, Link};
 use std::ffi::CStr;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -372,11 +372,7 @@ fn a_pile_under_gravity_from_the_shared_library_matches_the_rust_api_bit_for_bit
 /// Runs a self-checking program (as C, or as C++ with `cplusplus`): it exits 0 and prints
 /// "all checks passed", or lists what failed.
 fn passes(source: &str, link: Link, cplusplus: bool) {
-    let program = build_c(source, link, cplusplus);
-    let output = Command::new(&program.path).output().expect("the program runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{source} failed checks:\n{}{stdout}", String::from_utf8_lossy(&output.stderr));
-    assert_eq!(stdout.lines().last(), Some("all checks passed"), "{stdout}");
+    expect_all_checks_pass(&build_c(source, link, cplusplus));
 }
 
 #[test]
@@ -422,24 +418,8 @@ fn the_broad_phase_names_are_the_librarys() {
 
 #[test]
 fn the_readme_ball_example_compiles_and_the_ball_comes_to_rest_on_the_floor() {
-    let readme = std::fs::read_to_string(crate_dir().join("README.md")).expect("README.md");
-    let section = readme.split("### Ball physics").nth(1).expect("a Ball physics section");
-    let example = section.split("```c\n").nth(1).and_then(|rest| rest.split("```").next()).expect("a ```c block");
-    let dir = std::env::temp_dir().join(format!("swerve-c-{}-readme-balls-source", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a folder");
-    let source = dir.join("example.c");
-    std::fs::write(&source, example).expect("write the example");
-    let program = build("cc", "c99", &[source], &crate_dir().join("include"), Link::Shared, "readme-balls");
-    let _ = std::fs::remove_dir_all(&dir);
-    let output = Command::new(&program.path).output().expect("the example runs");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     // "N impacts, then at rest at (x, y)"
-    let text = String::from_utf8(output.stdout).expect("UTF-8");
-    let numbers: Vec<f32> = text
-        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
-        .filter(|s| s.chars().any(|c| c.is_ascii_digit()))
-        .map(|s| s.parse().expect("a number"))
-        .collect();
+    let (text, numbers) = run_readme_example("swerve_world_new", Link::Shared);
     assert_eq!(numbers.len(), 3, "{text}");
     assert!(numbers[0] >= 2.0, "a half-elastic ball bounces before it rests: {text}");
     assert!(numbers[1] == 5.0 && numbers[2] == 0.5, "it rests where it fell, on the floor (radius 0.5): {text}");

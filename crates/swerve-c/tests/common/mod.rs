@@ -107,3 +107,41 @@ pub fn build_c(source: &str, link: Link, cplusplus: bool) -> Program {
     let path = crate_dir().join("tests/c").join(source);
     build(compiler, std, &[path], &crate_dir().join("include"), link, &format!("{compiler}-{kind}-{source}"))
 }
+
+/// Runs a checking program (tests/c/*errors*.c and the like): it must exit 0 and end with
+/// "all checks passed"; otherwise the test fails with what it printed.
+#[allow(dead_code)]
+pub fn expect_all_checks_pass(program: &Program) {
+    let output = Command::new(&program.path).output().expect("the program runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "failed checks:\n{}{stdout}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(stdout.lines().last(), Some("all checks passed"), "{stdout}");
+}
+
+/// Builds and runs the ```c example of README.md that contains `containing`; returns what
+/// it printed and the numbers in it, in order.
+#[allow(dead_code)]
+pub fn run_readme_example(containing: &str, link: Link) -> (String, Vec<f32>) {
+    let readme = std::fs::read_to_string(crate_dir().join("README.md")).expect("README.md");
+    let example = readme
+        .split("```c\n")
+        .skip(1)
+        .filter_map(|rest| rest.split("```").next())
+        .find(|block| block.contains(containing))
+        .unwrap_or_else(|| panic!("a ```c block in README.md with {containing}"));
+    let dir = std::env::temp_dir().join(format!("swerve-c-{}-readme-{containing}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let source = dir.join("example.c");
+    std::fs::write(&source, example).expect("write the example");
+    let program = build("cc", "c99", &[source], &crate_dir().join("include"), link, &format!("readme-{containing}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = Command::new(&program.path).output().expect("the example runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    let numbers = text
+        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+        .filter(|s| s.chars().any(|c| c.is_ascii_digit()))
+        .map(|s| s.parse().unwrap_or_else(|_| panic!("a number: {s:?} in {text:?}")))
+        .collect();
+    (text, numbers)
+}
