@@ -9,28 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "swerve.h"
-
-static int failures = 0;
-
-#define CHECK(condition)                                                                  \
-  do {                                                                                    \
-    if (!(condition)) {                                                                   \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #condition);       \
-      ++failures;                                                                         \
-    }                                                                                     \
-  } while (0)
-
-/* A call that must succeed; the program cannot go on if it does not. */
-#define MUST(call)                                                                        \
-  do {                                                                                    \
-    SwerveStatus must_status = (call);                                                    \
-    if (must_status != SWERVE_STATUS_OK) {                                                \
-      fprintf(stderr, "%s:%d: %s failed with status %d: %s\n", __FILE__, __LINE__, #call, \
-              (int)must_status, swerve_last_error_message());                             \
-      exit(1);                                                                            \
-    }                                                                                     \
-  } while (0)
+#include "checks.h"
 
 /* SplitMix64, as swerve's scenes use. */
 static uint64_t rng_state;
@@ -490,8 +469,5 @@ int main(void) {
   inelastic_balls_only_lose_energy("grid-sort-and-sweep");
   queries_answer_what_geometry_says();
   broad_phase_boxes_are_what_each_builds();
-  if (failures == 0) {
-    printf("all checks passed\n");
-  }
-  return failures == 0 ? 0 : 1;
+  return finish();
 }

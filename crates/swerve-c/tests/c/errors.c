@@ -5,19 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "swerve.h"
-
-static int failures = 0;
-
-#define CHECK(condition)                                                      \
-  do {                                                                        \
-    if (!(condition)) {                                                       \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #condition); \
-      ++failures;                                                             \
-    }                                                                         \
-  } while (0)
-
-static int message_mentions(const char *text) { return strstr(swerve_last_error_message(), text) != NULL; }
+#include "checks.h"
 
 static SwerveVec2 vec2(float x, float y) {
   SwerveVec2 v;
@@ -162,8 +150,5 @@ int main(void) {
 
   swerve_simulator_free(sim);
   swerve_simulator_free(NULL);
-  if (failures == 0) {
-    printf("all checks passed\n");
-  }
-  return failures == 0 ? 0 : 1;
+  return finish();
 }
