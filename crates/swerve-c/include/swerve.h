@@ -20,7 +20,8 @@ typedef enum SwerveStatus {
   // An argument was refused: not finite, out of its range, a polygon with too few
   // vertices or crossing edges, a length that does not match, an unknown setting.
   SWERVE_STATUS_INVALID_ARGUMENT = 2,
-  // An id names no live agent, obstacle, mover or ball (never handed out, or removed).
+  // An id names no live agent, obstacle, mover, ball or sphere (never handed out, or
+  // removed).
   SWERVE_STATUS_UNKNOWN_ID = 3,
   // The caller's buffer is smaller than the count the call reported.
   SWERVE_STATUS_BUFFER_TOO_SMALL = 4,
@@ -55,6 +56,17 @@ typedef enum SwerveDebugBoxKind {
   SWERVE_DEBUG_BOX_KIND_TREE_NODE = 3,
 } SwerveDebugBoxKind;
 
+// What kind of thing a sphere touched or a ray met in a 3-D world.
+typedef enum SwerveCollider3dKind {
+  // A sphere; the index is its id.
+  SWERVE_COLLIDER3D_KIND_SPHERE = 0,
+  // A static triangle; the index is its place in `swerve_world3d_triangles` (a mesh adds
+  // one per index triple, in order).
+  SWERVE_COLLIDER3D_KIND_TRIANGLE = 1,
+  // A wall of the world's box; the index is a `SwerveBoxWall3d`.
+  SWERVE_COLLIDER3D_KIND_WALL = 2,
+} SwerveCollider3dKind;
+
 // The walls of a world's box, as numbered in a `SwerveCollider` of kind wall.
 typedef enum SwerveBoxWall {
   // The wall at `bounds.min.x`.
@@ -67,6 +79,22 @@ typedef enum SwerveBoxWall {
   SWERVE_BOX_WALL_MAX_Y = 3,
 } SwerveBoxWall;
 
+// The walls of a 3-D world's box, as numbered in a `SwerveCollider3d` of kind wall.
+typedef enum SwerveBoxWall3d {
+  // The wall at `bounds.min.x`.
+  SWERVE_BOX_WALL3D_MIN_X = 0,
+  // The wall at `bounds.max.x`.
+  SWERVE_BOX_WALL3D_MAX_X = 1,
+  // The wall at `bounds.min.y`.
+  SWERVE_BOX_WALL3D_MIN_Y = 2,
+  // The wall at `bounds.max.y`.
+  SWERVE_BOX_WALL3D_MAX_Y = 3,
+  // The wall at `bounds.min.z`.
+  SWERVE_BOX_WALL3D_MIN_Z = 4,
+  // The wall at `bounds.max.z`.
+  SWERVE_BOX_WALL3D_MAX_Z = 5,
+} SwerveBoxWall3d;
+
 // A planar ORCA simulator. Create it with `swerve_simulator_new`, free it with
 // `swerve_simulator_free`.
 typedef struct SwerveSimulator SwerveSimulator;
@@ -78,6 +106,10 @@ typedef struct SwerveSimulator3d SwerveSimulator3d;
 // A world of balls. Create it with `swerve_world_new`, free it with `swerve_world_free`. A
 // world steps on the calling thread.
 typedef struct SwerveWorld SwerveWorld;
+
+// A world of spheres. Create it with `swerve_world3d_new`, free it with
+// `swerve_world3d_free`. A world steps on the calling thread.
+typedef struct SwerveWorld3d SwerveWorld3d;
 
 // A vector in the plane: a position (m) or a velocity (m/s).
 typedef struct SwerveVec2 {
@@ -208,6 +240,111 @@ typedef struct SwerveDebugBox {
   struct SwerveBounds bounds;
 } SwerveDebugBox;
 
+// A vector in space: a position (m) or a velocity (m/s).
+typedef struct SwerveVec3 {
+  // x.
+  float x;
+  // y.
+  float y;
+  // z.
+  float z;
+} SwerveVec3;
+
+// A sphere: a rigid ball in space. `swerve_sphere_new` fills one with the defaults (unit
+// density, elastic, frictionless, not spinning); change the fields you need before adding it.
+typedef struct SwerveSphere {
+  // Centre (m).
+  struct SwerveVec3 position;
+  // Velocity (m/s).
+  struct SwerveVec3 velocity;
+  // Radius (m), > 0.
+  float radius;
+  // Mass (kg), > 0; `INFINITY` makes the sphere kinematic: it moves only as its velocity
+  // says, pushes the spheres it meets without being pushed back, passes through box walls,
+  // triangles and other kinematic spheres, and is left out of the energy and momentum.
+  float mass;
+  // Coefficient of restitution in [0, 1] (1: perfectly elastic). A pair of spheres uses the
+  // larger of the two.
+  float restitution;
+  // Coulomb friction coefficient, ≥ 0 (0: frictionless, the sphere never spins from a
+  // contact). A pair uses √(μa·μb); a wall or a triangle the sphere's own.
+  float friction;
+  // Rolling resistance coefficient, ≥ 0: with gravity, resting contacts brake the sphere's
+  // rolling (on a floor it slows at 5/7·c·g). A pair uses the larger; a wall the sphere's
+  // own.
+  float rolling_resistance;
+  // Angular velocity (rad/s, about the axis it points along, right-handed). The sphere's
+  // orientation is not tracked.
+  struct SwerveVec3 angular_velocity;
+} SwerveSphere;
+
+// An axis-aligned box in space (m): the walls of a 3-D world.
+typedef struct SwerveBounds3d {
+  // The corner with the smallest coordinates.
+  struct SwerveVec3 min;
+  // The corner with the largest coordinates.
+  struct SwerveVec3 max;
+} SwerveBounds3d;
+
+// A vector of `double`s: the 3-D world's momentum, which is summed in double precision.
+typedef struct SwerveVec3d {
+  // x.
+  double x;
+  // y.
+  double y;
+  // z.
+  double z;
+} SwerveVec3d;
+
+// A static triangle spheres bounce off (both faces are solid).
+typedef struct SwerveTriangle {
+  // First corner (m).
+  struct SwerveVec3 a;
+  // Second corner (m).
+  struct SwerveVec3 b;
+  // Third corner (m); the corners' order sets only which face the normal is on.
+  struct SwerveVec3 c;
+} SwerveTriangle;
+
+// Something a sphere can collide with or a ray can hit in a 3-D world.
+typedef struct SwerveCollider3d {
+  // A sphere, a triangle or a wall.
+  enum SwerveCollider3dKind kind;
+  // The sphere's id, the triangle's index or the wall's `SwerveBoxWall3d` number.
+  uint32_t index;
+} SwerveCollider3d;
+
+// A collision of the last step in a 3-D world: every resolution between the same two
+// partners within the step (its substeps included), folded into one.
+typedef struct SwerveContact3d {
+  // The sphere's id; of two spheres, the one added first.
+  uint32_t sphere;
+  // What it touched.
+  struct SwerveCollider3d partner;
+  // Seconds into the step of the first resolution: 0 for resting contacts (with gravity),
+  // the time of impact for collisions found by continuous detection and for wall bounces,
+  // the (sub)step's end for overlaps resolved after the move.
+  float time;
+  // The total impulse on `sphere` (N·s): its momentum changed by this much through this
+  // contact, and a partner sphere's by the opposite. Zero when the pair was only pushed
+  // apart.
+  struct SwerveVec3 impulse;
+  // Unit normal at the first resolution, from the sphere towards its partner.
+  struct SwerveVec3 normal;
+} SwerveContact3d;
+
+// What a ray met first in a 3-D world.
+typedef struct SwerveRayHit3d {
+  // What it met.
+  struct SwerveCollider3d collider;
+  // Distance from the ray's origin (m).
+  float distance;
+  // Where it met it.
+  struct SwerveVec3 point;
+  // Unit normal of the collider's surface there, facing the ray's origin.
+  struct SwerveVec3 normal;
+} SwerveRayHit3d;
+
 // The parameters RVO2 keeps per agent (the same names and meaning as RVO2's).
 typedef struct SwerveAgentParams {
   // How far away other agents are taken into account (m), ≥ 0.
@@ -305,16 +442,6 @@ typedef struct SwerveAgentParams3d {
   // The agent's maximum speed (m/s), ≥ 0.
   float max_speed;
 } SwerveAgentParams3d;
-
-// A vector in space: a position (m) or a velocity (m/s).
-typedef struct SwerveVec3 {
-  // x.
-  float x;
-  // y.
-  float y;
-  // z.
-  float z;
-} SwerveVec3;
 
 // Breaking the symmetry that makes ORCA agents stall head-on, in 3-D: every preferred
 // velocity gets a reproducible perturbation of length `jitter` in a direction over the
@@ -862,6 +989,507 @@ enum SwerveStatus swerve_world_broad_phase_boxes(const struct SwerveWorld *world
                                                  struct SwerveDebugBox *out,
                                                  size_t capacity,
                                                  size_t *count);
+
+// The 3-D world's broad phases' names, as static NUL-terminated strings, brute force first:
+// "brute-force", "sort-and-sweep", "uniform-grid", "hierarchical-grid", "octree". All give
+// the same collisions, bit for bit; they differ in speed. `*count` and `out` as in
+// `swerve_world3d_sphere_ids`.
+//
+// # Safety
+// `out` is null or valid for writing `capacity` pointers; `count` is null or valid for
+// writing.
+enum SwerveStatus swerve_broad_phase3d_names(const char **out, size_t capacity, size_t *count);
+
+// A sphere with the defaults: mass 4/3 π r³ (unit density), restitution 1, no friction, no
+// rolling resistance, not spinning. Nothing is checked until the sphere is added.
+//
+// # Safety
+// `out` is null or valid for writing a `SwerveSphere`.
+enum SwerveStatus swerve_sphere_new(struct SwerveVec3 position,
+                                    struct SwerveVec3 velocity,
+                                    float radius,
+                                    struct SwerveSphere *out);
+
+// A kinematic sphere (infinite mass; see `SwerveSphere::mass`), otherwise as
+// `swerve_sphere_new`.
+//
+// # Safety
+// `out` is null or valid for writing a `SwerveSphere`.
+enum SwerveStatus swerve_sphere_kinematic(struct SwerveVec3 position,
+                                          struct SwerveVec3 velocity,
+                                          float radius,
+                                          struct SwerveSphere *out);
+
+// Creates an empty 3-D world. `bounds` is the box whose walls the spheres bounce off
+// (finite, min below max on every axis), or null for open space; `broad_phase` names the
+// broad phase (one of `swerve_broad_phase3d_names`; `InvalidArgument` for any other). On
+// success `*out` holds the new handle. No gravity, damping or contact records until set.
+//
+// # Safety
+// `bounds` is null or valid for reading; `broad_phase` is null or a NUL-terminated string;
+// `out` is null or valid for writing a pointer.
+enum SwerveStatus swerve_world3d_new(const struct SwerveBounds3d *bounds,
+                                     const char *broad_phase,
+                                     struct SwerveWorld3d **out);
+
+// Frees a 3-D world. Null is ignored.
+//
+// # Safety
+// `world` is null or a handle from `swerve_world3d_new` not yet freed; it is invalid after.
+void swerve_world3d_free(struct SwerveWorld3d *world);
+
+// Advances the world by `dt` seconds (finite, > 0): with `swerve_world3d_set_substeps` n, as
+// n substeps of `dt / n`. Collisions are found at their time of impact, so fast spheres do
+// not tunnel; the result is the same for every broad phase. Does not allocate once warmed
+// up.
+//
+// # Safety
+// `world` is null or a live handle.
+enum SwerveStatus swerve_world3d_step(struct SwerveWorld3d *world, float dt);
+
+// Whether the world has a box (`*out_bounded`), and if so the box (`*out`, written only
+// then).
+//
+// # Safety
+// `world` is null or a live handle; `out_bounded` and `out` are null or valid for writing.
+enum SwerveStatus swerve_world3d_bounds(const struct SwerveWorld3d *world,
+                                        bool *out_bounded,
+                                        struct SwerveBounds3d *out);
+
+// The broad phase in use: `*out` receives its name, a static NUL-terminated string.
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing a pointer.
+enum SwerveStatus swerve_world3d_broad_phase(const struct SwerveWorld3d *world, const char **out);
+
+// Switches the broad phase (one of `swerve_broad_phase3d_names`); the new one builds on the
+// next step. The trajectories do not change.
+//
+// # Safety
+// `world` is null or a live handle; `broad_phase` is null or a NUL-terminated string.
+enum SwerveStatus swerve_world3d_set_broad_phase(struct SwerveWorld3d *world,
+                                                 const char *broad_phase);
+
+// Gravity (m/s², default (0, 0, 0)).
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_world3d_gravity(const struct SwerveWorld3d *world, struct SwerveVec3 *out);
+
+// Sets gravity (m/s², finite, e.g. (0, 0, −9.81)). With gravity every non-kinematic sphere
+// accelerates, and each step solves the touching contacts together (sequential impulses,
+// warm-started), so piles come to rest. With (0, 0, 0) the step is exactly the one without
+// gravity.
+//
+// # Safety
+// `world` is null or a live handle.
+enum SwerveStatus swerve_world3d_set_gravity(struct SwerveWorld3d *world,
+                                             struct SwerveVec3 gravity);
+
+// Substeps per step (default 1).
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_world3d_substeps(const struct SwerveWorld3d *world, size_t *out);
+
+// Splits every step into `substeps` (1 to 64) substeps of `dt / substeps`: deep piles hold
+// better with shorter steps than with more solver sweeps.
+//
+// # Safety
+// `world` is null or a live handle.
+enum SwerveStatus swerve_world3d_set_substeps(struct SwerveWorld3d *world, size_t substeps);
+
+// Sweeps of the resting-contact solver per step (default 10).
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_world3d_solver_iterations(const struct SwerveWorld3d *world, size_t *out);
+
+// Sets the sweeps of the resting-contact solver per step (1 to 1,000; only with gravity).
+//
+// # Safety
+// `world` is null or a live handle.
+enum SwerveStatus swerve_world3d_set_solver_iterations(struct SwerveWorld3d *world,
+                                                       size_t iterations);
+
+// Linear damping rate (1/s, default 0).
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_world3d_linear_damping(const struct SwerveWorld3d *world, float *out);
+
+// Sets linear damping (1/s, finite, ≥ 0): at the start of each step every velocity is scaled
+// by 1 / (1 + c·dt).
+//
+// # Safety
+// `world` is null or a live handle.
+enum SwerveStatus swerve_world3d_set_linear_damping(struct SwerveWorld3d *world, float rate);
+
+// Whether collisions are found at their time of impact (default on). Off, the step moves
+// the spheres and then resolves overlaps, which lets fast spheres tunnel.
+//
+// # Safety
+// `world` is null or a live handle.
+enum SwerveStatus swerve_world3d_set_continuous_collision(struct SwerveWorld3d *world, bool on);
+
+// Whether each velocity carries a float residual that makes energy and momentum
+// conservation double-exact (default on). Turning it off drops the current residuals.
+//
+// # Safety
+// `world` is null or a live handle.
+enum SwerveStatus swerve_world3d_set_velocity_compensation(struct SwerveWorld3d *world, bool on);
+
+// What the last step did (the planar world's statistics: "balls" are spheres here, and
+// "segments" triangles).
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_world3d_last_step_stats(const struct SwerveWorld3d *world,
+                                                 struct SwerveStepStats *out);
+
+// Total kinetic energy (J), translational and rotational (I = 2/5 m r²), of the
+// non-kinematic spheres, summed in double precision.
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_world3d_kinetic_energy(const struct SwerveWorld3d *world, double *out);
+
+// Total momentum (kg·m/s) of the non-kinematic spheres, summed in double precision.
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_world3d_momentum(const struct SwerveWorld3d *world,
+                                          struct SwerveVec3d *out);
+
+// Adds a sphere; `*out_id` receives its id. Ids are handed out in order (0, 1, 2, …) and
+// never reused. Refused (nothing added): non-finite numbers (but a kinematic sphere's
+// infinite mass), radius or mass ≤ 0, restitution outside [0, 1], negative friction or
+// rolling resistance, a sphere that does not fit inside the bounds (a kinematic one may).
+//
+// # Safety
+// `world` is null or a live handle; `sphere` is null or valid for reading; `out_id` is null
+// or valid for writing.
+enum SwerveStatus swerve_world3d_add_sphere(struct SwerveWorld3d *world,
+                                            const struct SwerveSphere *sphere,
+                                            uint32_t *out_id);
+
+// Adds `count` spheres; `out_ids` receives their ids, in order. If any sphere is refused (as
+// by `swerve_world3d_add_sphere`), none is added and the message names the first.
+//
+// # Safety
+// `world` is null or a live handle; `spheres` is null or valid for reading `count` spheres;
+// `out_ids` is null or valid for writing `count` ids.
+enum SwerveStatus swerve_world3d_add_spheres(struct SwerveWorld3d *world,
+                                             const struct SwerveSphere *spheres,
+                                             size_t count,
+                                             uint32_t *out_ids);
+
+// Removes a sphere; the others keep their ids and their order, and its id is never reused.
+//
+// # Safety
+// `world` is null or a live handle.
+enum SwerveStatus swerve_world3d_remove_sphere(struct SwerveWorld3d *world, uint32_t id);
+
+// Removes `count` spheres in one pass (repeated ids are fine). If any id names no live
+// sphere, none is removed.
+//
+// # Safety
+// `world` is null or a live handle; `ids` is null or valid for reading `count` ids.
+enum SwerveStatus swerve_world3d_remove_spheres(struct SwerveWorld3d *world,
+                                                const uint32_t *ids,
+                                                size_t count);
+
+// Whether `id` names a live sphere.
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_world3d_contains_sphere(const struct SwerveWorld3d *world,
+                                                 uint32_t id,
+                                                 bool *out);
+
+// How many spheres there are.
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_world3d_num_spheres(const struct SwerveWorld3d *world, size_t *out);
+
+// A sphere's whole state.
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_world3d_sphere(const struct SwerveWorld3d *world,
+                                        uint32_t id,
+                                        struct SwerveSphere *out);
+
+// Replaces a sphere's whole state, with `swerve_world3d_add_sphere`'s rules (nothing changes
+// on error). A sphere moved onto another is pushed out by the next step.
+//
+// # Safety
+// `world` is null or a live handle; `sphere` is null or valid for reading.
+enum SwerveStatus swerve_world3d_set_sphere(struct SwerveWorld3d *world,
+                                            uint32_t id,
+                                            const struct SwerveSphere *sphere);
+
+// A sphere's position (m).
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_world3d_sphere_position(const struct SwerveWorld3d *world,
+                                                 uint32_t id,
+                                                 struct SwerveVec3 *out);
+
+// Moves a sphere (m, finite; inside the bounds unless kinematic), keeping its velocity.
+//
+// # Safety
+// `world` is null or a live handle.
+enum SwerveStatus swerve_world3d_set_sphere_position(struct SwerveWorld3d *world,
+                                                     uint32_t id,
+                                                     struct SwerveVec3 position);
+
+// A sphere's velocity (m/s).
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_world3d_sphere_velocity(const struct SwerveWorld3d *world,
+                                                 uint32_t id,
+                                                 struct SwerveVec3 *out);
+
+// Sets a sphere's velocity (m/s, finite); a kinematic sphere is steered this way.
+//
+// # Safety
+// `world` is null or a live handle.
+enum SwerveStatus swerve_world3d_set_sphere_velocity(struct SwerveWorld3d *world,
+                                                     uint32_t id,
+                                                     struct SwerveVec3 velocity);
+
+// A sphere's angular velocity (rad/s).
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_world3d_sphere_angular_velocity(const struct SwerveWorld3d *world,
+                                                         uint32_t id,
+                                                         struct SwerveVec3 *out);
+
+// Sets a sphere's angular velocity (rad/s, finite); the rest of the sphere stays as it is
+// (this is `swerve_world3d_set_sphere` with one field changed, and refused as that would
+// be).
+//
+// # Safety
+// `world` is null or a live handle.
+enum SwerveStatus swerve_world3d_set_sphere_angular_velocity(struct SwerveWorld3d *world,
+                                                             uint32_t id,
+                                                             struct SwerveVec3 angular_velocity);
+
+// Applies an impulse (N·s, finite) to a sphere: its velocity changes by `impulse / mass`,
+// and the world's momentum by `impulse` (double precision). A kinematic sphere does not
+// change.
+//
+// # Safety
+// `world` is null or a live handle.
+enum SwerveStatus swerve_world3d_apply_impulse(struct SwerveWorld3d *world,
+                                               uint32_t id,
+                                               struct SwerveVec3 impulse);
+
+// The live spheres' ids, in the order every other all-spheres function uses (the order they
+// were added, less the removed ones). `*count` receives the number of spheres; `out` must
+// hold that many (`BufferTooSmall` otherwise, with `out` untouched).
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing `capacity` ids;
+// `count` is null or valid for writing.
+enum SwerveStatus swerve_world3d_sphere_ids(const struct SwerveWorld3d *world,
+                                            uint32_t *out,
+                                            size_t capacity,
+                                            size_t *count);
+
+// Every sphere's whole state; `*count` and `out` as in `swerve_world3d_sphere_ids`.
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing `capacity` spheres;
+// `count` is null or valid for writing.
+enum SwerveStatus swerve_world3d_spheres(const struct SwerveWorld3d *world,
+                                         struct SwerveSphere *out,
+                                         size_t capacity,
+                                         size_t *count);
+
+// Every sphere's position (m); `*count` and `out` as in `swerve_world3d_sphere_ids`.
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing `capacity` vectors;
+// `count` is null or valid for writing.
+enum SwerveStatus swerve_world3d_positions(const struct SwerveWorld3d *world,
+                                           struct SwerveVec3 *out,
+                                           size_t capacity,
+                                           size_t *count);
+
+// Every sphere's velocity (m/s); `*count` and `out` as in `swerve_world3d_sphere_ids`.
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing `capacity` vectors;
+// `count` is null or valid for writing.
+enum SwerveStatus swerve_world3d_velocities(const struct SwerveWorld3d *world,
+                                            struct SwerveVec3 *out,
+                                            size_t capacity,
+                                            size_t *count);
+
+// Every sphere's angular velocity (rad/s); `*count` and `out` as in
+// `swerve_world3d_sphere_ids`.
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing `capacity` vectors;
+// `count` is null or valid for writing.
+enum SwerveStatus swerve_world3d_angular_velocities(const struct SwerveWorld3d *world,
+                                                    struct SwerveVec3 *out,
+                                                    size_t capacity,
+                                                    size_t *count);
+
+// Every sphere's radius (m); `*count` and `out` as in `swerve_world3d_sphere_ids`.
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing `capacity` floats;
+// `count` is null or valid for writing.
+enum SwerveStatus swerve_world3d_radii(const struct SwerveWorld3d *world,
+                                       float *out,
+                                       size_t capacity,
+                                       size_t *count);
+
+// Every sphere's mass (kg; `INFINITY` for kinematic spheres); `*count` and `out` as in
+// `swerve_world3d_sphere_ids`.
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing `capacity` floats;
+// `count` is null or valid for writing.
+enum SwerveStatus swerve_world3d_masses(const struct SwerveWorld3d *world,
+                                        float *out,
+                                        size_t capacity,
+                                        size_t *count);
+
+// Moves every sphere at once, in the order of `swerve_world3d_sphere_ids`. `count` must
+// equal the number of spheres and every sphere fit inside the bounds at its new place
+// (kinematic spheres excepted); otherwise nothing changes.
+//
+// # Safety
+// `world` is null or a live handle; `values` is null or valid for reading `count` vectors.
+enum SwerveStatus swerve_world3d_set_positions(struct SwerveWorld3d *world,
+                                               const struct SwerveVec3 *values,
+                                               size_t count);
+
+// Sets every sphere's velocity at once, in the order of `swerve_world3d_sphere_ids`. `count`
+// must equal the number of spheres and every value be finite; otherwise nothing changes.
+//
+// # Safety
+// `world` is null or a live handle; `values` is null or valid for reading `count` vectors.
+enum SwerveStatus swerve_world3d_set_velocities(struct SwerveWorld3d *world,
+                                                const struct SwerveVec3 *values,
+                                                size_t count);
+
+// Adds a static triangle with corners `a`, `b`, `c` (m, finite), solid on both faces.
+// Refused: a triangle without area (repeated corners, corners in a line, or a sliver so thin
+// its normal would be rounding noise). Triangles are numbered in the order they are added,
+// from 0.
+//
+// # Safety
+// `world` is null or a live handle.
+enum SwerveStatus swerve_world3d_add_triangle(struct SwerveWorld3d *world,
+                                              struct SwerveVec3 a,
+                                              struct SwerveVec3 b,
+                                              struct SwerveVec3 c);
+
+// Adds the triangles of a mesh, in order: `indices` holds `triangle_count` triples of
+// indices into the `vertex_count` `vertices`. All or nothing: a non-finite vertex, an index
+// beyond the vertices or a triangle without area adds none of them (the message names the
+// triangle). Shared edges are fine.
+//
+// # Safety
+// `world` is null or a live handle; `vertices` is null or valid for reading `vertex_count`
+// vectors; `indices` is null or valid for reading `3 * triangle_count` indices.
+enum SwerveStatus swerve_world3d_add_mesh(struct SwerveWorld3d *world,
+                                          const struct SwerveVec3 *vertices,
+                                          size_t vertex_count,
+                                          const uint32_t *indices,
+                                          size_t triangle_count);
+
+// How many static triangles there are (mesh triangles included).
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_world3d_num_triangles(const struct SwerveWorld3d *world, size_t *out);
+
+// The static triangles, by number; `*count` and `out` as in `swerve_world3d_sphere_ids`.
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing `capacity` triangles;
+// `count` is null or valid for writing.
+enum SwerveStatus swerve_world3d_triangles(const struct SwerveWorld3d *world,
+                                           struct SwerveTriangle *out,
+                                           size_t capacity,
+                                           size_t *count);
+
+// Whether each step records its collisions for `swerve_world3d_contacts` (off by default).
+// Turning it on or off clears the last step's records.
+//
+// # Safety
+// `world` is null or a live handle.
+enum SwerveStatus swerve_world3d_set_record_contacts(struct SwerveWorld3d *world, bool on);
+
+// Whether steps record their collisions.
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_world3d_records_contacts(const struct SwerveWorld3d *world, bool *out);
+
+// The last step's collisions, one per touching pair (sphere–sphere, sphere–triangle,
+// sphere–wall), ordered by sphere (in the order of `swerve_world3d_sphere_ids`) and partner;
+// none unless contacts are recorded. The same for every broad phase. `*count` and `out` as
+// in `swerve_world3d_sphere_ids`.
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing `capacity` contacts;
+// `count` is null or valid for writing.
+enum SwerveStatus swerve_world3d_contacts(const struct SwerveWorld3d *world,
+                                          struct SwerveContact3d *out,
+                                          size_t capacity,
+                                          size_t *count);
+
+// The ids of the spheres that overlap the ball (`center`, `radius` ≥ 0), in the order of
+// `swerve_world3d_sphere_ids`; with `radius` 0, the spheres that contain `center`.
+// O(spheres). `*count` and `out` as in `swerve_world3d_sphere_ids`.
+//
+// # Safety
+// `world` is null or a live handle; `out` is null or valid for writing `capacity` ids;
+// `count` is null or valid for writing.
+enum SwerveStatus swerve_world3d_spheres_in_ball(const struct SwerveWorld3d *world,
+                                                 struct SwerveVec3 center,
+                                                 float radius,
+                                                 uint32_t *out,
+                                                 size_t capacity,
+                                                 size_t *count);
+
+// The first sphere (in the order of `swerve_world3d_sphere_ids`) that contains `point`
+// (finite): `*out_found` says whether there is one, and `*out_id` (written only then) is its
+// id.
+//
+// # Safety
+// `world` is null or a live handle; `out_found` and `out_id` are null or valid for writing.
+enum SwerveStatus swerve_world3d_sphere_at(const struct SwerveWorld3d *world,
+                                           struct SwerveVec3 point,
+                                           bool *out_found,
+                                           uint32_t *out_id);
+
+// What the ray from `origin` along `direction` (finite, non-zero, any length) meets first
+// within `max_distance` (m, ≥ 0, may be `INFINITY`): a sphere where the ray enters it
+// (spheres that contain the origin are skipped), a triangle (either face), or a wall of the
+// box. `*out_hit` says whether it meets anything, and `*out` (written only then) what.
+// O(spheres + triangles).
+//
+// # Safety
+// `world` is null or a live handle; `out_hit` and `out` are null or valid for writing.
+enum SwerveStatus swerve_world3d_cast_ray(const struct SwerveWorld3d *world,
+                                          struct SwerveVec3 origin,
+                                          struct SwerveVec3 direction,
+                                          float max_distance,
+                                          bool *out_hit,
+                                          struct SwerveRayHit3d *out);
 
 // RVO2's Circle example parameters: 15 m, 10 neighbours, 10 s, 10 s, 1.5 m, 2 m/s.
 //

@@ -1,6 +1,7 @@
 //! The C interface of swerve: the RVO2-exact ORCA simulator (`swerve_simulator_*`), the
-//! RVO2-3D-exact one in three dimensions (`swerve_simulator3d_*`) and the rigid-ball world
-//! (`swerve_world_*`) behind a plain C header (`include/swerve.h`, generated from this crate
+//! RVO2-3D-exact one in three dimensions (`swerve_simulator3d_*`), the rigid-ball world
+//! (`swerve_world_*`) and its 3-D twin with spheres and static triangles (`swerve_world3d_*`)
+//! behind a plain C header (`include/swerve.h`, generated from this crate
 //! by cbindgen), for game engines and robot stacks that are not written in Rust — and, on top
 //! of it, `include/rvo2/RVO.h`, a header-only stand-in for RVO2's own C++ API.
 //!
@@ -18,11 +19,13 @@
 #![warn(missing_docs)]
 
 mod balls;
+mod balls3d;
 mod orca;
 mod orca3d;
 mod status;
 
 pub use balls::*;
+pub use balls3d::*;
 pub use orca::*;
 pub use orca3d::*;
 pub use status::{swerve_last_error_message, swerve_version, SwerveStatus};

@@ -17,7 +17,8 @@ pub enum SwerveStatus {
     /// An argument was refused: not finite, out of its range, a polygon with too few
     /// vertices or crossing edges, a length that does not match, an unknown setting.
     InvalidArgument = 2,
-    /// An id names no live agent, obstacle, mover or ball (never handed out, or removed).
+    /// An id names no live agent, obstacle, mover, ball or sphere (never handed out, or
+    /// removed).
     UnknownId = 3,
     /// The caller's buffer is smaller than the count the call reported.
     BufferTooSmall = 4,
@@ -55,9 +56,16 @@ impl From<swerve::Error> for Failure {
     fn from(error: swerve::Error) -> Failure {
         use swerve::Error as E;
         let status = match error {
-            E::UnknownAgent(_) | E::UnknownObstacle(_) | E::UnknownMover(_) | E::UnknownBall(_) => {
-                SwerveStatus::UnknownId
-            }
+            E::UnknownAgent(_)
+            | E::UnknownObstacle(_)
+            | E::UnknownMover(_)
+            | E::UnknownBall(_)
+            | E::UnknownSphere(_) => SwerveStatus::UnknownId,
+            // Bad input to the 3-D ball world, named here so that a new variant is a choice.
+            E::UnknownBroadPhase3d(_)
+            | E::SphereOutsideBounds { .. }
+            | E::DegenerateTriangle { .. }
+            | E::MeshIndexOutOfRange { .. } => SwerveStatus::InvalidArgument,
             E::DecisionsNotRecorded => SwerveStatus::NotRecorded,
             _ => SwerveStatus::InvalidArgument,
         };
