@@ -32,14 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "swerve.h"
-
-static void check(SwerveStatus status, const char *what) {
-  if (status != SWERVE_STATUS_OK) {
-    fprintf(stderr, "%s failed with status %d: %s\n", what, (int)status, swerve_last_error_message());
-    exit(1);
-  }
-}
+#include "checks.h"
 
 static void *allocate(size_t n, size_t size) {
   void *p = calloc(n + 1, size);

@@ -5,25 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "swerve.h"
-
-static int failures = 0;
-
-#define CHECK(condition)                                                                  \
-  do {                                                                                    \
-    if (!(condition)) {                                                                   \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #condition);       \
-      ++failures;                                                                         \
-    }                                                                                     \
-  } while (0)
-
-static int message_mentions(const char *text) {
-  if (strstr(swerve_last_error_message(), text) != NULL) {
-    return 1;
-  }
-  fprintf(stderr, "the message \"%s\" does not mention \"%s\"\n", swerve_last_error_message(), text);
-  return 0;
-}
+#include "checks.h"
 
 static SwerveVec3 vec3(float x, float y, float z) {
   SwerveVec3 v;
@@ -375,8 +357,5 @@ int main(void) {
 
   swerve_world3d_free(NULL);
   swerve_world3d_free(world);
-  if (failures == 0) {
-    printf("all checks passed\n");
-  }
-  return failures == 0 ? 0 : 1;
+  return finish();
 }

@@ -9,17 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "swerve.h"
-
-static int failures = 0;
-
-#define CHECK(condition)                                                                  \
-  do {                                                                                    \
-    if (!(condition)) {                                                                   \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #condition);       \
-      ++failures;                                                                         \
-    }                                                                                     \
-  } while (0)
+#include "checks.h"
 
 #define OK(call) CHECK((call) == SWERVE_STATUS_OK)
 
@@ -291,8 +281,5 @@ int main(void) {
   contacts_account_for_momentum();
   kinematic();
   queries();
-  if (failures == 0) {
-    printf("all checks passed\n");
-  }
-  return failures == 0 ? 0 : 1;
+  return finish();
 }
