@@ -103,6 +103,21 @@ pub(crate) struct RestingContacts {
     /// Which spheres a contact touched (their velocities are written back), and their list.
     is_touched: Vec<bool>,
     touched: Vec<u32>,
+    /// One sphere's triangles within the contact margin, while they are gathered.
+    touches: Vec<TriangleTouch>,
+}
+
+/// A triangle within a sphere's contact margin.
+#[derive(Clone, Copy, Debug)]
+struct TriangleTouch {
+    triangle: u32,
+    /// The triangle's point nearest the sphere's centre, and the offset to it.
+    point: DVec3,
+    toward: DVec3,
+    distance: f64,
+    gap: f64,
+    /// Whether `point` is inside the face (not on an edge or corner).
+    on_face: bool,
 }
 
 /// What the solver reads of the world.
@@ -293,20 +308,51 @@ impl RestingContacts {
                 }
             }
         }
-        for &(i, t) in scene.triangle_pairs {
+        // Each sphere's triangles, a run per sphere (`World::find_triangle_pairs` lists them
+        // sphere by sphere).
+        let mut rest = scene.triangle_pairs;
+        while let Some(&(i, _)) = rest.first() {
+            let run = rest.iter().take_while(|pair| pair.0 == i).count();
+            let (pairs, after) = rest.split_at(run);
+            rest = after;
             let sphere = &scene.spheres[i as usize];
             let center = sphere.position.as_dvec3();
-            let toward = scene.triangles[t as usize].closest_point(center) - center;
-            let distance = toward.length();
-            let gap = distance - f64::from(sphere.radius);
-            if gap > f64::from(Self::MARGIN * sphere.radius) || distance == 0.0 {
-                continue;
+            self.touches.clear();
+            for &(_, t) in pairs {
+                let triangle = &scene.triangles[t as usize];
+                let point = triangle.closest_point(center);
+                let toward = point - center;
+                let distance = toward.length();
+                let gap = distance - f64::from(sphere.radius);
+                if gap > f64::from(Self::MARGIN * sphere.radius) || distance == 0.0 {
+                    continue;
+                }
+                // On the face: the nearest point is straight below the centre.
+                let on_face = toward.dot(triangle.normal()).abs() >= (1.0 - 1e-9) * distance;
+                self.touches.push(TriangleTouch { triangle: t, point, toward, distance, gap, on_face });
             }
-            // After the six walls' codes (`World::add_triangles` keeps `t` below 2³¹ − 8).
-            let code = (1 << 31) + 6 + t;
-            let rolling_arm = f64::from(sphere.rolling_resistance) * f64::from(sphere.radius);
-            let (e, friction) = (sphere.restitution, sphere.friction);
-            push(i as usize, WALL, code, toward / distance, gap, e, friction, rolling_arm);
+            for touch in &self.touches {
+                // A mesh's seam: an edge or corner of one triangle where a face the sphere
+                // touches no farther away goes on. That contact is the face's seen from its
+                // neighbour, with a normal tilted toward the face; kept, it would push a sphere
+                // rolling over the seam sideways.
+                let scale = 1e-9 * (1.0 + touch.point.abs().max_element());
+                let seam = !touch.on_face
+                    && self.touches.iter().any(|face| {
+                        face.on_face
+                            && face.gap <= touch.gap
+                            && scene.triangles[face.triangle as usize].closest_point(touch.point).distance(touch.point)
+                                <= scale
+                    });
+                if seam {
+                    continue;
+                }
+                // After the six walls' codes (`World::add_triangles` keeps `t` below 2³¹ − 8).
+                let code = (1 << 31) + 6 + touch.triangle;
+                let rolling_arm = f64::from(sphere.rolling_resistance) * f64::from(sphere.radius);
+                let (e, friction) = (sphere.restitution, sphere.friction);
+                push(i as usize, WALL, code, touch.toward / touch.distance, touch.gap, e, friction, rolling_arm);
+            }
         }
         self.contacts.sort_unstable_by_key(|c| c.key);
         // Keys are unique but for a pair the broad phase reported twice.

@@ -455,8 +455,10 @@ impl World {
 
     /// Adds the triangles of a mesh: `triangles` index `vertices` (m). All or nothing: a
     /// non-finite vertex, an index beyond the vertices or a triangle without area adds none of
-    /// them. Shared edges are fine (a sphere rolls across the seam of a flat mesh as over one
-    /// face: its contact with the neighbour is never closer than with the face it is on).
+    /// them. Shared edges are fine: a sphere rolls across the seam of a flat mesh as over one
+    /// face (near the seam it also touches the neighbour's edge, at a normal tilted toward
+    /// the face; that touch is left out of the resting contacts whenever a face the sphere
+    /// touches no farther away goes on past that edge).
     pub fn add_mesh(&mut self, vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<(), Error> {
         for &v in vertices {
             Error::check_finite_vec3("mesh vertex", v)?;
