@@ -5,10 +5,8 @@
 
 mod common;
 
-use common::{build_c, crate_dir, expect_all_checks_pass, run_readme_example, Link};
-use std::io::Write;
+use common::{build_c, crate_dir, expect_all_checks_pass, run_program, run_readme_example, Link};
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use swerve::reference::ReferenceRun;
 
@@ -43,17 +41,7 @@ fn scenario_text(run: &ReferenceRun) -> String {
 /// Runs the replay program on `run` and compares every agent's position and velocity after
 /// every step with the recording, bit for bit.
 fn replay_matches_recording(program: &Path, run: &ReferenceRun, threads: usize) {
-    let mut child = Command::new(program)
-        .arg(threads.to_string())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the replay program starts");
-    child.stdin.take().expect("stdin").write_all(scenario_text(run).as_bytes()).expect("write the scenario");
-    let output = child.wait_with_output().expect("the replay program ends");
-    assert!(output.status.success(), "replay failed: {}", String::from_utf8_lossy(&output.stderr));
-    let stdout = String::from_utf8(output.stdout).expect("UTF-8");
+    let stdout = run_program(program, &[&threads.to_string()], &scenario_text(run));
 
     let mut lines = 0;
     for line in stdout.lines() {

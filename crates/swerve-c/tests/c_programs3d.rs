@@ -4,10 +4,9 @@
 
 mod common;
 
-use common::{build_c, crate_dir, expect_all_checks_pass, run_readme_example, Link};
-use std::io::{Read, Write};
+use common::{assert_same_lines, build_c, crate_dir, expect_all_checks_pass, run_program, run_readme_example, Link};
+use std::io::Read;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use swerve::orca::{AgentId, MoverId};
 use swerve::orca3d::{AgentParams, Extensions, Mover, OverlapResolution, Simulator, SymmetryBreaking, Vec3};
@@ -213,26 +212,13 @@ fn rust_output(s: &Scenario) -> String {
 
 /// Runs the replay program on `s` with `threads` worker threads; its output.
 fn run_replay(program: &Path, s: &Scenario, threads: usize) -> String {
-    let mut child = Command::new(program)
-        .arg(threads.to_string())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the replay program starts");
-    child.stdin.take().expect("stdin").write_all(scenario_text(s).as_bytes()).expect("write the scenario");
-    let output = child.wait_with_output().expect("the replay program ends");
-    assert!(output.status.success(), "replay3d failed: {}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8(output.stdout).expect("UTF-8")
+    run_program(program, &[&threads.to_string()], &scenario_text(s))
 }
 
 /// The C program's output is the Rust simulator's, line for line.
 fn same_as_rust(name: &str, actual: &str, s: &Scenario) {
     let expected = rust_output(s);
-    for (line, (a, e)) in actual.lines().zip(expected.lines()).enumerate() {
-        assert_eq!(a, e, "{name}: line {} differs (C, then Rust)", line + 1);
-    }
-    assert_eq!(actual.lines().count(), expected.lines().count(), "{name}: line count");
+    assert_same_lines(name, actual, &expected.lines().collect::<Vec<_>>());
 }
 
 /// Replays a recording through the C program: every agent's position and velocity after

@@ -6,11 +6,9 @@
 
 mod common;
 
-use common::{build_c, expect_all_checks_pass, run_readme_example, Link};
+use common::{assert_same_lines, build_c, expect_all_checks_pass, run_program, run_readme_example, Link};
 use std::ffi::CStr;
 use std::fmt::Write as _;
-use std::io::Write as _;
-use std::process::{Command, Stdio};
 
 use glam::Vec2;
 use swerve::geom::Aabb;
@@ -325,27 +323,9 @@ impl Scenario {
 /// Runs tests/c/balls.c on `scenario` and requires exactly the lines the Rust API gives.
 fn same_bits_from_c(link: Link, scenario: &Scenario) {
     let program = build_c("balls.c", link, false);
-    let mut child = Command::new(&program.path)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the balls program starts");
-    child.stdin.take().expect("stdin").write_all(scenario.text().as_bytes()).expect("write the scenario");
-    let output = child.wait_with_output().expect("the balls program ends");
-    assert!(output.status.success(), "balls failed: {}", String::from_utf8_lossy(&output.stderr));
-    let stdout = String::from_utf8(output.stdout).expect("UTF-8");
-    let got: Vec<&str> = stdout.lines().collect();
+    let actual = run_program(&program.path, &[], &scenario.text());
     let expected = scenario.expected();
-    for (n, (got, expected)) in got.iter().zip(&expected).enumerate() {
-        assert_eq!(got, expected, "{}: line {} differs (C, then Rust)", scenario.broad_phase, n + 1);
-    }
-    assert_eq!(
-        got.len(),
-        expected.len(),
-        "{}: the C program printed a different number of lines",
-        scenario.broad_phase
-    );
+    assert_same_lines(&scenario.broad_phase.to_string(), &actual, &expected);
     assert!(expected.len() > 3000, "only {} lines compared", expected.len());
 }
 

@@ -4,27 +4,9 @@
 
 mod common;
 
-use common::{build, crate_dir, Link};
-use std::path::{Path, PathBuf};
+use common::{build, crate_dir, run_program, Link};
+use std::path::PathBuf;
 use std::process::Command;
-
-fn run(program: &Path, args: &[&str], stdin: Option<&str>) -> String {
-    use std::io::Write;
-    // As in a user's shell: without the LD_LIBRARY_PATH cargo sets for tests (which names
-    // the build tree), so that the programs load the installed library.
-    let mut child = Command::new(program)
-        .env_remove("LD_LIBRARY_PATH")
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", program.display()));
-    child.stdin.take().expect("stdin").write_all(stdin.unwrap_or("").as_bytes()).expect("write stdin");
-    let output = child.wait_with_output().expect("it ends");
-    assert!(output.status.success(), "{} failed:\n{}", program.display(), String::from_utf8_lossy(&output.stderr));
-    String::from_utf8(output.stdout).expect("UTF-8")
-}
 
 fn checked(command: &mut Command, what: &str) {
     let output = command.output().unwrap_or_else(|e| panic!("cannot run {what}: {e} (scripts/test installs it)"));
@@ -70,7 +52,7 @@ fn a_c_program_builds_against_the_install_through_pkg_config() {
             .args(flags.split_whitespace()),
         "cc with pkg-config's flags",
     );
-    assert_eq!(run(&program, &[], None).trim(), "all checks passed");
+    assert_eq!(run_program(&program, &[], "").trim(), "all checks passed");
     // It runs on the installed library (the rpath pkg-config gave), not on the build tree's.
     let ldd = Command::new("ldd").arg(&program).env_remove("LD_LIBRARY_PATH").output().expect("ldd");
     let ldd = String::from_utf8_lossy(&ldd.stdout).to_string();
@@ -103,13 +85,13 @@ fn a_cmake_project_finds_the_install_and_builds_rvo2_programs_on_it() {
         Link::Static,
         "install-reference",
     );
-    let expected = run(&reference.path, &[], None);
+    let expected = run_program(&reference.path, &[], "");
     assert!(expected.ends_with("done\n"), "the reference run finished");
-    assert_eq!(run(&build_dir.join("rvo2_api"), &[], None), expected);
+    assert_eq!(run_program(&build_dir.join("rvo2_api"), &[], ""), expected);
 
     // The static target links: a two-agent scene through the C replay program.
     let scene = "0.25\n15 10 10 10 1.5 2\n2\n-5 0 5 0 15 10 10 10 1.5 2\n5 0.01 -5 0 15 10 10 10 1.5 2\n0\n40\n";
-    let lines = run(&build_dir.join("replay_static"), &["1"], Some(scene));
+    let lines = run_program(&build_dir.join("replay_static"), &["1"], scene);
     assert_eq!(lines.lines().count(), 80, "one line per agent and step");
     let _ = std::fs::remove_dir_all(&prefix);
 }

@@ -145,3 +145,33 @@ pub fn run_readme_example(containing: &str, link: Link) -> (String, Vec<f32>) {
         .collect();
     (text, numbers)
 }
+
+/// Runs `program` with `args` and `input` on its standard input, as from a user's shell
+/// (without the LD_LIBRARY_PATH cargo sets for tests, which names the build tree); it must
+/// succeed. Its standard output.
+#[allow(dead_code)]
+pub fn run_program(program: &Path, args: &[&str], input: &str) -> String {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(program)
+        .env_remove("LD_LIBRARY_PATH")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", program.display()));
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write the input");
+    let output = child.wait_with_output().expect("the program ends");
+    assert!(output.status.success(), "{} failed:\n{}", program.display(), String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).expect("UTF-8")
+}
+
+/// `actual` (a C program's output) is `expected`, line for line.
+#[allow(dead_code)]
+pub fn assert_same_lines<S: AsRef<str>>(label: &str, actual: &str, expected: &[S]) {
+    for (n, (a, e)) in actual.lines().zip(expected).enumerate() {
+        assert_eq!(a, e.as_ref(), "{label}: line {} differs (C, then Rust)", n + 1);
+    }
+    assert_eq!(actual.lines().count(), expected.len(), "{label}: the C program printed a different number of lines");
+}
