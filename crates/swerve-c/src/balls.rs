@@ -6,8 +6,8 @@
 use std::collections::HashSet;
 use std::ffi::{c_char, CStr};
 
-use crate::orca::SwerveVec2;
-use crate::status::{arg, arg_mut, fill, guard, slice, Failure, Out, SwerveStatus};
+use crate::orca::{finite, SwerveVec2};
+use crate::status::{arg, change, fill, guard, inner, inner_mut, query, slice, Failure, Handle, Out, SwerveStatus};
 use swerve::geom::Aabb;
 use swerve::physics::{
     Ball, BallId, BoxWall, BroadPhaseKind, Collider, Contact, DebugBoxKind, RayHit, Segment, StepStats, World,
@@ -290,37 +290,15 @@ pub struct SwerveWorld {
     world: World,
 }
 
-unsafe fn world<'a>(world: *const SwerveWorld) -> Result<&'a World, Failure> {
-    Ok(&unsafe { arg(world, "world") }?.world)
-}
-
-unsafe fn world_mut<'a>(world: *mut SwerveWorld) -> Result<&'a mut World, Failure> {
-    Ok(&mut unsafe { arg_mut(world, "world") }?.world)
-}
-
-/// The body of a query: checks the handle and the out pointer, then writes what `value`
-/// gives.
-unsafe fn query<T>(
-    handle: *const SwerveWorld,
-    out: *mut T,
-    value: impl FnOnce(&World) -> Result<T, Failure>,
-) -> SwerveStatus {
-    guard(|| {
-        let w = unsafe { world(handle) }?;
-        let out = Out::new(out, "out")?;
-        let value = value(w)?;
-        unsafe { out.set(value) };
-        Ok(())
-    })
-}
-
-/// The body of a change: checks the handle, then runs `change`.
-unsafe fn change(handle: *mut SwerveWorld, change: impl FnOnce(&mut World) -> Result<(), Failure>) -> SwerveStatus {
-    guard(|| change(unsafe { world_mut(handle) }?))
-}
-
-fn invalid(message: String) -> Failure {
-    Failure::new(SwerveStatus::InvalidArgument, message)
+impl Handle for SwerveWorld {
+    type Inner = World;
+    const WHAT: &'static str = "world";
+    fn inner(&self) -> &World {
+        &self.world
+    }
+    fn inner_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
 }
 
 /// The broad-phase kind a C string names.
@@ -332,7 +310,7 @@ unsafe fn broad_phase_named(name: *const c_char) -> Result<BroadPhaseKind, Failu
         return Err(Failure::null("broad_phase"));
     }
     let name = unsafe { CStr::from_ptr(name) };
-    let name = name.to_str().map_err(|_| invalid(format!("unknown broad phase {name:?} (not UTF-8)")))?;
+    let name = name.to_str().map_err(|_| Failure::invalid(format!("unknown broad phase {name:?} (not UTF-8)")))?;
     Ok(name.parse::<BroadPhaseKind>()?)
 }
 
@@ -346,14 +324,6 @@ fn broad_phase_name(kind: BroadPhaseKind) -> &'static CStr {
         BroadPhaseKind::GridSortAndSweep => c"grid-sort-and-sweep",
         BroadPhaseKind::Quadtree => c"quadtree",
         BroadPhaseKind::DynamicAabbTree => c"aabb-tree",
-    }
-}
-
-fn finite(what: &str, v: SwerveVec2) -> Result<Vec2, Failure> {
-    if v.x.is_finite() && v.y.is_finite() {
-        Ok(v.into())
-    } else {
-        Err(invalid(format!("{what} must be finite, got ({}, {})", v.x, v.y)))
     }
 }
 
@@ -437,7 +407,7 @@ pub unsafe extern "C" fn swerve_world_new(
             Some(b) => {
                 let (min, max): (Vec2, Vec2) = (b.min.into(), b.max.into());
                 if !(min.is_finite() && max.is_finite() && min.x < max.x && min.y < max.y) {
-                    return Err(invalid(format!(
+                    return Err(Failure::invalid(format!(
                         "bounds must be finite with min < max, got ({}, {}) .. ({}, {})",
                         min.x, min.y, max.x, max.y
                     )));
@@ -475,7 +445,7 @@ pub unsafe extern "C" fn swerve_world_step(world: *mut SwerveWorld, dt: f32) -> 
         change(world, |w| {
             // The library ignores such a step; at the C boundary it is a mistake worth saying.
             if !(dt.is_finite() && dt > 0.0) {
-                return Err(invalid(format!("dt must be finite and greater than 0, got {dt}")));
+                return Err(Failure::invalid(format!("dt must be finite and greater than 0, got {dt}")));
             }
             w.step(dt);
             Ok(())
@@ -495,7 +465,7 @@ pub unsafe extern "C" fn swerve_world_bounds(
     out: *mut SwerveBounds,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         let bounded = Out::new(out_bounded, "out_bounded")?;
         let out = Out::new(out, "out")?;
         let bounds = w.bounds();
@@ -697,7 +667,7 @@ pub unsafe extern "C" fn swerve_world_add_ball(
     out_id: *mut u32,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { world_mut(world) }?;
+        let w = unsafe { inner_mut(world) }?;
         let ball = *unsafe { arg(ball, "ball") }?;
         let out = Out::new(out_id, "out_id")?;
         let id = w.add_ball(ball.into())?;
@@ -720,7 +690,7 @@ pub unsafe extern "C" fn swerve_world_add_balls(
     out_ids: *mut u32,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { world_mut(world) }?;
+        let w = unsafe { inner_mut(world) }?;
         let balls = unsafe { slice(balls, count, "balls") }?;
         if count > 0 && out_ids.is_null() {
             return Err(Failure::null("out_ids"));
@@ -772,7 +742,7 @@ pub unsafe extern "C" fn swerve_world_remove_balls(
     count: usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { world_mut(world) }?;
+        let w = unsafe { inner_mut(world) }?;
         let ids = unsafe { slice(ids, count, "ids") }?;
         if let Some(&unknown) = ids.iter().find(|&&id| !w.contains_ball(BallId(id))) {
             return Err(swerve::Error::UnknownBall(unknown).into());
@@ -827,7 +797,7 @@ pub unsafe extern "C" fn swerve_world_set_ball(
 ) -> SwerveStatus {
     guard(|| {
         let ball = *unsafe { arg(ball, "ball") }?;
-        Ok(unsafe { world_mut(world) }?.set_ball(BallId(id), ball.into())?)
+        Ok(unsafe { inner_mut(world) }?.set_ball(BallId(id), ball.into())?)
     })
 }
 
@@ -947,7 +917,7 @@ pub unsafe extern "C" fn swerve_world_ball_ids(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         unsafe { fill(w.ball_ids().iter().map(|id| id.0), out, capacity, count) }
     })
 }
@@ -965,7 +935,7 @@ pub unsafe extern "C" fn swerve_world_balls(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         unsafe { fill(w.balls().iter().map(|&b| b.into()), out, capacity, count) }
     })
 }
@@ -983,7 +953,7 @@ pub unsafe extern "C" fn swerve_world_positions(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         unsafe { fill(w.balls().iter().map(|b| b.position.into()), out, capacity, count) }
     })
 }
@@ -1001,7 +971,7 @@ pub unsafe extern "C" fn swerve_world_velocities(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         unsafe { fill(w.balls().iter().map(|b| b.velocity.into()), out, capacity, count) }
     })
 }
@@ -1019,7 +989,7 @@ pub unsafe extern "C" fn swerve_world_radii(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         unsafe { fill(w.balls().iter().map(|b| b.radius), out, capacity, count) }
     })
 }
@@ -1038,7 +1008,7 @@ pub unsafe extern "C" fn swerve_world_masses(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         unsafe { fill(w.balls().iter().map(|b| b.mass), out, capacity, count) }
     })
 }
@@ -1056,7 +1026,7 @@ pub unsafe extern "C" fn swerve_world_angular_velocities(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         unsafe { fill(w.balls().iter().map(|b| b.angular_velocity), out, capacity, count) }
     })
 }
@@ -1075,7 +1045,7 @@ pub unsafe extern "C" fn swerve_world_angles(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         unsafe { fill(w.balls().iter().map(|b| b.angle), out, capacity, count) }
     })
 }
@@ -1093,7 +1063,7 @@ pub unsafe extern "C" fn swerve_world_set_positions(
     count: usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { world_mut(world) }?;
+        let w = unsafe { inner_mut(world) }?;
         let values = unsafe { slice(values, count, "values") }?;
         Ok(w.set_positions(bytemuck::cast_slice(values))?)
     })
@@ -1111,7 +1081,7 @@ pub unsafe extern "C" fn swerve_world_set_velocities(
     count: usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { world_mut(world) }?;
+        let w = unsafe { inner_mut(world) }?;
         let values = unsafe { slice(values, count, "values") }?;
         Ok(w.set_velocities(bytemuck::cast_slice(values))?)
     })
@@ -1147,7 +1117,7 @@ pub unsafe extern "C" fn swerve_world_add_polygon(
     count: usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { world_mut(world) }?;
+        let w = unsafe { inner_mut(world) }?;
         let vertices = unsafe { slice(vertices, count, "vertices") }?;
         Ok(w.add_polygon(bytemuck::cast_slice(vertices))?)
     })
@@ -1175,7 +1145,7 @@ pub unsafe extern "C" fn swerve_world_segments(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         let segments = w.segments().iter().map(|&Segment { a, b }| SwerveSegment { a: a.into(), b: b.into() });
         unsafe { fill(segments, out, capacity, count) }
     })
@@ -1224,7 +1194,7 @@ pub unsafe extern "C" fn swerve_world_contacts(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         unsafe { fill(w.contacts().iter().map(SwerveContact::from), out, capacity, count) }
     })
 }
@@ -1248,7 +1218,7 @@ pub unsafe extern "C" fn swerve_world_balls_in_circle(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         // Collected first: the iterator's length is not known until it has run.
         let found: Vec<u32> = w.balls_in_circle(center.into(), radius)?.map(|id| id.0).collect();
         unsafe { fill(found.into_iter(), out, capacity, count) }
@@ -1268,7 +1238,7 @@ pub unsafe extern "C" fn swerve_world_ball_at(
     out_id: *mut u32,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         let found = Out::new(out_found, "out_found")?;
         let out_id = Out::new(out_id, "out_id")?;
         let id = w.ball_at(finite("point", point)?)?;
@@ -1297,7 +1267,7 @@ pub unsafe extern "C" fn swerve_world_cast_ray(
     out: *mut SwerveRayHit,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         let hit_out = Out::new(out_hit, "out_hit")?;
         let out = Out::new(out, "out")?;
         let hit = w.cast_ray(origin.into(), direction.into(), max_distance)?;
@@ -1323,7 +1293,7 @@ pub unsafe extern "C" fn swerve_world_broad_phase_boxes(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         let debug = w.broad_phase_debug();
         let boxes = debug.layers.iter().flat_map(|layer| {
             let kind = match layer.kind {

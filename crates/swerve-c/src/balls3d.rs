@@ -8,7 +8,7 @@ use std::ffi::{c_char, CStr};
 
 use crate::balls::SwerveStepStats;
 use crate::orca3d::SwerveVec3;
-use crate::status::{arg, arg_mut, fill, guard, slice, Failure, Out, SwerveStatus};
+use crate::status::{arg, change, fill, guard, inner, inner_mut, query, slice, Failure, Handle, Out, SwerveStatus};
 use swerve::physics3d::{
     Aabb3, BoxWall, BroadPhaseKind, Collider, Contact, RayHit, Sphere, SphereId, Triangle, Vec3, World,
 };
@@ -235,33 +235,15 @@ pub struct SwerveWorld3d {
     world: World,
 }
 
-unsafe fn world<'a>(world: *const SwerveWorld3d) -> Result<&'a World, Failure> {
-    Ok(&unsafe { arg(world, "world") }?.world)
-}
-
-unsafe fn world_mut<'a>(world: *mut SwerveWorld3d) -> Result<&'a mut World, Failure> {
-    Ok(&mut unsafe { arg_mut(world, "world") }?.world)
-}
-
-/// The body of a query: checks the handle and the out pointer, then writes what `value`
-/// gives.
-unsafe fn query<T>(
-    handle: *const SwerveWorld3d,
-    out: *mut T,
-    value: impl FnOnce(&World) -> Result<T, Failure>,
-) -> SwerveStatus {
-    guard(|| {
-        let w = unsafe { world(handle) }?;
-        let out = Out::new(out, "out")?;
-        let value = value(w)?;
-        unsafe { out.set(value) };
-        Ok(())
-    })
-}
-
-/// The body of a change: checks the handle, then runs `change`.
-unsafe fn change(handle: *mut SwerveWorld3d, change: impl FnOnce(&mut World) -> Result<(), Failure>) -> SwerveStatus {
-    guard(|| change(unsafe { world_mut(handle) }?))
+impl Handle for SwerveWorld3d {
+    type Inner = World;
+    const WHAT: &'static str = "world";
+    fn inner(&self) -> &World {
+        &self.world
+    }
+    fn inner_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
 }
 
 /// The body of an all-spheres array: `*count` and `out` as in `fill`.
@@ -273,13 +255,9 @@ unsafe fn all<T>(
     value: impl Fn(&Sphere) -> T,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { world(handle) }?;
+        let w = unsafe { inner(handle) }?;
         unsafe { fill(w.spheres().iter().map(value), out, capacity, count) }
     })
-}
-
-fn invalid(message: String) -> Failure {
-    Failure::new(SwerveStatus::InvalidArgument, message)
 }
 
 /// The 3-D broad-phase kind a C string names.
@@ -291,7 +269,7 @@ unsafe fn broad_phase_named(name: *const c_char) -> Result<BroadPhaseKind, Failu
         return Err(Failure::null("broad_phase"));
     }
     let name = unsafe { CStr::from_ptr(name) };
-    let name = name.to_str().map_err(|_| invalid(format!("unknown 3-D broad phase {name:?} (not UTF-8)")))?;
+    let name = name.to_str().map_err(|_| Failure::invalid(format!("unknown 3-D broad phase {name:?} (not UTF-8)")))?;
     Ok(name.parse::<BroadPhaseKind>()?)
 }
 
@@ -414,7 +392,7 @@ pub unsafe extern "C" fn swerve_world3d_step(world: *mut SwerveWorld3d, dt: f32)
         change(world, |w| {
             // The library ignores such a step; at the C boundary it is a mistake worth saying.
             if !(dt.is_finite() && dt > 0.0) {
-                return Err(invalid(format!("dt must be finite and greater than 0, got {dt}")));
+                return Err(Failure::invalid(format!("dt must be finite and greater than 0, got {dt}")));
             }
             w.step(dt);
             Ok(())
@@ -434,7 +412,7 @@ pub unsafe extern "C" fn swerve_world3d_bounds(
     out: *mut SwerveBounds3d,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         let bounded = Out::new(out_bounded, "out_bounded")?;
         let out = Out::new(out, "out")?;
         let bounds = w.bounds();
@@ -643,7 +621,7 @@ pub unsafe extern "C" fn swerve_world3d_add_sphere(
     out_id: *mut u32,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { world_mut(world) }?;
+        let w = unsafe { inner_mut(world) }?;
         let sphere = *unsafe { arg(sphere, "sphere") }?;
         let out = Out::new(out_id, "out_id")?;
         let id = w.add_sphere(sphere.into())?;
@@ -666,7 +644,7 @@ pub unsafe extern "C" fn swerve_world3d_add_spheres(
     out_ids: *mut u32,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { world_mut(world) }?;
+        let w = unsafe { inner_mut(world) }?;
         let spheres = unsafe { slice(spheres, count, "spheres") }?;
         if count > 0 && out_ids.is_null() {
             return Err(Failure::null("out_ids"));
@@ -718,7 +696,7 @@ pub unsafe extern "C" fn swerve_world3d_remove_spheres(
     count: usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { world_mut(world) }?;
+        let w = unsafe { inner_mut(world) }?;
         let ids = unsafe { slice(ids, count, "ids") }?;
         if let Some(&unknown) = ids.iter().find(|&&id| !w.contains_sphere(SphereId(id))) {
             return Err(swerve::Error::UnknownSphere(unknown).into());
@@ -777,7 +755,7 @@ pub unsafe extern "C" fn swerve_world3d_set_sphere(
 ) -> SwerveStatus {
     guard(|| {
         let sphere = *unsafe { arg(sphere, "sphere") }?;
-        Ok(unsafe { world_mut(world) }?.set_sphere(SphereId(id), sphere.into())?)
+        Ok(unsafe { inner_mut(world) }?.set_sphere(SphereId(id), sphere.into())?)
     })
 }
 
@@ -899,7 +877,7 @@ pub unsafe extern "C" fn swerve_world3d_sphere_ids(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         unsafe { fill(w.sphere_ids().iter().map(|id| id.0), out, capacity, count) }
     })
 }
@@ -1009,7 +987,7 @@ pub unsafe extern "C" fn swerve_world3d_set_positions(
     count: usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { world_mut(world) }?;
+        let w = unsafe { inner_mut(world) }?;
         let values = unsafe { slice(values, count, "values") }?;
         Ok(w.set_positions(bytemuck::cast_slice(values))?)
     })
@@ -1027,7 +1005,7 @@ pub unsafe extern "C" fn swerve_world3d_set_velocities(
     count: usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { world_mut(world) }?;
+        let w = unsafe { inner_mut(world) }?;
         let values = unsafe { slice(values, count, "values") }?;
         Ok(w.set_velocities(bytemuck::cast_slice(values))?)
     })
@@ -1069,11 +1047,11 @@ pub unsafe extern "C" fn swerve_world3d_add_mesh(
     triangle_count: usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { world_mut(world) }?;
+        let w = unsafe { inner_mut(world) }?;
         let vertices = unsafe { slice(vertices, vertex_count, "vertices") }?;
         let index_count = triangle_count
             .checked_mul(3)
-            .ok_or_else(|| invalid(format!("{triangle_count} triangles are more than memory holds")))?;
+            .ok_or_else(|| Failure::invalid(format!("{triangle_count} triangles are more than memory holds")))?;
         let indices = unsafe { slice(indices, index_count, "indices") }?;
         let triangles: Vec<[u32; 3]> = indices.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect();
         Ok(w.add_mesh(bytemuck::cast_slice(vertices), &triangles)?)
@@ -1102,7 +1080,7 @@ pub unsafe extern "C" fn swerve_world3d_triangles(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         let triangles =
             w.triangles().iter().map(|&Triangle { a, b, c }| SwerveTriangle { a: a.into(), b: b.into(), c: c.into() });
         unsafe { fill(triangles, out, capacity, count) }
@@ -1151,7 +1129,7 @@ pub unsafe extern "C" fn swerve_world3d_contacts(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         unsafe { fill(w.contacts().iter().map(SwerveContact3d::from), out, capacity, count) }
     })
 }
@@ -1175,7 +1153,7 @@ pub unsafe extern "C" fn swerve_world3d_spheres_in_ball(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         // Collected first: the iterator's length is not known until it has run.
         let found: Vec<u32> = w.spheres_in_ball(center.into(), radius)?.map(|id| id.0).collect();
         unsafe { fill(found.into_iter(), out, capacity, count) }
@@ -1196,7 +1174,7 @@ pub unsafe extern "C" fn swerve_world3d_sphere_at(
     out_id: *mut u32,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         let found = Out::new(out_found, "out_found")?;
         let out_id = Out::new(out_id, "out_id")?;
         let id = w.sphere_at(Vec3::from(point))?;
@@ -1226,7 +1204,7 @@ pub unsafe extern "C" fn swerve_world3d_cast_ray(
     out: *mut SwerveRayHit3d,
 ) -> SwerveStatus {
     guard(|| {
-        let w = unsafe { self::world(world) }?;
+        let w = unsafe { self::inner(world) }?;
         let hit_out = Out::new(out_hit, "out_hit")?;
         let out = Out::new(out, "out")?;
         let hit = w.cast_ray(origin.into(), direction.into(), max_distance)?;

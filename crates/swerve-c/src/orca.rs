@@ -2,7 +2,9 @@
 //! its agents, obstacles, options beyond RVO2 and the per-agent records that show why an
 //! agent chose its velocity.
 
-use crate::status::{arg, arg_mut, fill, guard, slice, Failure, Out, SwerveStatus, Workers};
+use crate::status::{
+    arg, arg_mut, change, fill, guard, inner, inner_mut, query, slice, Failure, Handle, Out, SwerveStatus, Workers,
+};
 use swerve::orca::{Extensions, LpOutcome, Mover, MoverId, ObstacleId, OverlapResolution, SymmetryBreaking};
 use swerve::{AgentId, AgentParams, Simulator, Vec2};
 
@@ -151,43 +153,24 @@ pub struct SwerveSimulator {
     workers: Workers,
 }
 
-unsafe fn simulator<'a>(sim: *const SwerveSimulator) -> Result<&'a Simulator, Failure> {
-    Ok(&unsafe { arg(sim, "simulator") }?.sim)
+impl Handle for SwerveSimulator {
+    type Inner = Simulator;
+    const WHAT: &'static str = "simulator";
+    fn inner(&self) -> &Simulator {
+        &self.sim
+    }
+    fn inner_mut(&mut self) -> &mut Simulator {
+        &mut self.sim
+    }
 }
 
-unsafe fn simulator_mut<'a>(sim: *mut SwerveSimulator) -> Result<&'a mut Simulator, Failure> {
-    Ok(&mut unsafe { arg_mut(sim, "simulator") }?.sim)
-}
-
-/// The body of a query: checks the handle and the out pointer, then writes what `value`
-/// gives.
-unsafe fn query<T>(
-    sim: *const SwerveSimulator,
-    out: *mut T,
-    value: impl FnOnce(&Simulator) -> Result<T, Failure>,
-) -> SwerveStatus {
-    guard(|| {
-        let sim = unsafe { simulator(sim) }?;
-        let out = Out::new(out, "out")?;
-        let value = value(sim)?;
-        unsafe { out.set(value) };
-        Ok(())
-    })
-}
-
-/// The body of a change: checks the handle, then runs `change`.
-unsafe fn change(
-    sim: *mut SwerveSimulator,
-    change: impl FnOnce(&mut Simulator) -> Result<(), Failure>,
-) -> SwerveStatus {
-    guard(|| change(unsafe { simulator_mut(sim) }?))
-}
-
-fn finite(what: &str, v: SwerveVec2) -> Result<Vec2, Failure> {
+/// `v` when both coordinates are finite (the C interface's own arguments; the library checks
+/// what it is given).
+pub(crate) fn finite(what: &str, v: SwerveVec2) -> Result<Vec2, Failure> {
     if v.x.is_finite() && v.y.is_finite() {
         Ok(v.into())
     } else {
-        Err(Failure::new(SwerveStatus::InvalidArgument, format!("{what} must be finite, got ({}, {})", v.x, v.y)))
+        Err(Failure::invalid(format!("{what} must be finite, got ({}, {})", v.x, v.y)))
     }
 }
 
@@ -360,7 +343,7 @@ pub unsafe extern "C" fn swerve_simulator_set_agent_defaults(
 ) -> SwerveStatus {
     guard(|| {
         let params = *unsafe { arg(params, "params") }?;
-        Ok(unsafe { simulator_mut(sim) }?.set_agent_defaults(params.into())?)
+        Ok(unsafe { inner_mut(sim) }?.set_agent_defaults(params.into())?)
     })
 }
 
@@ -378,7 +361,7 @@ pub unsafe extern "C" fn swerve_simulator_add_agent(
     out_id: *mut u32,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator_mut(sim) }?;
+        let sim = unsafe { inner_mut(sim) }?;
         let out = Out::new(out_id, "out_id")?;
         let id = sim.add_agent(position.into())?;
         unsafe { out.set(id.0) };
@@ -399,7 +382,7 @@ pub unsafe extern "C" fn swerve_simulator_add_agent_with(
     out_id: *mut u32,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator_mut(sim) }?;
+        let sim = unsafe { inner_mut(sim) }?;
         let params = *unsafe { arg(params, "params") }?;
         let out = Out::new(out_id, "out_id")?;
         let id = sim.add_agent_with(position.into(), params.into())?;
@@ -428,7 +411,7 @@ pub unsafe extern "C" fn swerve_simulator_contains_agent(
     out: *mut bool,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator(sim) }?;
+        let sim = unsafe { inner(sim) }?;
         let out = Out::new(out, "out")?;
         unsafe { out.set(sim.contains_agent(AgentId(id))) };
         Ok(())
@@ -524,7 +507,7 @@ pub unsafe extern "C" fn swerve_simulator_agent_params(
     out: *mut SwerveAgentParams,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator(sim) }?;
+        let sim = unsafe { inner(sim) }?;
         let out = Out::new(out, "out")?;
         let params = sim.agent_params(AgentId(id))?;
         unsafe { out.set(params.into()) };
@@ -544,7 +527,7 @@ pub unsafe extern "C" fn swerve_simulator_set_agent_params(
 ) -> SwerveStatus {
     guard(|| {
         let params = *unsafe { arg(params, "params") }?;
-        Ok(unsafe { simulator_mut(sim) }?.set_agent_params(AgentId(id), params.into())?)
+        Ok(unsafe { inner_mut(sim) }?.set_agent_params(AgentId(id), params.into())?)
     })
 }
 
@@ -559,7 +542,7 @@ pub unsafe extern "C" fn swerve_simulator_agent_responsibility(
     out: *mut f32,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator(sim) }?;
+        let sim = unsafe { inner(sim) }?;
         let out = Out::new(out, "out")?;
         let weight = sim.agent_responsibility(AgentId(id))?;
         unsafe { out.set(weight) };
@@ -598,7 +581,7 @@ pub unsafe extern "C" fn swerve_simulator_agent_ids(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator(sim) }?;
+        let sim = unsafe { inner(sim) }?;
         unsafe { fill(sim.agent_ids().iter().map(|id| id.0), out, capacity, count) }
     })
 }
@@ -617,7 +600,7 @@ pub unsafe extern "C" fn swerve_simulator_positions(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator(sim) }?;
+        let sim = unsafe { inner(sim) }?;
         unsafe { fill(sim.positions().iter().map(|&v| v.into()), out, capacity, count) }
     })
 }
@@ -636,7 +619,7 @@ pub unsafe extern "C" fn swerve_simulator_velocities(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator(sim) }?;
+        let sim = unsafe { inner(sim) }?;
         unsafe { fill(sim.velocities().iter().map(|&v| v.into()), out, capacity, count) }
     })
 }
@@ -655,7 +638,7 @@ pub unsafe extern "C" fn swerve_simulator_pref_velocities(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator(sim) }?;
+        let sim = unsafe { inner(sim) }?;
         unsafe { fill(sim.pref_velocities().iter().map(|&v| v.into()), out, capacity, count) }
     })
 }
@@ -673,7 +656,7 @@ pub unsafe extern "C" fn swerve_simulator_set_pref_velocities(
     count: usize,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator_mut(sim) }?;
+        let sim = unsafe { inner_mut(sim) }?;
         let values = unsafe { slice(values, count, "values") }?;
         Ok(sim.set_pref_velocities(bytemuck::cast_slice(values))?)
     })
@@ -698,7 +681,7 @@ pub unsafe extern "C" fn swerve_simulator_add_obstacle(
     out_id: *mut u32,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator_mut(sim) }?;
+        let sim = unsafe { inner_mut(sim) }?;
         let vertices = unsafe { slice(vertices, count, "vertices") }?;
         let out = Out::new(out_id, "out_id")?;
         let id = sim.add_obstacle(bytemuck::cast_slice(vertices))?;
@@ -714,7 +697,7 @@ pub unsafe extern "C" fn swerve_simulator_add_obstacle(
 #[no_mangle]
 pub unsafe extern "C" fn swerve_simulator_process_obstacles(sim: *mut SwerveSimulator) -> SwerveStatus {
     guard(|| {
-        unsafe { simulator_mut(sim) }?.process_obstacles();
+        unsafe { inner_mut(sim) }?.process_obstacles();
         Ok(())
     })
 }
@@ -743,7 +726,7 @@ pub unsafe extern "C" fn swerve_simulator_obstacle_ids(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator(sim) }?;
+        let sim = unsafe { inner(sim) }?;
         unsafe { fill(sim.obstacle_ids().iter().map(|id| id.0), out, capacity, count) }
     })
 }
@@ -763,7 +746,7 @@ pub unsafe extern "C" fn swerve_simulator_obstacle_polygon(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator(sim) }?;
+        let sim = unsafe { inner(sim) }?;
         let polygon = sim.obstacle_polygon(ObstacleId(id))?;
         unsafe { fill(polygon.iter().map(|&v| v.into()), out, capacity, count) }
     })
@@ -781,7 +764,7 @@ pub unsafe extern "C" fn swerve_simulator_obstacle_first_vertex(
     out: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator(sim) }?;
+        let sim = unsafe { inner(sim) }?;
         let out = Out::new(out, "out")?;
         let first = sim.obstacle_first_vertex(ObstacleId(id))?;
         unsafe { out.set(first) };
@@ -800,7 +783,7 @@ pub unsafe extern "C" fn swerve_simulator_obstacle_vertex(
     out: *mut SwerveObstacleVertex,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator(sim) }?;
+        let sim = unsafe { inner(sim) }?;
         let out = Out::new(out, "out")?;
         let vertices = sim.obstacle_vertices();
         let v = vertices.get(index).ok_or_else(|| {
@@ -828,7 +811,7 @@ pub unsafe extern "C" fn swerve_simulator_query_visibility(
     out: *mut bool,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator(sim) }?;
+        let sim = unsafe { inner(sim) }?;
         let out = Out::new(out, "out")?;
         let (from, to) = (finite("from", from)?, finite("to", to)?);
         if !(radius.is_finite() && radius >= 0.0) {
@@ -854,7 +837,7 @@ pub unsafe extern "C" fn swerve_simulator_set_symmetry_breaking(
     value: *const SwerveSymmetryBreaking,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator_mut(sim) }?;
+        let sim = unsafe { inner_mut(sim) }?;
         let value = unsafe { value.as_ref() }.map(|v| SymmetryBreaking {
             jitter: v.jitter,
             seed: v.seed,
@@ -875,7 +858,7 @@ pub unsafe extern "C" fn swerve_simulator_set_overlap_resolution(
     value: *const SwerveOverlapResolution,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator_mut(sim) }?;
+        let sim = unsafe { inner_mut(sim) }?;
         let value = unsafe { value.as_ref() }.map(|v| OverlapResolution { passes: v.passes, margin: v.margin });
         Ok(sim.set_extensions(Extensions { overlap_resolution: value, ..sim.extensions() })?)
     })
@@ -889,7 +872,7 @@ pub unsafe extern "C" fn swerve_simulator_set_overlap_resolution(
 #[no_mangle]
 pub unsafe extern "C" fn swerve_simulator_set_strict_speed_limit(sim: *mut SwerveSimulator, on: bool) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator_mut(sim) }?;
+        let sim = unsafe { inner_mut(sim) }?;
         Ok(sim.set_extensions(Extensions { strict_speed_limit: on, ..sim.extensions() })?)
     })
 }
@@ -906,7 +889,7 @@ pub unsafe extern "C" fn swerve_simulator_add_mover(
     out_id: *mut u32,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator_mut(sim) }?;
+        let sim = unsafe { inner_mut(sim) }?;
         let mover = *unsafe { arg(mover, "mover") }?;
         let out = Out::new(out_id, "out_id")?;
         let id = sim.add_mover(mover.into())?;
@@ -926,7 +909,7 @@ pub unsafe extern "C" fn swerve_simulator_set_mover(
     mover: *const SwerveMover,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator_mut(sim) }?;
+        let sim = unsafe { inner_mut(sim) }?;
         let mover = *unsafe { arg(mover, "mover") }?;
         Ok(sim.set_mover(MoverId(id), mover.into())?)
     })
@@ -970,7 +953,7 @@ pub unsafe extern "C" fn swerve_simulator_remove_mover(sim: *mut SwerveSimulator
 #[no_mangle]
 pub unsafe extern "C" fn swerve_simulator_set_record_decisions(sim: *mut SwerveSimulator, on: bool) -> SwerveStatus {
     guard(|| {
-        unsafe { simulator_mut(sim) }?.set_record_decisions(on);
+        unsafe { inner_mut(sim) }?.set_record_decisions(on);
         Ok(())
     })
 }
@@ -991,7 +974,7 @@ pub unsafe extern "C" fn swerve_simulator_agent_neighbors(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator(sim) }?;
+        let sim = unsafe { inner(sim) }?;
         let neighbors = sim.agent_neighbors(AgentId(id))?;
         unsafe { fill(neighbors.map(|n| n.0), out, capacity, count) }
     })
@@ -1011,7 +994,7 @@ pub unsafe extern "C" fn swerve_simulator_agent_obstacle_neighbors(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator(sim) }?;
+        let sim = unsafe { inner(sim) }?;
         let neighbors = sim.agent_obstacle_neighbors(AgentId(id))?;
         unsafe { fill(neighbors, out, capacity, count) }
     })
@@ -1032,7 +1015,7 @@ pub unsafe extern "C" fn swerve_simulator_agent_half_planes(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator(sim) }?;
+        let sim = unsafe { inner(sim) }?;
         let planes = sim.agent_half_planes(AgentId(id))?;
         let planes = planes.iter().map(|p| SwerveHalfPlane { point: p.point.into(), direction: p.direction.into() });
         unsafe { fill(planes, out, capacity, count) }

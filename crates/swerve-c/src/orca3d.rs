@@ -3,7 +3,9 @@
 //! show why an agent chose its velocity. As in RVO2-3D there are no obstacles.
 
 use crate::orca::SwerveOverlapResolution;
-use crate::status::{arg, arg_mut, fill, guard, slice, Failure, Out, SwerveStatus, Workers};
+use crate::status::{
+    arg, arg_mut, change, fill, guard, inner, inner_mut, query, slice, Handle, Out, SwerveStatus, Workers,
+};
 use swerve::orca::{AgentId, MoverId};
 use swerve::orca3d::{AgentParams, Extensions, Mover, OverlapResolution, Simulator, SymmetryBreaking, Vec3};
 
@@ -136,36 +138,15 @@ pub struct SwerveSimulator3d {
     workers: Workers,
 }
 
-unsafe fn simulator<'a>(sim: *const SwerveSimulator3d) -> Result<&'a Simulator, Failure> {
-    Ok(&unsafe { arg(sim, "simulator") }?.sim)
-}
-
-unsafe fn simulator_mut<'a>(sim: *mut SwerveSimulator3d) -> Result<&'a mut Simulator, Failure> {
-    Ok(&mut unsafe { arg_mut(sim, "simulator") }?.sim)
-}
-
-/// The body of a query: checks the handle and the out pointer, then writes what `value`
-/// gives.
-unsafe fn query<T>(
-    sim: *const SwerveSimulator3d,
-    out: *mut T,
-    value: impl FnOnce(&Simulator) -> Result<T, Failure>,
-) -> SwerveStatus {
-    guard(|| {
-        let sim = unsafe { simulator(sim) }?;
-        let out = Out::new(out, "out")?;
-        let value = value(sim)?;
-        unsafe { out.set(value) };
-        Ok(())
-    })
-}
-
-/// The body of a change: checks the handle, then runs `change`.
-unsafe fn change(
-    sim: *mut SwerveSimulator3d,
-    change: impl FnOnce(&mut Simulator) -> Result<(), Failure>,
-) -> SwerveStatus {
-    guard(|| change(unsafe { simulator_mut(sim) }?))
+impl Handle for SwerveSimulator3d {
+    type Inner = Simulator;
+    const WHAT: &'static str = "simulator";
+    fn inner(&self) -> &Simulator {
+        &self.sim
+    }
+    fn inner_mut(&mut self) -> &mut Simulator {
+        &mut self.sim
+    }
 }
 
 // ----- the handle -----
@@ -298,7 +279,7 @@ pub unsafe extern "C" fn swerve_simulator3d_set_agent_defaults(
 ) -> SwerveStatus {
     guard(|| {
         let params = *unsafe { arg(params, "params") }?;
-        Ok(unsafe { simulator_mut(sim) }?.set_agent_defaults(params.into())?)
+        Ok(unsafe { inner_mut(sim) }?.set_agent_defaults(params.into())?)
     })
 }
 
@@ -325,7 +306,7 @@ pub unsafe extern "C" fn swerve_simulator3d_add_agent(
     out_id: *mut u32,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator_mut(sim) }?;
+        let sim = unsafe { inner_mut(sim) }?;
         let out = Out::new(out_id, "out_id")?;
         let id = sim.add_agent(position.into())?;
         unsafe { out.set(id.0) };
@@ -346,7 +327,7 @@ pub unsafe extern "C" fn swerve_simulator3d_add_agent_with(
     out_id: *mut u32,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator_mut(sim) }?;
+        let sim = unsafe { inner_mut(sim) }?;
         let params = *unsafe { arg(params, "params") }?;
         let out = Out::new(out_id, "out_id")?;
         let id = sim.add_agent_with(position.into(), params.into())?;
@@ -482,7 +463,7 @@ pub unsafe extern "C" fn swerve_simulator3d_set_agent_params(
 ) -> SwerveStatus {
     guard(|| {
         let params = *unsafe { arg(params, "params") }?;
-        Ok(unsafe { simulator_mut(sim) }?.set_agent_params(AgentId(id), params.into())?)
+        Ok(unsafe { inner_mut(sim) }?.set_agent_params(AgentId(id), params.into())?)
     })
 }
 
@@ -531,7 +512,7 @@ pub unsafe extern "C" fn swerve_simulator3d_agent_ids(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator(sim) }?;
+        let sim = unsafe { inner(sim) }?;
         unsafe { fill(sim.agent_ids().iter().map(|id| id.0), out, capacity, count) }
     })
 }
@@ -550,7 +531,7 @@ pub unsafe extern "C" fn swerve_simulator3d_positions(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator(sim) }?;
+        let sim = unsafe { inner(sim) }?;
         unsafe { fill(sim.positions().iter().map(|&v| v.into()), out, capacity, count) }
     })
 }
@@ -569,7 +550,7 @@ pub unsafe extern "C" fn swerve_simulator3d_velocities(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator(sim) }?;
+        let sim = unsafe { inner(sim) }?;
         unsafe { fill(sim.velocities().iter().map(|&v| v.into()), out, capacity, count) }
     })
 }
@@ -588,7 +569,7 @@ pub unsafe extern "C" fn swerve_simulator3d_pref_velocities(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator(sim) }?;
+        let sim = unsafe { inner(sim) }?;
         unsafe { fill(sim.pref_velocities().iter().map(|&v| v.into()), out, capacity, count) }
     })
 }
@@ -606,7 +587,7 @@ pub unsafe extern "C" fn swerve_simulator3d_set_pref_velocities(
     count: usize,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator_mut(sim) }?;
+        let sim = unsafe { inner_mut(sim) }?;
         let values = unsafe { slice(values, count, "values") }?;
         Ok(sim.set_pref_velocities(bytemuck::cast_slice(values))?)
     })
@@ -626,7 +607,7 @@ pub unsafe extern "C" fn swerve_simulator3d_set_symmetry_breaking(
     value: *const SwerveSymmetryBreaking3d,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator_mut(sim) }?;
+        let sim = unsafe { inner_mut(sim) }?;
         let value = unsafe { value.as_ref() }.map(|v| SymmetryBreaking {
             jitter: v.jitter,
             seed: v.seed,
@@ -650,7 +631,7 @@ pub unsafe extern "C" fn swerve_simulator3d_set_overlap_resolution(
     value: *const SwerveOverlapResolution,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator_mut(sim) }?;
+        let sim = unsafe { inner_mut(sim) }?;
         let value = unsafe { value.as_ref() }.map(|v| OverlapResolution { passes: v.passes, margin: v.margin });
         Ok(sim.set_extensions(Extensions { overlap_resolution: value, ..sim.extensions() })?)
     })
@@ -683,7 +664,7 @@ pub unsafe extern "C" fn swerve_simulator3d_add_mover(
     out_id: *mut u32,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator_mut(sim) }?;
+        let sim = unsafe { inner_mut(sim) }?;
         let mover = *unsafe { arg(mover, "mover") }?;
         let out = Out::new(out_id, "out_id")?;
         let id = sim.add_mover(mover.into())?;
@@ -703,7 +684,7 @@ pub unsafe extern "C" fn swerve_simulator3d_set_mover(
     mover: *const SwerveMover3d,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator_mut(sim) }?;
+        let sim = unsafe { inner_mut(sim) }?;
         let mover = *unsafe { arg(mover, "mover") }?;
         Ok(sim.set_mover(MoverId(id), mover.into())?)
     })
@@ -769,7 +750,7 @@ pub unsafe extern "C" fn swerve_simulator3d_agent_neighbors(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator(sim) }?;
+        let sim = unsafe { inner(sim) }?;
         let neighbors = sim.agent_neighbors(AgentId(id))?;
         unsafe { fill(neighbors.map(|n| n.0), out, capacity, count) }
     })
@@ -793,7 +774,7 @@ pub unsafe extern "C" fn swerve_simulator3d_agent_planes(
     count: *mut usize,
 ) -> SwerveStatus {
     guard(|| {
-        let sim = unsafe { simulator(sim) }?;
+        let sim = unsafe { inner(sim) }?;
         let planes = sim.agent_planes(AgentId(id))?;
         let planes = planes.iter().map(|p| SwervePlane { point: p.point.into(), normal: p.normal.into() });
         unsafe { fill(planes, out, capacity, count) }

@@ -42,6 +42,10 @@ impl Failure {
         Failure { status, message: message.into() }
     }
 
+    pub(crate) fn invalid(message: impl Into<String>) -> Failure {
+        Failure::new(SwerveStatus::InvalidArgument, message)
+    }
+
     pub(crate) fn null(what: &str) -> Failure {
         Failure::new(SwerveStatus::NullPointer, format!("{what} is a null pointer"))
     }
@@ -231,4 +235,61 @@ impl Workers {
             None => work(),
         }
     }
+}
+
+/// A C handle around one engine (a simulator or a world): what `inner`, `query` and `change`
+/// need to reach it.
+pub(crate) trait Handle {
+    /// The engine inside.
+    type Inner;
+    /// What a null handle is called in the error message.
+    const WHAT: &'static str;
+    fn inner(&self) -> &Self::Inner;
+    fn inner_mut(&mut self) -> &mut Self::Inner;
+}
+
+/// The engine behind a handle argument.
+///
+/// # Safety
+/// `handle` is null or a live handle.
+pub(crate) unsafe fn inner<'a, H: Handle + 'a>(handle: *const H) -> Result<&'a H::Inner, Failure> {
+    Ok(unsafe { arg(handle, H::WHAT) }?.inner())
+}
+
+/// The engine behind a handle argument, to change.
+///
+/// # Safety
+/// `handle` is null or a live handle, used by this call alone.
+pub(crate) unsafe fn inner_mut<'a, H: Handle + 'a>(handle: *mut H) -> Result<&'a mut H::Inner, Failure> {
+    Ok(unsafe { arg_mut(handle, H::WHAT) }?.inner_mut())
+}
+
+/// The body of a query: checks the handle and the out pointer, then writes what `value`
+/// gives.
+///
+/// # Safety
+/// `handle` is null or a live handle; `out` is null or valid for writing.
+pub(crate) unsafe fn query<H: Handle, T>(
+    handle: *const H,
+    out: *mut T,
+    value: impl FnOnce(&H::Inner) -> Result<T, Failure>,
+) -> SwerveStatus {
+    guard(|| {
+        let engine = unsafe { inner(handle) }?;
+        let out = Out::new(out, "out")?;
+        let value = value(engine)?;
+        unsafe { out.set(value) };
+        Ok(())
+    })
+}
+
+/// The body of a change: checks the handle, then runs `change`.
+///
+/// # Safety
+/// `handle` is null or a live handle, used by this call alone.
+pub(crate) unsafe fn change<H: Handle>(
+    handle: *mut H,
+    change: impl FnOnce(&mut H::Inner) -> Result<(), Failure>,
+) -> SwerveStatus {
+    guard(|| change(unsafe { inner_mut(handle) }?))
 }
