@@ -1,0 +1,265 @@
+// swerve for C#: how a status from the C interface becomes a .NET exception, and the handles
+// that free what the C interface allocated.
+//
+// The C interface writes results only on success and keeps a per-thread message for every
+// failure (swerve.h); a managed thread calls into it on its own OS thread, so the message
+// read right after a failed call is that call's.
+
+using System;
+using System.Collections.Generic;
+using System.Numerics;
+using System.Runtime.InteropServices;
+using System.Text;
+using Swerve.Native;
+
+namespace Swerve
+{
+    /// <summary>A failure of swerve itself rather than of the input: a Rust panic stopped at
+    /// the boundary, or a null pointer passed by this binding. Bad input (a buffer too short
+    /// included) raises <see cref="ArgumentException"/>, an unknown id
+    /// <see cref="KeyNotFoundException"/>, and a record asked of a simulator that does not
+    /// record <see cref="InvalidOperationException"/>, each with swerve's message.</summary>
+    public sealed class SwerveException : Exception
+    {
+        internal SwerveException(string message) : base(message)
+        {
+        }
+    }
+
+    internal static unsafe class Status
+    {
+        /// <summary>Returns when <paramref name="status"/> is Ok; otherwise throws the exception
+        /// that matches it, with the message swerve left for this thread.</summary>
+        internal static void Check(SwerveStatus status)
+        {
+            if (status == SwerveStatus.Ok)
+            {
+                return;
+            }
+            string message = LastErrorMessage();
+            switch (status)
+            {
+                case SwerveStatus.InvalidArgument:
+                case SwerveStatus.BufferTooSmall:
+                    throw new ArgumentException(message);
+                case SwerveStatus.UnknownId:
+                    throw new KeyNotFoundException(message);
+                case SwerveStatus.NotRecorded:
+                    throw new InvalidOperationException(message);
+                default:
+                    throw new SwerveException(status + ": " + message);
+            }
+        }
+
+        /// <summary>The message of this thread's last failed call.</summary>
+        internal static string LastErrorMessage()
+        {
+            return Utf8(NativeMethods.swerve_last_error_message());
+        }
+
+        /// <summary>A NUL-terminated UTF-8 string owned by the library.</summary>
+        internal static string Utf8(byte* text)
+        {
+            if (text == null)
+            {
+                return "";
+            }
+            int length = 0;
+            while (text[length] != 0)
+            {
+                ++length;
+            }
+            return Encoding.UTF8.GetString(text, length);
+        }
+
+        /// <summary>A count from the C interface as an <c>int</c>, the size .NET arrays take.
+        /// </summary>
+        internal static int Count(UIntPtr count)
+        {
+            ulong value = count.ToUInt64();
+            if (value > int.MaxValue)
+            {
+                throw new SwerveException("a count of " + value + " does not fit a .NET array");
+            }
+            return (int)value;
+        }
+    }
+
+    /// <summary>The library's version, e.g. "0.1.0".</summary>
+    public static class Library
+    {
+        /// <summary>The version of the native library loaded (libswerve_c).</summary>
+        public static string Version
+        {
+            get
+            {
+                unsafe
+                {
+                    return Status.Utf8(NativeMethods.swerve_version());
+                }
+            }
+        }
+    }
+
+    /// <summary>A handle from the C interface, freed once: by Dispose, or by the finalizer
+    /// when the owner was never disposed.</summary>
+    internal abstract class NativeHandle : SafeHandle
+    {
+        protected NativeHandle() : base(IntPtr.Zero, true)
+        {
+        }
+
+        public override bool IsInvalid
+        {
+            get { return handle == IntPtr.Zero; }
+        }
+
+        /// <summary>The raw handle, checked to be open.</summary>
+        internal IntPtr Open(string owner)
+        {
+            if (IsClosed || IsInvalid)
+            {
+                throw new ObjectDisposedException(owner);
+            }
+            return handle;
+        }
+
+        internal void Take(IntPtr raw)
+        {
+            SetHandle(raw);
+        }
+    }
+
+    internal sealed class SimulatorHandle : NativeHandle
+    {
+        protected override bool ReleaseHandle()
+        {
+            unsafe
+            {
+                NativeMethods.swerve_simulator_free((SwerveSimulator*)handle);
+            }
+            return true;
+        }
+    }
+
+    internal sealed class Simulator3DHandle : NativeHandle
+    {
+        protected override bool ReleaseHandle()
+        {
+            unsafe
+            {
+                NativeMethods.swerve_simulator3d_free((SwerveSimulator3d*)handle);
+            }
+            return true;
+        }
+    }
+    /// <summary>System.Numerics vectors to and from the C interface's (the same floats).</summary>
+    internal static class Vec
+    {
+        internal static SwerveVec2 ToNative(Vector2 v)
+        {
+            SwerveVec2 native;
+            native.x = v.X;
+            native.y = v.Y;
+            return native;
+        }
+
+        internal static Vector2 From(SwerveVec2 v)
+        {
+            return new Vector2(v.x, v.y);
+        }
+
+        internal static SwerveVec3 ToNative(Vector3 v)
+        {
+            SwerveVec3 native;
+            native.x = v.X;
+            native.y = v.Y;
+            native.z = v.Z;
+            return native;
+        }
+
+        internal static Vector3 From(SwerveVec3 v)
+        {
+            return new Vector3(v.x, v.y, v.z);
+        }
+    }
+
+    internal unsafe delegate SwerveStatus FillUInts(uint* buffer, UIntPtr capacity, UIntPtr* count);
+    internal unsafe delegate SwerveStatus FillVectors(SwerveVec2* buffer, UIntPtr capacity, UIntPtr* count);
+    internal unsafe delegate SwerveStatus FillHalfPlanes(SwerveHalfPlane* buffer, UIntPtr capacity, UIntPtr* count);
+    internal unsafe delegate SwerveStatus FillPlanes(SwervePlane* buffer, UIntPtr capacity, UIntPtr* count);
+
+    /// <summary>Lists of a size only the library knows: one call with no buffer asks for the
+    /// count (the C interface reports it with BufferTooSmall), a second fills an array of
+    /// that size.</summary>
+    internal static unsafe class Buffers
+    {
+        internal static T[] NotNull<T>(T[] buffer)
+        {
+            if (buffer == null)
+            {
+                throw new ArgumentNullException("buffer");
+            }
+            return buffer;
+        }
+
+        // The first call's status: Ok (an empty list) and BufferTooSmall (the count) are the
+        // answers; anything else (an unknown id, say) is thrown.
+        private static int Needed(SwerveStatus status, UIntPtr count)
+        {
+            if (status != SwerveStatus.BufferTooSmall)
+            {
+                Status.Check(status);
+            }
+            return Status.Count(count);
+        }
+
+        internal static uint[] UInts(FillUInts fill, SafeHandle owner)
+        {
+            UIntPtr count;
+            uint[] values = new uint[Needed(fill(null, UIntPtr.Zero, &count), count)];
+            fixed (uint* p = values)
+            {
+                Status.Check(fill(p, (UIntPtr)values.Length, &count));
+            }
+            GC.KeepAlive(owner);
+            return values;
+        }
+
+        internal static Vector2[] Vectors(FillVectors fill, SafeHandle owner)
+        {
+            UIntPtr count;
+            Vector2[] values = new Vector2[Needed(fill(null, UIntPtr.Zero, &count), count)];
+            fixed (Vector2* p = values)
+            {
+                Status.Check(fill((SwerveVec2*)p, (UIntPtr)values.Length, &count));
+            }
+            GC.KeepAlive(owner);
+            return values;
+        }
+
+        internal static SwerveHalfPlane[] HalfPlanes(FillHalfPlanes fill, SafeHandle owner)
+        {
+            UIntPtr count;
+            SwerveHalfPlane[] values = new SwerveHalfPlane[Needed(fill(null, UIntPtr.Zero, &count), count)];
+            fixed (SwerveHalfPlane* p = values)
+            {
+                Status.Check(fill(p, (UIntPtr)values.Length, &count));
+            }
+            GC.KeepAlive(owner);
+            return values;
+        }
+
+        internal static SwervePlane[] Planes(FillPlanes fill, SafeHandle owner)
+        {
+            UIntPtr count;
+            SwervePlane[] values = new SwervePlane[Needed(fill(null, UIntPtr.Zero, &count), count)];
+            fixed (SwervePlane* p = values)
+            {
+                Status.Check(fill(p, (UIntPtr)values.Length, &count));
+            }
+            GC.KeepAlive(owner);
+            return values;
+        }
+    }
+}
