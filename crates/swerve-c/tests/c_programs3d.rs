@@ -1,10 +1,14 @@
 //! C programs driving the 3-D simulator (`swerve_simulator3d_*`) through `include/swerve.h`,
 //! linked statically and shared, run, and checked: RVO2-3D's recordings replayed bit for bit,
-//! the options beyond RVO2-3D stepping as swerve does from Rust, bad input refused.
+//! the options beyond RVO2-3D stepping as swerve does from Rust, bad input refused. The C#
+//! twin of the replay program (`tests/cs/Replay3D.cs`, on `Swerve.CrowdSimulator3D` under
+//! Mono) passes the same checks.
 
 mod common;
 
-use common::{assert_same_lines, build_c, crate_dir, expect_all_checks_pass, run_program, run_readme_example, Link};
+use common::{
+    assert_same_lines, build_c, build_csharp, crate_dir, expect_all_checks_pass, run_program, run_readme_example, Link,
+};
 use std::io::Read;
 use std::path::Path;
 
@@ -264,8 +268,9 @@ fn a_c_program_linked_to_the_shared_library_replays_them_on_two_threads() {
     }
 }
 
-#[test]
-fn the_options_beyond_rvo2_3d_step_from_c_as_from_rust() {
+/// Runs RVO2-3D's swarm and head-on pair with the options beyond RVO2-3D through `program`
+/// (a replay program, C or C#) and requires swerve's output from Rust.
+fn options_step_as_from_rust(program: &Path) {
     // RVO2-3D's mixed swarm with every option on: symmetry breaking about a tilted up, safe
     // mode, the strict speed limit, uneven responsibility weights (some 0), two movers
     // crossing it, and an agent removed mid-run.
@@ -284,8 +289,7 @@ fn the_options_beyond_rvo2_3d_step_from_c_as_from_rust() {
         Mover { position: Vec3::new(0.0, 10.0, -3.0), velocity: Vec3::new(0.0, -1.0, 0.25), radius: 1.0 },
     ];
     s.remove = Some((30, 7));
-    let program = build_c("replay3d.c", Link::Static, false);
-    let output = run_replay(&program.path, &s, 2);
+    let output = run_replay(program, &s, 2);
     same_as_rust("swarm-40 with the options", &output, &s);
 
     // The options changed the run, or the comparison says little.
@@ -298,11 +302,17 @@ fn the_options_beyond_rvo2_3d_step_from_c_as_from_rust() {
     let mut s = load("head-on-2").scenario;
     s.extensions.symmetry_breaking =
         Some(SymmetryBreaking { jitter: 0.0, up: Vec3::new(0.0, 0.5, 1.0), ..Default::default() });
-    let output = run_replay(&program.path, &s, 1);
+    let output = run_replay(program, &s, 1);
     same_as_rust("head-on-2 with symmetry breaking", &output, &s);
     let last = output.lines().rev().find(|l| l.starts_with(&format!("{} 0 ", s.steps))).expect("agent 0's last line");
     let x = f32::from_bits(u32::from_str_radix(last.split(' ').nth(2).expect("x"), 16).expect("hex"));
     assert!(x > 5.0, "agent 0 got past agent 1 (x = {x})");
+}
+
+#[test]
+fn the_options_beyond_rvo2_3d_step_from_c_as_from_rust() {
+    let program = build_c("replay3d.c", Link::Static, false);
+    options_step_as_from_rust(&program.path);
 }
 
 #[test]
@@ -327,4 +337,18 @@ fn the_readme_3d_example_compiles_and_the_two_agents_pass_on_the_right() {
     // Each turned to its right about +z: a, flying +x, went to -y; b, flying -x, to +y.
     assert!(a.y < b.y, "they passed on the right: {text}");
     assert!(a.distance(b) >= 3.0 - 0.02, "two radii of 1.5 apart at least (printed to 2 decimals): {text}");
+}
+
+#[test]
+fn a_csharp_program_replays_every_rvo2_3d_recording_bit_for_bit() {
+    let program = build_csharp(&["Replay3D.cs", "Input.cs"], "replay3d");
+    for (i, name) in RECORDINGS.iter().enumerate() {
+        replay_matches_recording(&program.path, &load(name), 1 + i % 2);
+    }
+}
+
+#[test]
+fn the_options_beyond_rvo2_3d_step_from_csharp_as_from_rust() {
+    let program = build_csharp(&["Replay3D.cs", "Input.cs"], "replay3d-options");
+    options_step_as_from_rust(&program.path);
 }

@@ -11,7 +11,7 @@ pub fn crate_dir() -> &'static Path {
 
 /// Where cargo put `libswerve_c.a` and `libswerve_c.so` for this test run: beside the test
 /// executable (cargo builds every crate type of the library before its tests).
-fn library_dir() -> PathBuf {
+pub fn library_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("the test executable");
     let dir = exe.parent().expect("its folder").to_path_buf();
     assert!(dir.join("libswerve_c.a").exists(), "no libswerve_c.a in {}", dir.display());
@@ -122,13 +122,7 @@ pub fn expect_all_checks_pass(program: &Program) {
 /// it printed and the numbers in it, in order.
 #[allow(dead_code)]
 pub fn run_readme_example(containing: &str, link: Link) -> (String, Vec<f32>) {
-    let readme = std::fs::read_to_string(crate_dir().join("README.md")).expect("README.md");
-    let example = readme
-        .split("```c\n")
-        .skip(1)
-        .filter_map(|rest| rest.split("```").next())
-        .find(|block| block.contains(containing))
-        .unwrap_or_else(|| panic!("a ```c block in README.md with {containing}"));
+    let example = readme_block("c", containing);
     let dir = std::env::temp_dir().join(format!("swerve-c-{}-readme-{containing}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a folder");
     let source = dir.join("example.c");
@@ -138,11 +132,41 @@ pub fn run_readme_example(containing: &str, link: Link) -> (String, Vec<f32>) {
     let output = Command::new(&program.path).output().expect("the example runs");
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let text = String::from_utf8(output.stdout).expect("UTF-8");
-    let numbers = text
-        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+    let numbers = numbers_in(&text);
+    (text, numbers)
+}
+
+/// The ```LANGUAGE block of README.md that contains `containing`.
+fn readme_block(language: &str, containing: &str) -> String {
+    let readme = std::fs::read_to_string(crate_dir().join("README.md")).expect("README.md");
+    readme
+        .split(&format!("```{language}\n"))
+        .skip(1)
+        .filter_map(|rest| rest.split("```").next())
+        .find(|block| block.contains(containing))
+        .unwrap_or_else(|| panic!("a ```{language} block in README.md with {containing}"))
+        .to_string()
+}
+
+/// The numbers in `text`, in order.
+fn numbers_in(text: &str) -> Vec<f32> {
+    text.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
         .filter(|s| s.chars().any(|c| c.is_ascii_digit()))
         .map(|s| s.parse().unwrap_or_else(|_| panic!("a number: {s:?} in {text:?}")))
-        .collect();
+        .collect()
+}
+
+/// Builds (on swerve's C# sources) and runs the ```csharp example of README.md that
+/// contains `containing`; returns what it printed and the numbers in it, in order.
+#[allow(dead_code)]
+pub fn run_readme_csharp_example(containing: &str) -> (String, Vec<f32>) {
+    let example = readme_block("csharp", containing);
+    let source = std::env::temp_dir().join(format!("swerve-cs-{}-readme-{containing}.cs", std::process::id()));
+    std::fs::write(&source, example).expect("write the example");
+    let program = build_csharp(&[source.to_str().expect("a UTF-8 path")], &format!("readme-{containing}"));
+    let _ = std::fs::remove_file(&source);
+    let text = run_program(&program.path, &[], "");
+    let numbers = numbers_in(&text);
     (text, numbers)
 }
 
@@ -174,4 +198,50 @@ pub fn assert_same_lines<S: AsRef<str>>(label: &str, actual: &str, expected: &[S
         assert_eq!(a, e.as_ref(), "{label}: line {} differs (C, then Rust)", n + 1);
     }
     assert_eq!(actual.lines().count(), expected.len(), "{label}: the C program printed a different number of lines");
+}
+
+/// Compiles swerve's C# sources (`csharp/Swerve`, `csharp/RVO`) with the test programs
+/// `tests/cs/SOURCES` into a Mono executable, as C# 5 with warnings as errors, beside a copy of the
+/// `libswerve_c.so` cargo built (where Mono's DllImport looks first, as a game would ship it).
+/// The returned program is a shell script that runs it, so the helpers above run it as they
+/// run a C program. Needs Mono's C# compiler and runtime (Debian's `mono-mcs`, `mono-runtime`
+/// and `libmono-system-numerics-vectors4.0-cil`, which scripts/test installs).
+#[allow(dead_code)]
+pub fn build_csharp(sources: &[&str], label: &str) -> Program {
+    static BUILDS: AtomicUsize = AtomicUsize::new(0);
+    let number = BUILDS.fetch_add(1, Ordering::Relaxed);
+    let label: String = label.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+    let dir = std::env::temp_dir().join(format!("swerve-cs-{}-{number}-{label}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a build folder");
+    let mut files = Vec::new();
+    for folder in ["csharp/Swerve", "csharp/RVO"] {
+        let mut cs: Vec<PathBuf> = std::fs::read_dir(crate_dir().join(folder))
+            .expect("the C# sources")
+            .map(|entry| entry.expect("a file").path())
+            .filter(|path| path.extension().is_some_and(|e| e == "cs"))
+            .collect();
+        cs.sort();
+        files.extend(cs);
+    }
+    files.extend(sources.iter().map(|s| crate_dir().join("tests/cs").join(s)));
+    let exe = dir.join("program.exe");
+    let output = Command::new("mcs")
+        // C# 5: what the sources promise (README), so that older Unity versions take them.
+        .args(["-langversion:5", "-unsafe", "-warnaserror", "-r:System.Numerics", "-r:System.Numerics.Vectors"])
+        .arg(format!("-out:{}", exe.display()))
+        .args(&files)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run mcs ({e}): install mono-mcs, mono-runtime and libmono-system-numerics-vectors4.0-cil (scripts/test does)"));
+    assert!(
+        output.status.success(),
+        "mcs {label} failed:\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    std::fs::copy(library_dir().join("libswerve_c.so"), dir.join("libswerve_c.so")).expect("copy libswerve_c.so");
+    let path = dir.join("program");
+    std::fs::write(&path, format!("#!/bin/sh\nexec mono --debug '{}' \"$@\"\n", exe.display())).expect("the launcher");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("make it executable");
+    Program { dir, path }
 }
