@@ -15,7 +15,15 @@
 //   agent's decision; SetRecordDecisions(false) saves that work when they are not used.
 // - Agent numbers are swerve's agent ids: the agents added to this simulator, numbered from 0
 //   (Clear starts again from 0). Swerve reaches the rest of swerve (symmetry breaking, safe
-//   mode, movers, removing agents — after which numbers above a removed one stay theirs).
+//   mode, movers); once agents are added or removed through it, the numbers no longer name
+//   them, and the getters say so (InvalidOperationException) rather than answer wrongly.
+// - RVO2-CS programs make a call per agent and frame (GetAgentPosition, SetAgentPrefVelocity),
+//   and a call into the native library costs 20–100 ns under Mono. So this class keeps the
+//   crowd's positions, velocities and preferred velocities in arrays of its own, read from the
+//   library in one call when first asked after a change, and sends the preferred velocities
+//   set in one call before the step. The values are the library's, bit for bit. Read Swerve
+//   afresh for each use (sim.Swerve.SetAgentPosition(...)): reading it sends what is pending
+//   and forgets the arrays, so a change made through it is seen.
 
 using System;
 using System.Collections.Generic;
@@ -36,6 +44,18 @@ namespace RVO
         // Polygons added since the last ProcessObstacles: RVO2 numbers their vertices after the
         // processed ones, each polygon a ring.
         private List<Vector2[]> pending_ = new List<Vector2[]>();
+        // The crowd's arrays as last read from the library (see the top of this file): each
+        // valid while its flag is set. prefs_ may hold values not sent yet (prefsPending_).
+        private System.Numerics.Vector2[] positions_ = new System.Numerics.Vector2[0];
+        private System.Numerics.Vector2[] velocities_ = new System.Numerics.Vector2[0];
+        private System.Numerics.Vector2[] prefs_ = new System.Numerics.Vector2[0];
+        private bool positionsRead_;
+        private bool velocitiesRead_;
+        private bool prefsRead_;
+        private bool prefsPending_;
+        // Set when Swerve was read: the crowd may have changed other than through this object,
+        // and the next array read checks that agent numbers still are swerve's ids.
+        private bool verify_;
 
         /// <summary>The shared simulator RVO2-CS programs use.</summary>
         public static Simulator Instance
@@ -49,10 +69,67 @@ namespace RVO
             Clear();
         }
 
-        /// <summary>The swerve simulator underneath, for what RVO2 does not have.</summary>
+        /// <summary>The swerve simulator underneath, for what RVO2 does not have. Read it
+        /// afresh for each use: reading it sends the preferred velocities set since the last
+        /// step and makes this object read the crowd again.</summary>
         public CrowdSimulator Swerve
         {
-            get { return sim_; }
+            get
+            {
+                Forget();
+                verify_ = true;
+                return sim_;
+            }
+        }
+
+        // Sends the preferred velocities set since the last step (one native call).
+        private void SendPrefs()
+        {
+            if (prefsPending_)
+            {
+                sim_.SetPrefVelocities(prefs_);
+                prefsPending_ = false;
+            }
+        }
+
+        // Sends what is pending and forgets the arrays: the crowd changes other than by them.
+        private void Forget()
+        {
+            SendPrefs();
+            positionsRead_ = false;
+            velocitiesRead_ = false;
+            prefsRead_ = false;
+        }
+
+        // `array` (positions_, velocities_ or prefs_), filled by `copy` in one native call
+        // unless `read` says it is current.
+        private System.Numerics.Vector2[] Mirror(ref System.Numerics.Vector2[] array, ref bool read, Func<System.Numerics.Vector2[], int> copy)
+        {
+            if (!read)
+            {
+                if (verify_)
+                {
+                    uint[] ids = sim_.GetAgentIds();
+                    bool numbered = ids.Length == numAgents_;
+                    for (int i = 0; numbered && i < ids.Length; ++i)
+                    {
+                        numbered = ids[i] == (uint)i;
+                    }
+                    if (!numbered)
+                    {
+                        throw new InvalidOperationException(
+                            "agents were added or removed through Swerve, so RVO2's agent numbers no longer name them: use Swerve's ids");
+                    }
+                    verify_ = false;
+                }
+                if (array.Length != numAgents_)
+                {
+                    array = new System.Numerics.Vector2[numAgents_];
+                }
+                copy(array);
+                read = true;
+            }
+            return array;
         }
 
         /// <summary>Removes every agent and obstacle and forgets the defaults; the time step is
@@ -71,6 +148,11 @@ namespace RVO
             numAgents_ = 0;
             workers_ = 0;
             pending_ = new List<Vector2[]>();
+            positionsRead_ = false;
+            velocitiesRead_ = false;
+            prefsRead_ = false;
+            prefsPending_ = false;
+            verify_ = false;
         }
 
         /// <summary>Whether each step records every agent's neighbours and ORCA lines (on, as
@@ -89,6 +171,7 @@ namespace RVO
             {
                 return -1;
             }
+            SendPrefs();
             return Added(sim_.AddAgent(position), defaultVelocity_);
         }
 
@@ -97,6 +180,7 @@ namespace RVO
         {
             AgentParams parameters = new AgentParams(neighborDist, maxNeighbors, timeHorizon, timeHorizonObst, radius, maxSpeed);
             Finite(velocity, "velocity");
+            SendPrefs();
             return Added(sim_.AddAgent(position, parameters), velocity);
         }
 
@@ -104,6 +188,7 @@ namespace RVO
         {
             sim_.SetAgentVelocity(id, velocity);
             ++numAgents_;
+            Forget();
             return (int)id;
         }
 
@@ -120,7 +205,11 @@ namespace RVO
         /// <summary>Performs a simulation step; returns the global time after it.</summary>
         public float DoStep()
         {
+            SendPrefs();
             sim_.Step();
+            positionsRead_ = false;
+            velocitiesRead_ = false;
+            prefsRead_ = false;
             return sim_.GlobalTime;
         }
 
@@ -182,19 +271,25 @@ namespace RVO
         /// <summary>An agent's position.</summary>
         public Vector2 GetAgentPosition(int agentNo)
         {
-            return sim_.GetAgentPosition(Agent(agentNo));
+            uint id = Agent(agentNo);
+            System.Numerics.Vector2[] positions = Mirror(ref positions_, ref positionsRead_, sim_.CopyPositions);
+            return positions[id];
         }
 
         /// <summary>An agent's velocity.</summary>
         public Vector2 GetAgentVelocity(int agentNo)
         {
-            return sim_.GetAgentVelocity(Agent(agentNo));
+            uint id = Agent(agentNo);
+            System.Numerics.Vector2[] velocities = Mirror(ref velocities_, ref velocitiesRead_, sim_.CopyVelocities);
+            return velocities[id];
         }
 
         /// <summary>An agent's preferred velocity.</summary>
         public Vector2 GetAgentPrefVelocity(int agentNo)
         {
-            return sim_.GetAgentPrefVelocity(Agent(agentNo));
+            uint id = Agent(agentNo);
+            System.Numerics.Vector2[] prefs = Mirror(ref prefs_, ref prefsRead_, sim_.CopyPrefVelocities);
+            return prefs[id];
         }
 
         /// <summary>An agent's maximum neighbour count.</summary>
@@ -333,18 +428,23 @@ namespace RVO
         public void SetAgentPosition(int agentNo, Vector2 position)
         {
             sim_.SetAgentPosition(Agent(agentNo), position);
+            positionsRead_ = false;
         }
 
         /// <summary>Sets an agent's preferred velocity.</summary>
         public void SetAgentPrefVelocity(int agentNo, Vector2 prefVelocity)
         {
-            sim_.SetAgentPrefVelocity(Agent(agentNo), prefVelocity);
+            uint id = Agent(agentNo);
+            Finite(prefVelocity, "preferred velocity");
+            Mirror(ref prefs_, ref prefsRead_, sim_.CopyPrefVelocities)[id] = prefVelocity;
+            prefsPending_ = true;
         }
 
         /// <summary>Sets an agent's velocity.</summary>
         public void SetAgentVelocity(int agentNo, Vector2 velocity)
         {
             sim_.SetAgentVelocity(Agent(agentNo), velocity);
+            velocitiesRead_ = false;
         }
 
         // ----- obstacles -----

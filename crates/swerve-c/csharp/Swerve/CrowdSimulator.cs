@@ -22,6 +22,10 @@ namespace Swerve
     public sealed unsafe class CrowdSimulator : IDisposable
     {
         private readonly SimulatorHandle handle = new SimulatorHandle();
+        // The handle's pointer while it is open (null after Dispose), checked on every call: a
+        // field read, where SafeHandle's state cost 65 ns a call under Mono (calls are often
+        // one per agent and frame).
+        private SwerveSimulator* raw;
 
         /// <summary>A simulator with time step <paramref name="timeStep"/> (s, &gt; 0) whose agents
         /// get <see cref="AgentParams.Default"/> (RVO2's Circle parameters).</summary>
@@ -37,17 +41,26 @@ namespace Swerve
             SwerveSimulator* raw;
             Status.Check(NativeMethods.swerve_simulator_new(timeStep, &native, &raw));
             handle.Take((IntPtr)raw);
+            this.raw = raw;
         }
 
         /// <summary>Frees the simulator; any later call raises ObjectDisposedException.</summary>
         public void Dispose()
         {
+            raw = null;
             handle.Dispose();
         }
 
         private SwerveSimulator* Raw
         {
-            get { return (SwerveSimulator*)handle.Open("CrowdSimulator"); }
+            get
+            {
+                if (raw == null)
+                {
+                    throw new ObjectDisposedException("CrowdSimulator");
+                }
+                return raw;
+            }
         }
 
         // The handle stays reachable until the native call that used it has returned.
@@ -287,12 +300,20 @@ namespace Swerve
         public Vector2[] GetPrefVelocities()
         {
             Vector2[] values = new Vector2[AgentCount];
-            UIntPtr count;
-            fixed (Vector2* p = values)
-            {
-                Call(NativeMethods.swerve_simulator_pref_velocities(Raw, (SwerveVec2*)p, (UIntPtr)values.Length, &count));
-            }
+            CopyPrefVelocities(values);
             return values;
+        }
+
+        /// <summary>Copies every agent's preferred velocity into <paramref name="buffer"/>;
+        /// returns the count.</summary>
+        public int CopyPrefVelocities(Vector2[] buffer)
+        {
+            UIntPtr count;
+            fixed (Vector2* p = Buffers.NotNull(buffer))
+            {
+                Call(NativeMethods.swerve_simulator_pref_velocities(Raw, (SwerveVec2*)p, (UIntPtr)buffer.Length, &count));
+            }
+            return Status.Count(count);
         }
 
         /// <summary>Sets every agent's preferred velocity at once, in <see cref="GetAgentIds"/>

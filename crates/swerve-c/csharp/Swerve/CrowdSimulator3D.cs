@@ -16,6 +16,8 @@ namespace Swerve
     public sealed unsafe class CrowdSimulator3D : IDisposable
     {
         private readonly Simulator3DHandle handle = new Simulator3DHandle();
+        // The handle's pointer while it is open (null after Dispose); see CrowdSimulator.
+        private SwerveSimulator3d* raw;
 
         /// <summary>A simulator with time step <paramref name="timeStep"/> (s, &gt; 0) whose agents
         /// get <see cref="AgentParams3D.Default"/> (RVO2-3D's Sphere parameters).</summary>
@@ -31,17 +33,26 @@ namespace Swerve
             SwerveSimulator3d* raw;
             Status.Check(NativeMethods.swerve_simulator3d_new(timeStep, &native, &raw));
             handle.Take((IntPtr)raw);
+            this.raw = raw;
         }
 
         /// <summary>Frees the simulator; any later call raises ObjectDisposedException.</summary>
         public void Dispose()
         {
+            raw = null;
             handle.Dispose();
         }
 
         private SwerveSimulator3d* Raw
         {
-            get { return (SwerveSimulator3d*)handle.Open("CrowdSimulator3D"); }
+            get
+            {
+                if (raw == null)
+                {
+                    throw new ObjectDisposedException("CrowdSimulator3D");
+                }
+                return raw;
+            }
         }
 
         private void Call(SwerveStatus status)
@@ -271,12 +282,20 @@ namespace Swerve
         public Vector3[] GetPrefVelocities()
         {
             Vector3[] values = new Vector3[AgentCount];
-            UIntPtr count;
-            fixed (Vector3* p = values)
-            {
-                Call(NativeMethods.swerve_simulator3d_pref_velocities(Raw, (SwerveVec3*)p, (UIntPtr)values.Length, &count));
-            }
+            CopyPrefVelocities(values);
             return values;
+        }
+
+        /// <summary>Copies every agent's preferred velocity into <paramref name="buffer"/>;
+        /// returns the count.</summary>
+        public int CopyPrefVelocities(Vector3[] buffer)
+        {
+            UIntPtr count;
+            fixed (Vector3* p = Buffers.NotNull(buffer))
+            {
+                Call(NativeMethods.swerve_simulator3d_pref_velocities(Raw, (SwerveVec3*)p, (UIntPtr)buffer.Length, &count));
+            }
+            return Status.Count(count);
         }
 
         /// <summary>Sets every agent's preferred velocity at once; the array's length must be

@@ -102,7 +102,8 @@ namespace Swerve
     }
 
     /// <summary>A handle from the C interface, freed once: by Dispose, or by the finalizer
-    /// when the owner was never disposed.</summary>
+    /// when the owner was never disposed. (The owners keep the pointer in a field of their
+    /// own for their calls.)</summary>
     internal abstract class NativeHandle : SafeHandle
     {
         protected NativeHandle() : base(IntPtr.Zero, true)
@@ -112,16 +113,6 @@ namespace Swerve
         public override bool IsInvalid
         {
             get { return handle == IntPtr.Zero; }
-        }
-
-        /// <summary>The raw handle, checked to be open.</summary>
-        internal IntPtr Open(string owner)
-        {
-            if (IsClosed || IsInvalid)
-            {
-                throw new ObjectDisposedException(owner);
-            }
-            return handle;
         }
 
         internal void Take(IntPtr raw)

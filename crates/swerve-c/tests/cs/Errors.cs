@@ -154,6 +154,24 @@ static class Errors
         Check(rvo.GetObstacleVertex(1).x() == 6.0f && rvo.NumObstacleVertices == 3, "the processed vertices");
         Raises<ArgumentOutOfRangeException>(() => rvo.getObstacleVertex(3), "vertexNo", "a vertex that does not exist");
         Check(rvo.doStep() == 0.1f && rvo.getGlobalTime() == 0.1f, "doStep returns the global time");
+
+        // The arrays RVO2-CS's API keeps (one native call a frame, not one per agent) always
+        // answer what the library holds.
+        rvo.AddAgent(new RVO.Vector2(3.0f, 3.0f));
+        Check(rvo.GetAgentPosition(1).x() == 3.0f && rvo.GetAgentPosition(0).x() != 3.0f, "a new agent is seen");
+        rvo.setAgentPrefVelocity(1, new RVO.Vector2(0.25f, 0.0f));
+        Check(rvo.getAgentPrefVelocity(1).x() == 0.25f, "a preferred velocity not sent yet is read back");
+        Raises<ArgumentException>(() => rvo.setAgentPrefVelocity(1, new RVO.Vector2(float.NaN, 0.0f)), "finite", "a NaN preferred velocity");
+        Check(rvo.getAgentPrefVelocity(1).x() == 0.25f, "the preferred velocity kept");
+        Check(rvo.Swerve.GetAgentPrefVelocity(1).X == 0.25f, "reading Swerve sends the preferred velocities");
+        rvo.setAgentPosition(1, new RVO.Vector2(4.0f, 3.0f));
+        Check(rvo.getAgentPosition(1).x() == 4.0f, "a moved agent is seen");
+        rvo.Swerve.SetAgentPosition(1, new System.Numerics.Vector2(5.0f, 3.0f));
+        Check(rvo.getAgentPosition(1).x() == 5.0f, "an agent moved through Swerve is seen");
+        rvo.doStep();
+        Check(rvo.getAgentPosition(1).x() > 5.0f && rvo.getAgentVelocity(1).x() > 0.0f, "a step is seen");
+        rvo.Swerve.RemoveAgent(0);
+        Raises<InvalidOperationException>(() => rvo.getAgentPosition(1), "Swerve's ids", "numbers after a removal through Swerve");
         rvo.Clear();
         Check(rvo.NumAgents == 0 && rvo.GlobalTime == 0.0f && rvo.addAgent(new RVO.Vector2(0.0f, 0.0f)) == -1, "Clear forgets everything");
 
