@@ -101,35 +101,31 @@ namespace RVO
             prefsRead_ = false;
         }
 
-        // `array` (positions_, velocities_ or prefs_), filled by `copy` in one native call
-        // unless `read` says it is current.
-        private System.Numerics.Vector2[] Mirror(ref System.Numerics.Vector2[] array, ref bool read, Func<System.Numerics.Vector2[], int> copy)
+        // Fills `array` (positions_, velocities_ or prefs_) by `copy` in one native call and
+        // sets `read`. (Callers test `read` first: a method group makes a delegate each time.)
+        private void Mirror(ref System.Numerics.Vector2[] array, ref bool read, Func<System.Numerics.Vector2[], int> copy)
         {
-            if (!read)
+            if (verify_)
             {
-                if (verify_)
+                uint[] ids = sim_.GetAgentIds();
+                bool numbered = ids.Length == numAgents_;
+                for (int i = 0; numbered && i < ids.Length; ++i)
                 {
-                    uint[] ids = sim_.GetAgentIds();
-                    bool numbered = ids.Length == numAgents_;
-                    for (int i = 0; numbered && i < ids.Length; ++i)
-                    {
-                        numbered = ids[i] == (uint)i;
-                    }
-                    if (!numbered)
-                    {
-                        throw new InvalidOperationException(
-                            "agents were added or removed through Swerve, so RVO2's agent numbers no longer name them: use Swerve's ids");
-                    }
-                    verify_ = false;
+                    numbered = ids[i] == (uint)i;
                 }
-                if (array.Length != numAgents_)
+                if (!numbered)
                 {
-                    array = new System.Numerics.Vector2[numAgents_];
+                    throw new InvalidOperationException(
+                        "agents were added or removed through Swerve, so RVO2's agent numbers no longer name them: use Swerve's ids");
                 }
-                copy(array);
-                read = true;
+                verify_ = false;
             }
-            return array;
+            if (array.Length != numAgents_)
+            {
+                array = new System.Numerics.Vector2[numAgents_];
+            }
+            copy(array);
+            read = true;
         }
 
         /// <summary>Removes every agent and obstacle and forgets the defaults; the time step is
@@ -272,24 +268,33 @@ namespace RVO
         public Vector2 GetAgentPosition(int agentNo)
         {
             uint id = Agent(agentNo);
-            System.Numerics.Vector2[] positions = Mirror(ref positions_, ref positionsRead_, sim_.CopyPositions);
-            return positions[id];
+            if (!positionsRead_)
+            {
+                Mirror(ref positions_, ref positionsRead_, sim_.CopyPositions);
+            }
+            return positions_[id];
         }
 
         /// <summary>An agent's velocity.</summary>
         public Vector2 GetAgentVelocity(int agentNo)
         {
             uint id = Agent(agentNo);
-            System.Numerics.Vector2[] velocities = Mirror(ref velocities_, ref velocitiesRead_, sim_.CopyVelocities);
-            return velocities[id];
+            if (!velocitiesRead_)
+            {
+                Mirror(ref velocities_, ref velocitiesRead_, sim_.CopyVelocities);
+            }
+            return velocities_[id];
         }
 
         /// <summary>An agent's preferred velocity.</summary>
         public Vector2 GetAgentPrefVelocity(int agentNo)
         {
             uint id = Agent(agentNo);
-            System.Numerics.Vector2[] prefs = Mirror(ref prefs_, ref prefsRead_, sim_.CopyPrefVelocities);
-            return prefs[id];
+            if (!prefsRead_)
+            {
+                Mirror(ref prefs_, ref prefsRead_, sim_.CopyPrefVelocities);
+            }
+            return prefs_[id];
         }
 
         /// <summary>An agent's maximum neighbour count.</summary>
@@ -436,7 +441,11 @@ namespace RVO
         {
             uint id = Agent(agentNo);
             Finite(prefVelocity, "preferred velocity");
-            Mirror(ref prefs_, ref prefsRead_, sim_.CopyPrefVelocities)[id] = prefVelocity;
+            if (!prefsRead_)
+            {
+                Mirror(ref prefs_, ref prefsRead_, sim_.CopyPrefVelocities);
+            }
+            prefs_[id] = prefVelocity;
             prefsPending_ = true;
         }
 
