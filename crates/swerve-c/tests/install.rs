@@ -1,6 +1,6 @@
-//! `scripts/install-c`: what it installs serves a C program through pkg-config and a C++
-//! project through CMake's `find_package(swerve)`, and the programs built that way give the
-//! same bytes as when built against the source tree.
+//! `scripts/install-c`: what it installs serves a C program through pkg-config, a C++
+//! project through CMake's `find_package(swerve)` and a C# program under Mono, and the
+//! programs built that way give the same bytes as when built against the source tree.
 
 mod common;
 
@@ -93,5 +93,58 @@ fn a_cmake_project_finds_the_install_and_builds_rvo2_programs_on_it() {
     let scene = "0.25\n15 10 10 10 1.5 2\n2\n-5 0 5 0 15 10 10 10 1.5 2\n5 0.01 -5 0 15 10 10 10 1.5 2\n0\n40\n";
     let lines = run_program(&build_dir.join("replay_static"), &["1"], scene);
     assert_eq!(lines.lines().count(), 80, "one line per agent and step");
+    let _ = std::fs::remove_dir_all(&prefix);
+}
+
+#[test]
+fn a_csharp_program_builds_from_the_installed_sources_and_runs_on_the_installed_library() {
+    let prefix = install("csharp");
+    let sources = prefix.join("share/swerve/csharp");
+    let mut files = Vec::new();
+    for folder in ["Swerve", "RVO"] {
+        for entry in std::fs::read_dir(sources.join(folder)).expect("the installed C# sources") {
+            files.push(entry.expect("a file").path());
+        }
+    }
+    assert!(files.iter().any(|f| f.ends_with("Swerve/NativeMethods.g.cs")), "{files:?}");
+    // The C# replay program, reading RVO2's Circle through RVO2-CS's API.
+    let exe = prefix.join("replay.exe");
+    checked(
+        Command::new("mcs")
+            .args(["-langversion:5", "-unsafe", "-warnaserror", "-r:System.Numerics", "-r:System.Numerics.Vectors"])
+            .arg(format!("-out:{}", exe.display()))
+            .args(&files)
+            .arg(crate_dir().join("tests/cs/Replay.cs"))
+            .arg(crate_dir().join("tests/cs/Input.cs")),
+        "mcs on the installed sources",
+    );
+    // Two agents swapping places; the library comes from PREFIX/lib alone.
+    let scene = "0.25\n15 10 10 10 1.5 2\n2\n-5 0 5 0 15 10 10 10 1.5 2\n5 0.01 -5 0 15 10 10 10 1.5 2\n0\n40\n";
+    let run = |program: &std::path::Path, library_path: &std::path::Path| {
+        use std::io::Write;
+        let mut child = Command::new("mono")
+            .arg(program)
+            .args(["1", "rvo"])
+            .env("LD_LIBRARY_PATH", library_path)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("mono (scripts/test installs it)");
+        child.stdin.take().expect("stdin").write_all(scene.as_bytes()).expect("the scene");
+        child.wait_with_output().expect("mono ends")
+    };
+    let output = run(&exe, &prefix.join("lib"));
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    assert_eq!(text.lines().count(), 80, "one line per agent and step");
+    // Without the installed library on the path, it is not found: the run above used it.
+    let missing = run(&exe, &prefix.join("nowhere"));
+    assert!(!missing.status.success(), "the program ran without the library");
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains("swerve_c"),
+        "{}",
+        String::from_utf8_lossy(&missing.stderr)
+    );
     let _ = std::fs::remove_dir_all(&prefix);
 }
