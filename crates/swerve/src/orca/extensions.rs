@@ -7,11 +7,13 @@
 //! * [`OverlapResolution`] — ORCA guarantees collision-free motion only when the linear program
 //!   is feasible; in dense crowds (linear program 3) agents overlap. This removes the residual
 //!   overlaps after each step by position projection, without pushing agents into obstacles.
-//! * Responsibility weights ([`crate::Simulator::set_agent_responsibility`]) and
-//!   non-cooperative [`Mover`]s live on the simulator.
+//! * Responsibility weights ([`crate::Simulator::set_agent_responsibility`]), acceleration
+//!   limits ([`crate::Simulator::set_agent_max_acceleration`]) and non-cooperative
+//!   [`Mover`]s live on the simulator.
 
 use glam::Vec2;
 
+use crate::geom::HalfPlane;
 use crate::Error;
 
 /// Options beyond RVO2. The default is RVO2's behaviour, bit for bit.
@@ -199,4 +201,60 @@ pub(crate) fn is_head_on(pref: Vec2, relative: Vec2, other_pref: Vec2, cos_cone:
         return false;
     }
     pref.dot(relative) >= cos_cone * a * b && (-other_pref).dot(relative) >= cos_cone * c * b
+}
+
+/// How many sides the polygon of an acceleration limit has.
+pub(crate) const ACCELERATION_SIDES: usize = 8;
+
+/// An agent's acceleration limit for one step: its new velocity stays within `reach` (m/s) of
+/// `centre`, its current velocity (brought back to its max speed if faster, so that the limit
+/// always meets the linear programs' speed disc).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AccelerationLimit {
+    centre: Vec2,
+    reach: f32,
+}
+
+impl AccelerationLimit {
+    /// The limit of an agent moving at `velocity` with `max_speed`, whose velocity may change
+    /// by `reach` this step.
+    pub(crate) fn new(velocity: Vec2, max_speed: f32, reach: f32) -> AccelerationLimit {
+        let centre = if velocity.length_squared() > max_speed * max_speed {
+            velocity * (max_speed / velocity.length())
+        } else {
+            velocity
+        };
+        AccelerationLimit { centre, reach }
+    }
+
+    /// The [`ACCELERATION_SIDES`] half-planes bounding a regular octagon inscribed in the
+    /// circle of the reach about the centre: inscribed, so every velocity they permit is
+    /// within reach; the sides cost at most 1 − cos 22.5° ≈ 7.6 % of the reach between the
+    /// corners, which point along the axes and the diagonals. Counterclockwise corners put the
+    /// interior on each side's left, as half-planes permit.
+    pub(crate) fn half_planes(&self, out: &mut Vec<HalfPlane>) {
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        let corners = [
+            Vec2::new(1.0, 0.0),
+            Vec2::new(h, h),
+            Vec2::new(0.0, 1.0),
+            Vec2::new(-h, h),
+            Vec2::new(-1.0, 0.0),
+            Vec2::new(-h, -h),
+            Vec2::new(0.0, -1.0),
+            Vec2::new(h, -h),
+        ];
+        for k in 0..ACCELERATION_SIDES {
+            let (a, b) = (corners[k], corners[(k + 1) % ACCELERATION_SIDES]);
+            out.push(HalfPlane { point: self.centre + a * self.reach, direction: (b - a).normalize() });
+        }
+    }
+
+    /// The preferred velocity as far toward `preferred` as the reach goes. The programs pick
+    /// the permitted velocity nearest the preferred one; nearest a far preferred velocity, the
+    /// octagon's nearest point can be a corner 22.5° off its direction, while nearest this one
+    /// it is within 7.6 % of the reach of it (DetourCrowd clamps the change the same way).
+    pub(crate) fn toward(&self, preferred: Vec2) -> Vec2 {
+        self.centre + (preferred - self.centre).clamp_length_max(self.reach)
+    }
 }

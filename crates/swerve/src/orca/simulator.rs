@@ -2,7 +2,8 @@
 
 use super::constraints::{agent_half_plane, agent_half_planes_x4, obstacle_half_planes, AgentView, NeighborBatch};
 use super::extensions::{
-    is_head_on, jitter_direction, share, Extensions, Mover, MoverId, MoverList, OverlapResolution, RVO2_RESPONSIBILITY,
+    is_head_on, jitter_direction, share, AccelerationLimit, Extensions, Mover, MoverId, MoverList, OverlapResolution,
+    RVO2_RESPONSIBILITY,
 };
 use super::linear_program::{solve, LpOutcome};
 use super::params::AgentParams;
@@ -152,6 +153,10 @@ pub struct Simulator {
     responsibilities: Vec<f32>,
     /// How many agents have a weight other than RVO2's ½ (none: every share is ½).
     custom_weights: usize,
+    /// Each agent's maximum acceleration (m/s²), `f32::INFINITY` when unlimited (RVO2).
+    max_accelerations: Vec<f32>,
+    /// How many agents have a finite maximum acceleration.
+    limited_accelerations: usize,
     /// Whether the user asked for every agent's [`AgentRecord`] (see
     /// [`Simulator::set_record_decisions`]).
     record_decisions: bool,
@@ -281,6 +286,8 @@ impl Simulator {
             params: Vec::new(),
             responsibilities: Vec::new(),
             custom_weights: 0,
+            max_accelerations: Vec::new(),
+            limited_accelerations: 0,
             record_decisions: false,
             records: Vec::new(),
             slots: Vec::new(),
@@ -394,6 +401,7 @@ impl Simulator {
         self.pref_velocities.push(Vec2::ZERO);
         self.params.push(params);
         self.responsibilities.push(RVO2_RESPONSIBILITY);
+        self.max_accelerations.push(f32::INFINITY);
         if self.keeps_records() {
             self.records.push(AgentRecord::with_capacity(&params));
         }
@@ -421,6 +429,7 @@ impl Simulator {
         self.params.remove(dense);
         let weight = self.responsibilities.remove(dense);
         self.custom_weights -= usize::from(weight != RVO2_RESPONSIBILITY);
+        self.limited_accelerations -= usize::from(self.max_accelerations.remove(dense).is_finite());
         if self.keeps_records() {
             self.records.remove(dense);
         }
@@ -596,6 +605,36 @@ impl Simulator {
         Ok(())
     }
 
+    /// An agent's maximum acceleration (m/s²): `f32::INFINITY` (the default, RVO2's agents)
+    /// when its velocity may change by any amount in a step.
+    pub fn agent_max_acceleration(&self, id: AgentId) -> Result<f32, Error> {
+        Ok(self.max_accelerations[self.dense(id)?])
+    }
+
+    /// Limits how fast an agent's velocity may change (m/s², > 0; `f32::INFINITY` lifts the
+    /// limit): each step its new velocity stays within `max_acceleration · time_step` of its
+    /// current one (of the current one brought back to its max speed, if it was faster), as
+    /// game crowds and robots need (DetourCrowd's `maxAcceleration`; RVO2 has none).
+    ///
+    /// The limit is a regular octagon inscribed in that circle, given to the linear program
+    /// as hard half-planes beside the obstacles': the velocity nearest the preferred one that
+    /// ORCA permits within reach is chosen, and when ORCA asks for a larger change than the
+    /// limit allows, the fallback program keeps the limit and violates the other agents' half-
+    /// planes as little as it can — so an agent limited too tightly for its crowd can collide.
+    /// The octagon's half-planes come first in [`Simulator::agent_half_planes`], after the
+    /// obstacles', and [`Simulator::agent_obstacle_half_plane_count`] counts them with the
+    /// obstacles' (the hard ones).
+    pub fn set_agent_max_acceleration(&mut self, id: AgentId, value: f32) -> Result<(), Error> {
+        let i = self.dense(id)?;
+        if value.is_nan() || value <= 0.0 {
+            return Err(Error::OutOfRange { what: "max acceleration", requirement: "greater than 0", value });
+        }
+        let old = std::mem::replace(&mut self.max_accelerations[i], value);
+        self.limited_accelerations =
+            self.limited_accelerations + usize::from(value.is_finite()) - usize::from(old.is_finite());
+        Ok(())
+    }
+
     // ----- extensions and movers -----
 
     /// The options beyond RVO2 in force.
@@ -715,7 +754,8 @@ impl Simulator {
         Ok(&self.record(id)?.half_planes)
     }
 
-    /// How many of [`Simulator::agent_half_planes`] come from obstacles.
+    /// How many of [`Simulator::agent_half_planes`] come from obstacles — and from the agent's
+    /// acceleration limit, when it has one (the hard half-planes, which come first).
     /// [`Error::DecisionsNotRecorded`] unless decisions are recorded.
     pub fn agent_obstacle_half_plane_count(&self, id: AgentId) -> Result<usize, Error> {
         Ok(self.record(id)?.obstacle_half_plane_count)
@@ -978,6 +1018,7 @@ impl Simulator {
             hint_growth: if self.search_hints_valid { Some(2.0 * self.max_displacement) } else { None },
             responsibilities: &self.responsibilities,
             rvo2_shares: self.custom_weights == 0,
+            max_accelerations: if self.limited_accelerations > 0 { Some(&self.max_accelerations) } else { None },
             movers: self.movers.live(),
             extensions: self.extensions,
             ids: &self.ids,
@@ -1289,6 +1330,8 @@ struct StepContext<'a> {
     responsibilities: &'a [f32],
     /// Whether every agent has RVO2's weight, so that every share is ½.
     rvo2_shares: bool,
+    /// Each agent's maximum acceleration, when any agent has a finite one.
+    max_accelerations: Option<&'a [f32]>,
     movers: &'a [Mover],
     extensions: Extensions,
     ids: &'a [AgentId],
@@ -1582,6 +1625,15 @@ impl StepContext<'_> {
             // keeps NaN out of the inspection data.
             record.half_planes.retain(HalfPlane::is_finite);
         }
+        // The acceleration limit: hard too, so it joins the obstacles' half-planes.
+        let acceleration = match self.max_accelerations {
+            Some(limits) if limits[i].is_finite() => {
+                let limit = AccelerationLimit::new(agent.velocity, params.max_speed, limits[i] * self.time_step);
+                limit.half_planes(&mut record.half_planes);
+                Some(limit)
+            }
+            _ => None,
+        };
         record.obstacle_half_plane_count = record.half_planes.len();
         // Safe mode plans with radii grown by the clearance margin.
         let radius_scale = self.extensions.overlap_resolution.map(|o| 1.0 + o.margin);
@@ -1628,6 +1680,9 @@ impl StepContext<'_> {
                 preferred = Vec2::from_angle(-rule.turn).rotate(preferred);
             }
             preferred += rule.jitter * jitter_direction(rule.seed, self.ids[i].0, self.step_number);
+        }
+        if let Some(limit) = acceleration {
+            preferred = limit.toward(preferred);
         }
 
         let (new_velocity, outcome) = solve(
