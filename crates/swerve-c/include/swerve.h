@@ -1702,6 +1702,27 @@ enum SwerveStatus swerve_simulator_set_agent_responsibility(struct SwerveSimulat
                                                             uint32_t id,
                                                             float weight);
 
+// An agent's maximum acceleration (m/s²): `INFINITY` (the default, RVO2's agents) when its
+// velocity may change by any amount in a step.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_simulator_agent_max_acceleration(const struct SwerveSimulator *sim,
+                                                          uint32_t id,
+                                                          float *out);
+
+// Limits how fast an agent's velocity may change (m/s², > 0; `INFINITY` lifts the limit):
+// each step its new velocity stays within `max_acceleration · time step` of its current one,
+// through eight hard half-planes that come after the obstacles' in
+// `swerve_simulator_agent_half_planes` and are counted with them in `SwerveDecision`'s
+// `obstacle_half_planes`.
+//
+// # Safety
+// `sim` is null or a live handle.
+enum SwerveStatus swerve_simulator_set_agent_max_acceleration(struct SwerveSimulator *sim,
+                                                              uint32_t id,
+                                                              float max_acceleration);
+
 // The live agents' ids, in the order every other all-agents function uses (the order they
 // were added, less the removed ones). `*count` receives the number of agents; `out` must
 // hold that many (`BufferTooSmall` otherwise, with `out` untouched).

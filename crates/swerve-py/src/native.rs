@@ -337,6 +337,18 @@ impl PySimulator {
         self.sim.agent_responsibility(id(agent)).py()
     }
 
+    /// Limits how fast `agent`'s velocity may change (m/s², > 0; `math.inf` lifts the limit,
+    /// RVO2's unlimited agents are the default): each step it changes by at most
+    /// `max_acceleration * time_step`.
+    fn set_max_acceleration(&mut self, agent: u32, max_acceleration: f32) -> PyResult<()> {
+        self.sim.set_agent_max_acceleration(id(agent), max_acceleration).py()
+    }
+
+    /// An agent's maximum acceleration (m/s²; `inf` when unlimited).
+    fn max_acceleration(&self, agent: u32) -> PyResult<f32> {
+        self.sim.agent_max_acceleration(id(agent)).py()
+    }
+
     /// Adds a non-cooperative moving disc that agents avoid with full responsibility (a ball,
     /// a vehicle). Returns its id; update it every step with `set_mover`.
     fn add_mover(&mut self, position: (f32, f32), velocity: (f32, f32), radius: f32) -> PyResult<u32> {

@@ -337,6 +337,27 @@ def test_options_beyond_rvo2():
         sim.set_mover(mover, (0.0, 0.0), (0.0, 0.0), 1.0)
     with pytest.raises(ValueError):
         sim.set_responsibility(second, -1.0)
+
+    # An acceleration limit: from rest, 1 m/s² over 0.25 s steps gains 0.25 m/s a step.
+    sim = swerve.Simulator(0.25)
+    agent = sim.add_agent((0.0, 0.0))
+    assert sim.max_acceleration(agent) == math.inf
+    sim.set_max_acceleration(agent, 1.0)
+    assert sim.max_acceleration(agent) == 1.0
+    speeds = []
+    for _ in range(4):
+        sim.set_pref_velocities(np.array([[2.0, 0.0]]))
+        sim.step()
+        speeds.append(float(np.linalg.norm(sim.velocities()[0])))
+    assert np.allclose(speeds, [0.25, 0.5, 0.75, 1.0], atol=1e-5), speeds
+    for bad in (0.0, -1.0, float("nan")):
+        with pytest.raises(ValueError):
+            sim.set_max_acceleration(agent, bad)
+    assert sim.max_acceleration(agent) == 1.0
+    with pytest.raises(swerve.UnknownIdError):
+        sim.set_max_acceleration(99, 1.0)
+    sim.set_max_acceleration(agent, math.inf)
+    assert sim.max_acceleration(agent) == math.inf
     with pytest.raises(ValueError):
         sim.set_extensions(safe_mode=True, margin=-0.1)
     with pytest.raises(ValueError):

@@ -296,6 +296,29 @@ namespace Swerve.Native
         internal static extern SwerveStatus swerve_simulator_set_agent_responsibility(SwerveSimulator* sim, uint id, float weight);
 
         /// <summary>
+        ///  An agent's maximum acceleration (m/s²): `INFINITY` (the default, RVO2's agents) when its
+        ///  velocity may change by any amount in a step.
+        ///
+        ///  # Safety
+        ///  `sim` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_simulator_agent_max_acceleration", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_simulator_agent_max_acceleration(SwerveSimulator* sim, uint id, float* @out);
+
+        /// <summary>
+        ///  Limits how fast an agent's velocity may change (m/s², &gt; 0; `INFINITY` lifts the limit):
+        ///  each step its new velocity stays within `max_acceleration · time step` of its current one,
+        ///  through eight hard half-planes that come after the obstacles' in
+        ///  `swerve_simulator_agent_half_planes` and are counted with them in `SwerveDecision`'s
+        ///  `obstacle_half_planes`.
+        ///
+        ///  # Safety
+        ///  `sim` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_simulator_set_agent_max_acceleration", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_simulator_set_agent_max_acceleration(SwerveSimulator* sim, uint id, float max_acceleration);
+
+        /// <summary>
         ///  The live agents' ids, in the order every other all-agents function uses (the order they
         ///  were added, less the removed ones). `*count` receives the number of agents; `out` must
         ///  hold that many (`BufferTooSmall` otherwise, with `out` untouched).

@@ -67,6 +67,15 @@ int main(void) {
   CHECK(swerve_simulator_set_agent_responsibility(sim, a, -0.5f) == SWERVE_STATUS_INVALID_ARGUMENT);
   CHECK(swerve_simulator_agent_responsibility(sim, a, &weight) == SWERVE_STATUS_OK);
   CHECK(weight == 0.5f);
+  /* Acceleration limits: > 0, or INFINITY for none (the default). */
+  CHECK(swerve_simulator_agent_max_acceleration(sim, a, &weight) == SWERVE_STATUS_OK && isinf(weight));
+  CHECK(swerve_simulator_set_agent_max_acceleration(sim, a, 0.0f) == SWERVE_STATUS_INVALID_ARGUMENT);
+  CHECK(message_mentions("acceleration"));
+  CHECK(swerve_simulator_set_agent_max_acceleration(sim, 99, 1.0f) == SWERVE_STATUS_UNKNOWN_ID);
+  CHECK(swerve_simulator_agent_max_acceleration(sim, a, &weight) == SWERVE_STATUS_OK && isinf(weight));
+  CHECK(swerve_simulator_set_agent_max_acceleration(sim, a, 3.0f) == SWERVE_STATUS_OK);
+  CHECK(swerve_simulator_agent_max_acceleration(sim, a, &weight) == SWERVE_STATUS_OK && weight == 3.0f);
+  CHECK(swerve_simulator_set_agent_max_acceleration(sim, a, INFINITY) == SWERVE_STATUS_OK);
   CHECK(swerve_simulator_agent_position(NULL, a, &position) == SWERVE_STATUS_NULL_POINTER);
 
   /* Buffers: the count is always reported; a short buffer is left alone. */

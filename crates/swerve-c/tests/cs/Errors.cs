@@ -71,6 +71,25 @@ static class Errors
         Raises<ArgumentException>(() => sim.SetAgentResponsibility(a, -1.0f), "", "a negative weight");
         Check(sim.GetAgentResponsibility(a) == 0.5f, "the weight kept (RVO2's half)");
 
+        // Acceleration limits: 2 m/s² over 0.25 s steps, 0.5 m/s a step.
+        Check(float.IsPositiveInfinity(sim.GetAgentMaxAcceleration(b)), "unlimited by default");
+        Raises<ArgumentException>(() => sim.SetAgentMaxAcceleration(b, 0.0f), "acceleration", "a zero acceleration");
+        Raises<ArgumentException>(() => sim.SetAgentMaxAcceleration(b, float.NaN), "acceleration", "a NaN acceleration");
+        Raises<KeyNotFoundException>(() => sim.SetAgentMaxAcceleration(77, 1.0f), "77", "an acceleration for an unknown id");
+        Check(float.IsPositiveInfinity(sim.GetAgentMaxAcceleration(b)), "the limit unchanged by the refused calls");
+        using (CrowdSimulator lone = new CrowdSimulator(0.25f))
+        {
+            uint id = lone.AddAgent(new Vec(0.0f, 0.0f));
+            lone.SetAgentMaxAcceleration(id, 2.0f);
+            Check(lone.GetAgentMaxAcceleration(id) == 2.0f, "the limit read back");
+            for (int step = 1; step <= 3; ++step)
+            {
+                lone.SetAgentPrefVelocity(id, new Vec(2.0f, 0.0f));
+                lone.Step();
+                Check(Math.Abs(lone.GetAgentVelocity(id).X - 0.5f * step) < 1e-5f, "0.5 m/s more at step " + step);
+            }
+        }
+
         // Whole-crowd arrays.
         Raises<ArgumentException>(() => sim.SetPrefVelocities(new Vec[3]), "", "one preferred velocity too many");
         Vec[] shortBuffer = { new Vec(7.0f, 7.0f) };
