@@ -290,7 +290,7 @@ namespace Swerve
         /// added and the message names the first.</summary>
         public uint[] AddBalls(Ball[] balls)
         {
-            uint[] ids = new uint[Buffers.NotNull(balls).Length];
+            uint[] ids = new uint[Buffers.NotNull(balls, "balls").Length];
             fixed (Ball* p = balls)
             fixed (uint* q = ids)
             {
@@ -309,7 +309,7 @@ namespace Swerve
         /// ball, none is removed.</summary>
         public void RemoveBalls(uint[] ids)
         {
-            fixed (uint* p = Buffers.NotNull(ids))
+            fixed (uint* p = Buffers.NotNull(ids, "ids"))
             {
                 Call(NativeMethods.swerve_world_remove_balls(Raw, p, (UIntPtr)ids.Length));
             }
@@ -558,7 +558,7 @@ namespace Swerve
         /// (kinematic balls excepted); otherwise nothing changes.</summary>
         public void SetPositions(Vector2[] values)
         {
-            fixed (Vector2* p = Buffers.NotNull(values))
+            fixed (Vector2* p = Buffers.NotNull(values, "values"))
             {
                 Call(NativeMethods.swerve_world_set_positions(Raw, (SwerveVec2*)p, (UIntPtr)values.Length));
             }
@@ -569,7 +569,7 @@ namespace Swerve
         /// changes.</summary>
         public void SetVelocities(Vector2[] values)
         {
-            fixed (Vector2* p = Buffers.NotNull(values))
+            fixed (Vector2* p = Buffers.NotNull(values, "values"))
             {
                 Call(NativeMethods.swerve_world_set_velocities(Raw, (SwerveVec2*)p, (UIntPtr)values.Length));
             }

@@ -293,7 +293,7 @@ namespace Swerve
         /// added and the message names the first.</summary>
         public uint[] AddSpheres(Sphere[] spheres)
         {
-            uint[] ids = new uint[Buffers.NotNull(spheres).Length];
+            uint[] ids = new uint[Buffers.NotNull(spheres, "spheres").Length];
             fixed (Sphere* p = spheres)
             fixed (uint* q = ids)
             {
@@ -312,7 +312,7 @@ namespace Swerve
         /// sphere, none is removed.</summary>
         public void RemoveSpheres(uint[] ids)
         {
-            fixed (uint* p = Buffers.NotNull(ids))
+            fixed (uint* p = Buffers.NotNull(ids, "ids"))
             {
                 Call(NativeMethods.swerve_world3d_remove_spheres(Raw, p, (UIntPtr)ids.Length));
             }
@@ -540,7 +540,7 @@ namespace Swerve
         /// (kinematic spheres excepted); otherwise nothing changes.</summary>
         public void SetPositions(Vector3[] values)
         {
-            fixed (Vector3* p = Buffers.NotNull(values))
+            fixed (Vector3* p = Buffers.NotNull(values, "values"))
             {
                 Call(NativeMethods.swerve_world3d_set_positions(Raw, (SwerveVec3*)p, (UIntPtr)values.Length));
             }
@@ -551,7 +551,7 @@ namespace Swerve
         /// changes.</summary>
         public void SetVelocities(Vector3[] values)
         {
-            fixed (Vector3* p = Buffers.NotNull(values))
+            fixed (Vector3* p = Buffers.NotNull(values, "values"))
             {
                 Call(NativeMethods.swerve_world3d_set_velocities(Raw, (SwerveVec3*)p, (UIntPtr)values.Length));
             }

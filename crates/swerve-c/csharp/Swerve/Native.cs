@@ -238,6 +238,15 @@ namespace Swerve
             return buffer;
         }
 
+        internal static T[] NotNull<T>(T[] array, string name)
+        {
+            if (array == null)
+            {
+                throw new ArgumentNullException(name);
+            }
+            return array;
+        }
+
         // The first call's status: Ok (an empty list) and BufferTooSmall (the count) are the
         // answers; anything else (an unknown id, say) is thrown.
         private static int Needed(SwerveStatus status, UIntPtr count)
