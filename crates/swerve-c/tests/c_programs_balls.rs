@@ -367,6 +367,11 @@ fn a_pile_under_gravity_from_csharp_matches_the_rust_api_bit_for_bit_with_a_quad
     same_bits(&program.path, &pile(BroadPhaseKind::BruteForce));
 }
 
+#[test]
+fn bad_input_to_a_ball_world_from_csharp_raises_exceptions_and_changes_nothing() {
+    expect_all_checks_pass(&build_csharp(&["BallErrors.cs", "Checks.cs"], "ball-errors"));
+}
+
 /// Runs a self-checking program (as C, or as C++ with `cplusplus`): it exits 0 and prints
 /// "all checks passed", or lists what failed.
 fn passes(source: &str, link: Link, cplusplus: bool) {

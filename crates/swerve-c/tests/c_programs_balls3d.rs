@@ -413,6 +413,11 @@ fn a_funnel_under_gravity_from_csharp_matches_the_rust_api_bit_for_bit_with_sort
     same_bits(&program.path, &funnel(BroadPhaseKind::UniformGrid));
 }
 
+#[test]
+fn bad_input_to_a_sphere_world_from_csharp_raises_exceptions_and_changes_nothing() {
+    expect_all_checks_pass(&build_csharp(&["BallErrors3D.cs", "Checks.cs"], "ball-errors3d"));
+}
+
 /// Runs a self-checking program (as C, or as C++ with `cplusplus`): it exits 0 and prints
 /// "all checks passed", or lists what failed.
 fn passes(source: &str, link: Link, cplusplus: bool) {
