@@ -7,7 +7,10 @@
 
 mod common;
 
-use common::{assert_same_lines, build_c, build_csharp, expect_all_checks_pass, run_program, run_readme_example, Link};
+use common::{
+    assert_same_lines, build_c, build_csharp, expect_all_checks_pass, run_program, run_readme_csharp_example,
+    run_readme_example, Link,
+};
 use std::ffi::CStr;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -426,4 +429,14 @@ fn the_readme_ball_example_compiles_and_the_ball_comes_to_rest_on_the_floor() {
     assert_eq!(numbers.len(), 3, "{text}");
     assert!(numbers[0] >= 2.0, "a half-elastic ball bounces before it rests: {text}");
     assert!(numbers[1] == 5.0 && numbers[2] == 0.5, "it rests where it fell, on the floor (radius 0.5): {text}");
+}
+
+#[test]
+fn the_csharp_readme_ball_example_runs_and_the_ball_comes_to_rest_on_the_floor() {
+    // "N impacts, then at (x, y) moving at s m/s"
+    let (text, numbers) = run_readme_csharp_example("BallWorld(box");
+    assert_eq!(numbers.len(), 4, "{text}");
+    assert!(numbers[0] >= 2.0, "a half-elastic ball bounces before it rests: {text}");
+    assert!(numbers[1] == 5.0 && numbers[2] == 0.5, "it rests where it fell, on the floor (radius 0.5): {text}");
+    assert!(numbers[3] == 0.0, "at rest: {text}");
 }
