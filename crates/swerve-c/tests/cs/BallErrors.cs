@@ -305,6 +305,9 @@ static unsafe class BallErrors
         uint[] found = world.GetBallsInCircle(bNow, 0.0f);
         C.Check(found.Length == 1 && found[0] == b, "ball 1 contains its centre");
         C.Check(world.GetBallsInCircle(new Vec(5.0f, 9.0f), 0.1f).Length == 0, "no ball near the top");
+        found = world.GetBallsInCircle(bNow + new Vec(1.0f, 0.0f), 0.6f);
+        C.Check(found.Length == 1 && found[0] == b, "a circle of 0.6 m 1 m right of ball 1's centre overlaps it");
+        C.Check(world.GetBallsInCircle(bNow + new Vec(1.0f, 0.0f), 0.4f).Length == 0, "one of 0.4 m does not");
         uint at;
         C.Raises<ArgumentException>(() => world.TryGetBallAt(new Vec(float.NaN, 5.0f), out at), "", "a NaN point");
         C.Check(world.TryGetBallAt(bNow + new Vec(0.25f, 0.0f), out at) && at == b, "ball 1 is there");

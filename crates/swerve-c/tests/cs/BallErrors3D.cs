@@ -323,6 +323,9 @@ static unsafe class BallErrors3D
         uint[] found = world.GetSpheresInBall(bNow, 0.0f);
         C.Check(found.Length == 1 && found[0] == b, "sphere 1 contains its centre");
         C.Check(world.GetSpheresInBall(V(9.0f, 9.0f, 9.0f), 0.1f).Length == 0, "no sphere in the far corner");
+        found = world.GetSpheresInBall(bNow + V(0.0f, 0.0f, 1.0f), 0.6f);
+        C.Check(found.Length == 1 && found[0] == b, "a ball of 0.6 m 1 m above sphere 1's centre overlaps it");
+        C.Check(world.GetSpheresInBall(bNow + V(0.0f, 0.0f, 1.0f), 0.4f).Length == 0, "one of 0.4 m does not");
         uint at = 7;
         C.Raises<ArgumentException>(() => world.TryGetSphereAt(V(float.PositiveInfinity, 5.0f, 5.0f), out at), "", "an infinite point");
         C.Check(!world.TryGetSphereAt(V(0.5f, 9.5f, 9.5f), out at) && at == 0, "no sphere there");
