@@ -2,13 +2,18 @@
 //! just built (static and shared). One runs worlds of a few hundred balls and prints their
 //! state as bits, which must equal those of the same world run by `swerve::physics::World`
 //! directly (the oracle: the library through its Rust API); one checks the world's
-//! invariants from C; one feeds it bad input.
+//! invariants from C; one feeds it bad input. The C# twin of the first (`tests/cs/Balls.cs`,
+//! on `Swerve.BallWorld` under Mono) must print the same bits.
 
 mod common;
 
-use common::{assert_same_lines, build_c, expect_all_checks_pass, run_program, run_readme_example, Link};
+use common::{
+    assert_same_lines, build_c, build_csharp, expect_all_checks_pass, run_program, run_readme_csharp_example,
+    run_readme_example, Link,
+};
 use std::ffi::CStr;
 use std::fmt::Write as _;
+use std::path::Path;
 
 use glam::Vec2;
 use swerve::geom::Aabb;
@@ -320,10 +325,10 @@ impl Scenario {
     }
 }
 
-/// Runs tests/c/balls.c on `scenario` and requires exactly the lines the Rust API gives.
-fn same_bits_from_c(link: Link, scenario: &Scenario) {
-    let program = build_c("balls.c", link, false);
-    let actual = run_program(&program.path, &[], &scenario.text());
+/// Runs `program` (tests/c/balls.c, or its C# twin tests/cs/Balls.cs) on `scenario` and
+/// requires exactly the lines the Rust API gives.
+fn same_bits(program: &Path, scenario: &Scenario) {
+    let actual = run_program(program, &[], &scenario.text());
     let expected = scenario.expected();
     assert_same_lines(&scenario.broad_phase.to_string(), &actual, &expected);
     assert!(expected.len() > 3000, "only {} lines compared", expected.len());
@@ -331,22 +336,43 @@ fn same_bits_from_c(link: Link, scenario: &Scenario) {
 
 #[test]
 fn a_ball_arena_from_c_linked_statically_matches_the_rust_api_bit_for_bit_with_sort_and_sweep() {
-    same_bits_from_c(Link::Static, &arena(BroadPhaseKind::SortAndSweep));
+    same_bits(&build_c("balls.c", Link::Static, false).path, &arena(BroadPhaseKind::SortAndSweep));
 }
 
 #[test]
 fn a_ball_arena_from_the_shared_library_matches_the_rust_api_bit_for_bit_with_a_quadtree() {
-    same_bits_from_c(Link::Shared, &arena(BroadPhaseKind::Quadtree));
+    same_bits(&build_c("balls.c", Link::Shared, false).path, &arena(BroadPhaseKind::Quadtree));
 }
 
 #[test]
 fn a_pile_under_gravity_from_c_linked_statically_matches_the_rust_api_bit_for_bit_with_a_uniform_grid() {
-    same_bits_from_c(Link::Static, &pile(BroadPhaseKind::UniformGrid));
+    same_bits(&build_c("balls.c", Link::Static, false).path, &pile(BroadPhaseKind::UniformGrid));
 }
 
 #[test]
 fn a_pile_under_gravity_from_the_shared_library_matches_the_rust_api_bit_for_bit_with_an_aabb_tree() {
-    same_bits_from_c(Link::Shared, &pile(BroadPhaseKind::DynamicAabbTree));
+    same_bits(&build_c("balls.c", Link::Shared, false).path, &pile(BroadPhaseKind::DynamicAabbTree));
+}
+
+// ----- C# (csharp/Swerve/BallWorld.cs), under Mono -----
+
+#[test]
+fn a_ball_arena_from_csharp_matches_the_rust_api_bit_for_bit_with_a_uniform_grid_and_with_grid_sort_and_sweep() {
+    let program = build_csharp(&["Balls.cs", "Input.cs"], "balls-arena");
+    same_bits(&program.path, &arena(BroadPhaseKind::UniformGrid));
+    same_bits(&program.path, &arena(BroadPhaseKind::GridSortAndSweep));
+}
+
+#[test]
+fn a_pile_under_gravity_from_csharp_matches_the_rust_api_bit_for_bit_with_a_quadtree_and_with_brute_force() {
+    let program = build_csharp(&["Balls.cs", "Input.cs"], "balls-pile");
+    same_bits(&program.path, &pile(BroadPhaseKind::Quadtree));
+    same_bits(&program.path, &pile(BroadPhaseKind::BruteForce));
+}
+
+#[test]
+fn bad_input_to_a_ball_world_from_csharp_raises_exceptions_and_changes_nothing() {
+    expect_all_checks_pass(&build_csharp(&["BallErrors.cs", "Checks.cs"], "ball-errors"));
 }
 
 /// Runs a self-checking program (as C, or as C++ with `cplusplus`): it exits 0 and prints
@@ -403,4 +429,14 @@ fn the_readme_ball_example_compiles_and_the_ball_comes_to_rest_on_the_floor() {
     assert_eq!(numbers.len(), 3, "{text}");
     assert!(numbers[0] >= 2.0, "a half-elastic ball bounces before it rests: {text}");
     assert!(numbers[1] == 5.0 && numbers[2] == 0.5, "it rests where it fell, on the floor (radius 0.5): {text}");
+}
+
+#[test]
+fn the_csharp_readme_ball_example_runs_and_the_ball_comes_to_rest_on_the_floor() {
+    // "N impacts, then at (x, y) moving at s m/s"
+    let (text, numbers) = run_readme_csharp_example("BallWorld(box");
+    assert_eq!(numbers.len(), 4, "{text}");
+    assert!(numbers[0] >= 2.0, "a half-elastic ball bounces before it rests: {text}");
+    assert!(numbers[1] == 5.0 && numbers[2] == 0.5, "it rests where it fell, on the floor (radius 0.5): {text}");
+    assert!(numbers[3] == 0.0, "at rest: {text}");
 }

@@ -2,13 +2,16 @@
 //! cargo just built (static and shared). One runs worlds of a couple of hundred spheres with
 //! static triangles and meshes and prints their state as bits, which must equal those of the
 //! same world run by `swerve::physics3d::World` directly (the oracle: the library through its
-//! Rust API); one checks the world's invariants from C; one feeds it bad input.
+//! Rust API); one checks the world's invariants from C; one feeds it bad input. The C# twin of
+//! the first (`tests/cs/Balls3D.cs`, on `Swerve.BallWorld3D` under Mono) must print the same
+//! bits.
 
 mod common;
 
-use common::{assert_same_lines, build_c, expect_all_checks_pass, run_program, run_readme_example, Link};
+use common::{assert_same_lines, build_c, build_csharp, expect_all_checks_pass, run_program, run_readme_example, Link};
 use std::ffi::CStr;
 use std::fmt::Write as _;
+use std::path::Path;
 
 use swerve::physics::scene::SplitMix64;
 use swerve::physics3d::{Aabb3, BoxWall, BroadPhaseKind, Collider, Sphere, SphereId, Vec3, World};
@@ -365,10 +368,10 @@ impl Scenario {
     }
 }
 
-/// Runs tests/c/balls3d.c on `scenario` and requires exactly the lines the Rust API gives.
-fn same_bits_from_c(link: Link, scenario: &Scenario) {
-    let program = build_c("balls3d.c", link, false);
-    let actual = run_program(&program.path, &[], &scenario.text());
+/// Runs `program` (tests/c/balls3d.c, or its C# twin tests/cs/Balls3D.cs) on `scenario` and
+/// requires exactly the lines the Rust API gives.
+fn same_bits(program: &Path, scenario: &Scenario) {
+    let actual = run_program(program, &[], &scenario.text());
     let expected = scenario.expected();
     assert_same_lines(&scenario.broad_phase.to_string(), &actual, &expected);
     assert!(expected.len() > 2000, "only {} lines compared", expected.len());
@@ -376,22 +379,43 @@ fn same_bits_from_c(link: Link, scenario: &Scenario) {
 
 #[test]
 fn a_sphere_arena_from_c_linked_statically_matches_the_rust_api_bit_for_bit_with_sort_and_sweep() {
-    same_bits_from_c(Link::Static, &arena(BroadPhaseKind::SortAndSweep));
+    same_bits(&build_c("balls3d.c", Link::Static, false).path, &arena(BroadPhaseKind::SortAndSweep));
 }
 
 #[test]
 fn a_sphere_arena_from_the_shared_library_matches_the_rust_api_bit_for_bit_with_an_octree() {
-    same_bits_from_c(Link::Shared, &arena(BroadPhaseKind::Octree));
+    same_bits(&build_c("balls3d.c", Link::Shared, false).path, &arena(BroadPhaseKind::Octree));
 }
 
 #[test]
 fn a_funnel_under_gravity_from_c_linked_statically_matches_the_rust_api_bit_for_bit_with_a_uniform_grid() {
-    same_bits_from_c(Link::Static, &funnel(BroadPhaseKind::UniformGrid));
+    same_bits(&build_c("balls3d.c", Link::Static, false).path, &funnel(BroadPhaseKind::UniformGrid));
 }
 
 #[test]
 fn a_funnel_under_gravity_from_the_shared_library_matches_the_rust_api_bit_for_bit_with_a_hierarchical_grid() {
-    same_bits_from_c(Link::Shared, &funnel(BroadPhaseKind::HierarchicalGrid));
+    same_bits(&build_c("balls3d.c", Link::Shared, false).path, &funnel(BroadPhaseKind::HierarchicalGrid));
+}
+
+// ----- C# (csharp/Swerve/BallWorld3D.cs), under Mono -----
+
+#[test]
+fn a_sphere_arena_from_csharp_matches_the_rust_api_bit_for_bit_with_an_octree_and_with_brute_force() {
+    let program = build_csharp(&["Balls3D.cs", "Input.cs"], "balls3d-arena");
+    same_bits(&program.path, &arena(BroadPhaseKind::Octree));
+    same_bits(&program.path, &arena(BroadPhaseKind::BruteForce));
+}
+
+#[test]
+fn a_funnel_under_gravity_from_csharp_matches_the_rust_api_bit_for_bit_with_sort_and_sweep_and_a_uniform_grid() {
+    let program = build_csharp(&["Balls3D.cs", "Input.cs"], "balls3d-funnel");
+    same_bits(&program.path, &funnel(BroadPhaseKind::SortAndSweep));
+    same_bits(&program.path, &funnel(BroadPhaseKind::UniformGrid));
+}
+
+#[test]
+fn bad_input_to_a_sphere_world_from_csharp_raises_exceptions_and_changes_nothing() {
+    expect_all_checks_pass(&build_csharp(&["BallErrors3D.cs", "Checks.cs"], "ball-errors3d"));
 }
 
 /// Runs a self-checking program (as C, or as C++ with `cplusplus`): it exits 0 and prints

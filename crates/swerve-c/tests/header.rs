@@ -47,6 +47,8 @@ fn the_checked_in_csharp_bindings_are_generated_from_the_source() {
         .input_extern_file(crate_dir.join("src/status.rs"))
         .input_extern_file(crate_dir.join("src/orca.rs"))
         .input_extern_file(crate_dir.join("src/orca3d.rs"))
+        .input_extern_file(crate_dir.join("src/balls.rs"))
+        .input_extern_file(crate_dir.join("src/balls3d.rs"))
         .csharp_dll_name("swerve_c")
         .csharp_namespace("Swerve.Native")
         .csharp_class_name("NativeMethods")
@@ -66,8 +68,8 @@ fn the_checked_in_csharp_bindings_are_generated_from_the_source() {
         checked_in == generated,
         "csharp/Swerve/NativeMethods.g.cs is stale: run `SWERVE_BLESS=1 cargo test -p swerve-c --test header` and commit it"
     );
-    // Every crowd function made it in, once.
-    for file in ["src/orca.rs", "src/orca3d.rs", "src/status.rs"] {
+    // Every function of the crowd simulators and the ball worlds made it in, once.
+    for file in ["src/orca.rs", "src/orca3d.rs", "src/balls.rs", "src/balls3d.rs", "src/status.rs"] {
         let source = std::fs::read_to_string(crate_dir.join(file)).expect("source");
         for rest in source.lines().filter_map(|line| line.split("extern \"C\" fn ").nth(1)) {
             let name = rest.split('(').next().expect("a name");

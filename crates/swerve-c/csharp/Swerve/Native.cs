@@ -72,6 +72,24 @@ namespace Swerve
             return Encoding.UTF8.GetString(text, length);
         }
 
+        /// <summary>A string for the C interface: its UTF-8 bytes and a NUL. A null string raises
+        /// ArgumentNullException (named <paramref name="name"/>), and one with a NUL in it
+        /// ArgumentException (C would read only what comes before it).</summary>
+        internal static byte[] NulTerminated(string text, string name)
+        {
+            if (text == null)
+            {
+                throw new ArgumentNullException(name);
+            }
+            if (text.IndexOf('\0') >= 0)
+            {
+                throw new ArgumentException(name + " must not contain a NUL character, got \"" + text.Replace("\0", "\\0") + "\"");
+            }
+            byte[] bytes = new byte[Encoding.UTF8.GetByteCount(text) + 1];
+            Encoding.UTF8.GetBytes(text, 0, text.Length, bytes, 0);
+            return bytes;
+        }
+
         /// <summary>A count from the C interface as an <c>int</c>, the size .NET arrays take.
         /// </summary>
         internal static int Count(UIntPtr count)
@@ -144,6 +162,31 @@ namespace Swerve
             return true;
         }
     }
+
+    internal sealed class WorldHandle : NativeHandle
+    {
+        protected override bool ReleaseHandle()
+        {
+            unsafe
+            {
+                NativeMethods.swerve_world_free((SwerveWorld*)handle);
+            }
+            return true;
+        }
+    }
+
+    internal sealed class World3DHandle : NativeHandle
+    {
+        protected override bool ReleaseHandle()
+        {
+            unsafe
+            {
+                NativeMethods.swerve_world3d_free((SwerveWorld3d*)handle);
+            }
+            return true;
+        }
+    }
+
     /// <summary>System.Numerics vectors to and from the C interface's (the same floats).</summary>
     internal static class Vec
     {
@@ -179,6 +222,7 @@ namespace Swerve
     internal unsafe delegate SwerveStatus FillVectors(SwerveVec2* buffer, UIntPtr capacity, UIntPtr* count);
     internal unsafe delegate SwerveStatus FillHalfPlanes(SwerveHalfPlane* buffer, UIntPtr capacity, UIntPtr* count);
     internal unsafe delegate SwerveStatus FillPlanes(SwervePlane* buffer, UIntPtr capacity, UIntPtr* count);
+    internal unsafe delegate SwerveStatus FillItems(void* buffer, UIntPtr capacity, UIntPtr* count);
 
     /// <summary>Lists of a size only the library knows: one call with no buffer asks for the
     /// count (the C interface reports it with BufferTooSmall), a second fills an array of
@@ -192,6 +236,15 @@ namespace Swerve
                 throw new ArgumentNullException("buffer");
             }
             return buffer;
+        }
+
+        internal static T[] NotNull<T>(T[] array, string name)
+        {
+            if (array == null)
+            {
+                throw new ArgumentNullException(name);
+            }
+            return array;
         }
 
         // The first call's status: Ok (an empty list) and BufferTooSmall (the count) are the
@@ -239,6 +292,35 @@ namespace Swerve
             }
             GC.KeepAlive(owner);
             return values;
+        }
+
+        /// <summary>A list of structs laid out as the C interface's (the ball worlds' Ball,
+        /// Contact and the like, or IntPtr for a list of pointers), filled in place.</summary>
+        internal static T[] Items<T>(FillItems fill, SafeHandle owner) where T : struct
+        {
+            UIntPtr count;
+            T[] values = new T[Needed(fill(null, UIntPtr.Zero, &count), count)];
+            if (values.Length > 0)
+            {
+                GCHandle pinned = GCHandle.Alloc(values, GCHandleType.Pinned);
+                try
+                {
+                    Status.Check(fill((void*)pinned.AddrOfPinnedObject(), (UIntPtr)values.Length, &count));
+                }
+                finally
+                {
+                    pinned.Free();
+                }
+            }
+            GC.KeepAlive(owner);
+            return values;
+        }
+
+        /// <summary>The count a list-filling call reports when given no buffer (its status
+        /// BufferTooSmall, or Ok for none); any other status is thrown.</summary>
+        internal static int Count(SwerveStatus status, UIntPtr count)
+        {
+            return Needed(status, count);
         }
 
         internal static SwervePlane[] Planes(FillPlanes fill, SafeHandle owner)

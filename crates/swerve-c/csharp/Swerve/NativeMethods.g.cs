@@ -981,6 +981,1170 @@ namespace Swerve.Native
         [DllImport(__DllName, EntryPoint = "swerve_simulator3d_agent_planes", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         internal static extern SwerveStatus swerve_simulator3d_agent_planes(SwerveSimulator3d* sim, uint id, SwervePlane* @out, System.UIntPtr capacity, System.UIntPtr* count);
 
+        /// <summary>
+        ///  The broad phases' names, as static NUL-terminated strings, brute force first:
+        ///  "brute-force", "sort-and-sweep", "uniform-grid", "hierarchical-grid",
+        ///  "grid-sort-and-sweep", "quadtree", "aabb-tree". All give the same collisions, bit for bit;
+        ///  they differ in speed. `*count` and `out` as in `swerve_world_ball_ids`.
+        ///
+        ///  # Safety
+        ///  `out` is null or valid for writing `capacity` pointers; `count` is null or valid for
+        ///  writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_broad_phase_names", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_broad_phase_names(byte** @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  A ball with the defaults: mass π r² (unit areal density), restitution 1, no friction, no
+        ///  rolling resistance, not spinning, angle 0. Nothing is checked until the ball is added.
+        ///
+        ///  # Safety
+        ///  `out` is null or valid for writing a `SwerveBall`.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_ball_new", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_ball_new(SwerveVec2 position, SwerveVec2 velocity, float radius, SwerveBall* @out);
+
+        /// <summary>
+        ///  A kinematic ball (infinite mass; see `SwerveBall::mass`), otherwise as `swerve_ball_new`.
+        ///
+        ///  # Safety
+        ///  `out` is null or valid for writing a `SwerveBall`.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_ball_kinematic", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_ball_kinematic(SwerveVec2 position, SwerveVec2 velocity, float radius, SwerveBall* @out);
+
+        /// <summary>
+        ///  Creates an empty world. `bounds` is the box whose walls the balls bounce off (finite, min
+        ///  below max on both axes), or null for open space; `broad_phase` names the broad phase (one
+        ///  of `swerve_broad_phase_names`; `InvalidArgument` for any other). On success `*out` holds
+        ///  the new handle. No gravity, damping or contact records until set.
+        ///
+        ///  # Safety
+        ///  `bounds` is null or valid for reading; `broad_phase` is null or a NUL-terminated string;
+        ///  `out` is null or valid for writing a pointer.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_new", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_new(SwerveBounds* bounds, byte* broad_phase, SwerveWorld** @out);
+
+        /// <summary>
+        ///  Frees a world. Null is ignored.
+        ///
+        ///  # Safety
+        ///  `world` is null or a handle from `swerve_world_new` not yet freed; it is invalid after.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_free", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern void swerve_world_free(SwerveWorld* world);
+
+        /// <summary>
+        ///  Advances the world by `dt` seconds (finite, &gt; 0): with `swerve_world_set_substeps` n, as n
+        ///  substeps of `dt / n`. Collisions are found at their time of impact, so fast balls do not
+        ///  tunnel; the result is the same for every broad phase. Does not allocate once warmed up.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_step", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_step(SwerveWorld* world, float dt);
+
+        /// <summary>
+        ///  Whether the world has a box (`*out_bounded`), and if so the box (`*out`, written only
+        ///  then).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out_bounded` and `out` are null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_bounds", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_bounds(SwerveWorld* world, bool* out_bounded, SwerveBounds* @out);
+
+        /// <summary>
+        ///  The broad phase in use: `*out` receives its name, a static NUL-terminated string.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing a pointer.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_broad_phase", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_broad_phase(SwerveWorld* world, byte** @out);
+
+        /// <summary>
+        ///  Switches the broad phase (one of `swerve_broad_phase_names`); the new one builds on the
+        ///  next step. The trajectories do not change.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `broad_phase` is null or a NUL-terminated string.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_set_broad_phase", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_set_broad_phase(SwerveWorld* world, byte* broad_phase);
+
+        /// <summary>
+        ///  Gravity (m/s², default (0, 0)).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_gravity", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_gravity(SwerveWorld* world, SwerveVec2* @out);
+
+        /// <summary>
+        ///  Sets gravity (m/s², finite). With gravity every non-kinematic ball accelerates, and each
+        ///  step solves the touching contacts together (sequential impulses, warm-started), so piles
+        ///  and stacks come to rest; slow landings rest, faster impacts bounce with the restitution.
+        ///  With (0, 0) the step is exactly the one without gravity.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_set_gravity", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_set_gravity(SwerveWorld* world, SwerveVec2 gravity);
+
+        /// <summary>
+        ///  Substeps per step (default 1).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_substeps", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_substeps(SwerveWorld* world, System.UIntPtr* @out);
+
+        /// <summary>
+        ///  Splits every step into `substeps` (1 to 64) substeps of `dt / substeps`: shorter steps hold
+        ///  tall stacks better than more solver sweeps, for the same cost.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_set_substeps", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_set_substeps(SwerveWorld* world, System.UIntPtr substeps);
+
+        /// <summary>
+        ///  Sweeps of the resting-contact solver per step (default 10).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_solver_iterations", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_solver_iterations(SwerveWorld* world, System.UIntPtr* @out);
+
+        /// <summary>
+        ///  Sets the sweeps of the resting-contact solver per step (1 to 1,000; only with gravity).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_set_solver_iterations", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_set_solver_iterations(SwerveWorld* world, System.UIntPtr iterations);
+
+        /// <summary>
+        ///  Linear damping rate (1/s, default 0).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_linear_damping", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_linear_damping(SwerveWorld* world, float* @out);
+
+        /// <summary>
+        ///  Sets linear damping (1/s, finite, ≥ 0): at the start of each step every velocity is scaled
+        ///  by 1 / (1 + c·dt) — the rolling resistance of a top-down table, the drag on a puck.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_set_linear_damping", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_set_linear_damping(SwerveWorld* world, float rate);
+
+        /// <summary>
+        ///  Whether collisions are found at their time of impact (default on). Off, the step moves
+        ///  the balls and then resolves overlaps, which lets fast balls tunnel.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_set_continuous_collision", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_set_continuous_collision(SwerveWorld* world, [MarshalAs(UnmanagedType.U1)] bool on);
+
+        /// <summary>
+        ///  Whether each velocity carries a float residual that makes energy and momentum
+        ///  conservation double-exact (default on). Turning it off drops the current residuals.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_set_velocity_compensation", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_set_velocity_compensation(SwerveWorld* world, [MarshalAs(UnmanagedType.U1)] bool on);
+
+        /// <summary>
+        ///  What the last step did.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_last_step_stats", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_last_step_stats(SwerveWorld* world, SwerveStepStats* @out);
+
+        /// <summary>
+        ///  Total kinetic energy (J), translational and rotational, of the non-kinematic balls, summed
+        ///  in double precision.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_kinetic_energy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_kinetic_energy(SwerveWorld* world, double* @out);
+
+        /// <summary>
+        ///  Total momentum (kg·m/s) of the non-kinematic balls, summed in double precision.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_momentum", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_momentum(SwerveWorld* world, SwerveVec2d* @out);
+
+        /// <summary>
+        ///  Adds a ball; `*out_id` receives its id. Ids are handed out in order (0, 1, 2, …) and never
+        ///  reused. Refused (nothing added): non-finite numbers (but a kinematic ball's infinite
+        ///  mass), radius or mass ≤ 0, restitution outside [0, 1], negative friction or rolling
+        ///  resistance, a ball that does not fit inside the bounds (a kinematic ball may).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `ball` is null or valid for reading; `out_id` is null or
+        ///  valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_add_ball", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_add_ball(SwerveWorld* world, SwerveBall* ball, uint* out_id);
+
+        /// <summary>
+        ///  Adds `count` balls; `out_ids` receives their ids, in order. If any ball is refused (as by
+        ///  `swerve_world_add_ball`), none is added and the message names the first.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `balls` is null or valid for reading `count` balls;
+        ///  `out_ids` is null or valid for writing `count` ids.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_add_balls", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_add_balls(SwerveWorld* world, SwerveBall* balls, System.UIntPtr count, uint* out_ids);
+
+        /// <summary>
+        ///  Removes a ball; the others keep their ids and their order, and its id is never reused.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_remove_ball", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_remove_ball(SwerveWorld* world, uint id);
+
+        /// <summary>
+        ///  Removes `count` balls in one pass (repeated ids are fine). If any id names no live ball,
+        ///  none is removed.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `ids` is null or valid for reading `count` ids.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_remove_balls", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_remove_balls(SwerveWorld* world, uint* ids, System.UIntPtr count);
+
+        /// <summary>
+        ///  Whether `id` names a live ball.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_contains_ball", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_contains_ball(SwerveWorld* world, uint id, bool* @out);
+
+        /// <summary>
+        ///  How many balls there are.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_num_balls", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_num_balls(SwerveWorld* world, System.UIntPtr* @out);
+
+        /// <summary>
+        ///  A ball's whole state.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_ball", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_ball(SwerveWorld* world, uint id, SwerveBall* @out);
+
+        /// <summary>
+        ///  Replaces a ball's whole state, with `swerve_world_add_ball`'s rules (nothing changes on
+        ///  error). A ball moved onto another is pushed out by the next step.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `ball` is null or valid for reading.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_set_ball", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_set_ball(SwerveWorld* world, uint id, SwerveBall* ball);
+
+        /// <summary>
+        ///  A ball's position (m).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_ball_position", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_ball_position(SwerveWorld* world, uint id, SwerveVec2* @out);
+
+        /// <summary>
+        ///  Moves a ball (m, finite; inside the bounds unless kinematic), keeping its velocity.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_set_ball_position", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_set_ball_position(SwerveWorld* world, uint id, SwerveVec2 position);
+
+        /// <summary>
+        ///  A ball's velocity (m/s).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_ball_velocity", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_ball_velocity(SwerveWorld* world, uint id, SwerveVec2* @out);
+
+        /// <summary>
+        ///  Sets a ball's velocity (m/s, finite); a kinematic ball is steered this way.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_set_ball_velocity", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_set_ball_velocity(SwerveWorld* world, uint id, SwerveVec2 velocity);
+
+        /// <summary>
+        ///  A ball's angular velocity (rad/s, counter-clockwise).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_ball_angular_velocity", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_ball_angular_velocity(SwerveWorld* world, uint id, float* @out);
+
+        /// <summary>
+        ///  Sets a ball's angular velocity (rad/s, finite); the rest of the ball stays as it is (this
+        ///  is `swerve_world_set_ball` with one field changed, and refused as that would be).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_set_ball_angular_velocity", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_set_ball_angular_velocity(SwerveWorld* world, uint id, float angular_velocity);
+
+        /// <summary>
+        ///  Applies an impulse (N·s, finite) to a ball: its velocity changes by `impulse / mass`, and
+        ///  the world's momentum by `impulse` (double precision). A kinematic ball does not change.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_apply_impulse", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_apply_impulse(SwerveWorld* world, uint id, SwerveVec2 impulse);
+
+        /// <summary>
+        ///  The live balls' ids, in the order every other all-balls function uses (the order they
+        ///  were added, less the removed ones). `*count` receives the number of balls; `out` must hold
+        ///  that many (`BufferTooSmall` otherwise, with `out` untouched).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` ids;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_ball_ids", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_ball_ids(SwerveWorld* world, uint* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  Every ball's whole state; `*count` and `out` as in `swerve_world_ball_ids`.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` balls;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_balls", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_balls(SwerveWorld* world, SwerveBall* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  Every ball's position (m); `*count` and `out` as in `swerve_world_ball_ids`.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` vectors;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_positions", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_positions(SwerveWorld* world, SwerveVec2* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  Every ball's velocity (m/s); `*count` and `out` as in `swerve_world_ball_ids`.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` vectors;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_velocities", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_velocities(SwerveWorld* world, SwerveVec2* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  Every ball's radius (m); `*count` and `out` as in `swerve_world_ball_ids`.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` floats;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_radii", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_radii(SwerveWorld* world, float* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  Every ball's mass (kg; `INFINITY` for kinematic balls); `*count` and `out` as in
+        ///  `swerve_world_ball_ids`.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` floats;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_masses", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_masses(SwerveWorld* world, float* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  Every ball's angular velocity (rad/s); `*count` and `out` as in `swerve_world_ball_ids`.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` floats;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_angular_velocities", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_angular_velocities(SwerveWorld* world, float* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  Every ball's orientation (rad, within [−π, π]); `*count` and `out` as in
+        ///  `swerve_world_ball_ids`.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` floats;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_angles", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_angles(SwerveWorld* world, float* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  Moves every ball at once, in the order of `swerve_world_ball_ids`. `count` must equal the
+        ///  number of balls and every ball fit inside the bounds at its new place (kinematic balls
+        ///  excepted); otherwise nothing changes.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `values` is null or valid for reading `count` vectors.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_set_positions", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_set_positions(SwerveWorld* world, SwerveVec2* values, System.UIntPtr count);
+
+        /// <summary>
+        ///  Sets every ball's velocity at once, in the order of `swerve_world_ball_ids`. `count` must
+        ///  equal the number of balls and every value be finite; otherwise nothing changes.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `values` is null or valid for reading `count` vectors.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_set_velocities", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_set_velocities(SwerveWorld* world, SwerveVec2* values, System.UIntPtr count);
+
+        /// <summary>
+        ///  Adds a static segment from `a` to `b` (finite, distinct), solid on both sides. Segments
+        ///  are numbered in the order they are added, from 0.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_add_segment", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_add_segment(SwerveWorld* world, SwerveVec2 a, SwerveVec2 b);
+
+        /// <summary>
+        ///  Adds the edges of a closed polygon of `count` vertices as static segments, in order (the
+        ///  edge from vertex i to i + 1, and the closing one; a single segment for 2 vertices). Either
+        ///  winding works. Refused (nothing added): fewer than 2 vertices, non-finite coordinates,
+        ///  repeated consecutive vertices, crossing edges.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `vertices` is null or valid for reading `count` vectors.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_add_polygon", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_add_polygon(SwerveWorld* world, SwerveVec2* vertices, System.UIntPtr count);
+
+        /// <summary>
+        ///  How many static segments there are (polygon edges included).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_num_segments", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_num_segments(SwerveWorld* world, System.UIntPtr* @out);
+
+        /// <summary>
+        ///  The static segments, by number; `*count` and `out` as in `swerve_world_ball_ids`.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` segments;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_segments", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_segments(SwerveWorld* world, SwerveSegment* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  Whether each step records its collisions for `swerve_world_contacts` (off by default; on,
+        ///  a step logs every resolution and sorts the log at its end). Turning it on or off clears
+        ///  the last step's records.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_set_record_contacts", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_set_record_contacts(SwerveWorld* world, [MarshalAs(UnmanagedType.U1)] bool on);
+
+        /// <summary>
+        ///  Whether steps record their collisions.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_records_contacts", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_records_contacts(SwerveWorld* world, bool* @out);
+
+        /// <summary>
+        ///  The last step's collisions, one per touching pair (ball–ball, ball–segment, ball–wall),
+        ///  ordered by ball (in the order of `swerve_world_ball_ids`) and partner; none unless
+        ///  contacts are recorded. The same for every broad phase. `*count` and `out` as in
+        ///  `swerve_world_ball_ids`.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` contacts;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_contacts", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_contacts(SwerveWorld* world, SwerveContact* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  The ids of the balls whose disc overlaps the circle (`center`, `radius` ≥ 0), in the order
+        ///  of `swerve_world_ball_ids`; with `radius` 0, the balls that contain `center`. O(balls).
+        ///  `*count` and `out` as in `swerve_world_ball_ids`.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` ids;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_balls_in_circle", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_balls_in_circle(SwerveWorld* world, SwerveVec2 center, float radius, uint* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  The first ball (in the order of `swerve_world_ball_ids`) that contains `point`:
+        ///  `*out_found` says whether there is one, and `*out_id` (written only then) is its id.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out_found` and `out_id` are null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_ball_at", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_ball_at(SwerveWorld* world, SwerveVec2 point, bool* out_found, uint* out_id);
+
+        /// <summary>
+        ///  What the ray from `origin` along `direction` (finite, non-zero, any length) meets first
+        ///  within `max_distance` (m, ≥ 0, may be `INFINITY`): a ball where the ray enters it (balls
+        ///  that contain the origin are skipped), a segment, or a wall of the box. `*out_hit` says
+        ///  whether it meets anything, and `*out` (written only then) what. O(balls + segments).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out_hit` and `out` are null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_cast_ray", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_cast_ray(SwerveWorld* world, SwerveVec2 origin, SwerveVec2 direction, float max_distance, bool* out_hit, SwerveRayHit* @out);
+
+        /// <summary>
+        ///  The boxes the broad phase built in the last step (grid cells, tree nodes, sweep
+        ///  intervals), for drawing over the balls; `*count` and `out` as in `swerve_world_ball_ids`.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` boxes;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world_broad_phase_boxes", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world_broad_phase_boxes(SwerveWorld* world, SwerveDebugBox* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  The 3-D world's broad phases' names, as static NUL-terminated strings, brute force first:
+        ///  "brute-force", "sort-and-sweep", "uniform-grid", "hierarchical-grid", "octree". All give
+        ///  the same collisions, bit for bit; they differ in speed. `*count` and `out` as in
+        ///  `swerve_world3d_sphere_ids`.
+        ///
+        ///  # Safety
+        ///  `out` is null or valid for writing `capacity` pointers; `count` is null or valid for
+        ///  writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_broad_phase3d_names", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_broad_phase3d_names(byte** @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  A sphere with the defaults: mass 4/3 π r³ (unit density), restitution 1, no friction, no
+        ///  rolling resistance, not spinning. Nothing is checked until the sphere is added.
+        ///
+        ///  # Safety
+        ///  `out` is null or valid for writing a `SwerveSphere`.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_sphere_new", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_sphere_new(SwerveVec3 position, SwerveVec3 velocity, float radius, SwerveSphere* @out);
+
+        /// <summary>
+        ///  A kinematic sphere (infinite mass; see `SwerveSphere::mass`), otherwise as
+        ///  `swerve_sphere_new`.
+        ///
+        ///  # Safety
+        ///  `out` is null or valid for writing a `SwerveSphere`.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_sphere_kinematic", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_sphere_kinematic(SwerveVec3 position, SwerveVec3 velocity, float radius, SwerveSphere* @out);
+
+        /// <summary>
+        ///  Creates an empty 3-D world. `bounds` is the box whose walls the spheres bounce off
+        ///  (finite, min below max on every axis), or null for open space; `broad_phase` names the
+        ///  broad phase (one of `swerve_broad_phase3d_names`; `InvalidArgument` for any other). On
+        ///  success `*out` holds the new handle. No gravity, damping or contact records until set.
+        ///
+        ///  # Safety
+        ///  `bounds` is null or valid for reading; `broad_phase` is null or a NUL-terminated string;
+        ///  `out` is null or valid for writing a pointer.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_new", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_new(SwerveBounds3d* bounds, byte* broad_phase, SwerveWorld3d** @out);
+
+        /// <summary>
+        ///  Frees a 3-D world. Null is ignored.
+        ///
+        ///  # Safety
+        ///  `world` is null or a handle from `swerve_world3d_new` not yet freed; it is invalid after.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_free", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern void swerve_world3d_free(SwerveWorld3d* world);
+
+        /// <summary>
+        ///  Advances the world by `dt` seconds (finite, &gt; 0): with `swerve_world3d_set_substeps` n, as
+        ///  n substeps of `dt / n`. Collisions are found at their time of impact, so fast spheres do
+        ///  not tunnel; the result is the same for every broad phase. Does not allocate once warmed
+        ///  up.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_step", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_step(SwerveWorld3d* world, float dt);
+
+        /// <summary>
+        ///  Whether the world has a box (`*out_bounded`), and if so the box (`*out`, written only
+        ///  then).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out_bounded` and `out` are null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_bounds", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_bounds(SwerveWorld3d* world, bool* out_bounded, SwerveBounds3d* @out);
+
+        /// <summary>
+        ///  The broad phase in use: `*out` receives its name, a static NUL-terminated string.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing a pointer.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_broad_phase", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_broad_phase(SwerveWorld3d* world, byte** @out);
+
+        /// <summary>
+        ///  Switches the broad phase (one of `swerve_broad_phase3d_names`); the new one builds on the
+        ///  next step. The trajectories do not change.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `broad_phase` is null or a NUL-terminated string.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_set_broad_phase", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_set_broad_phase(SwerveWorld3d* world, byte* broad_phase);
+
+        /// <summary>
+        ///  Gravity (m/s², default (0, 0, 0)).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_gravity", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_gravity(SwerveWorld3d* world, SwerveVec3* @out);
+
+        /// <summary>
+        ///  Sets gravity (m/s², finite, e.g. (0, 0, −9.81)). With gravity every non-kinematic sphere
+        ///  accelerates, and each step solves the touching contacts together (sequential impulses,
+        ///  warm-started), so piles come to rest. With (0, 0, 0) the step is exactly the one without
+        ///  gravity.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_set_gravity", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_set_gravity(SwerveWorld3d* world, SwerveVec3 gravity);
+
+        /// <summary>
+        ///  Substeps per step (default 1).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_substeps", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_substeps(SwerveWorld3d* world, System.UIntPtr* @out);
+
+        /// <summary>
+        ///  Splits every step into `substeps` (1 to 64) substeps of `dt / substeps`: deep piles hold
+        ///  better with shorter steps than with more solver sweeps.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_set_substeps", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_set_substeps(SwerveWorld3d* world, System.UIntPtr substeps);
+
+        /// <summary>
+        ///  Sweeps of the resting-contact solver per step (default 10).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_solver_iterations", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_solver_iterations(SwerveWorld3d* world, System.UIntPtr* @out);
+
+        /// <summary>
+        ///  Sets the sweeps of the resting-contact solver per step (1 to 1,000; only with gravity).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_set_solver_iterations", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_set_solver_iterations(SwerveWorld3d* world, System.UIntPtr iterations);
+
+        /// <summary>
+        ///  Linear damping rate (1/s, default 0).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_linear_damping", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_linear_damping(SwerveWorld3d* world, float* @out);
+
+        /// <summary>
+        ///  Sets linear damping (1/s, finite, ≥ 0): at the start of each step every velocity is scaled
+        ///  by 1 / (1 + c·dt).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_set_linear_damping", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_set_linear_damping(SwerveWorld3d* world, float rate);
+
+        /// <summary>
+        ///  Whether collisions are found at their time of impact (default on). Off, the step moves
+        ///  the spheres and then resolves overlaps, which lets fast spheres tunnel.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_set_continuous_collision", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_set_continuous_collision(SwerveWorld3d* world, [MarshalAs(UnmanagedType.U1)] bool on);
+
+        /// <summary>
+        ///  Whether each velocity carries a float residual that makes energy and momentum
+        ///  conservation double-exact (default on). Turning it off drops the current residuals.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_set_velocity_compensation", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_set_velocity_compensation(SwerveWorld3d* world, [MarshalAs(UnmanagedType.U1)] bool on);
+
+        /// <summary>
+        ///  What the last step did (the planar world's statistics: "balls" are spheres here, and
+        ///  "segments" triangles).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_last_step_stats", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_last_step_stats(SwerveWorld3d* world, SwerveStepStats* @out);
+
+        /// <summary>
+        ///  Total kinetic energy (J), translational and rotational (I = 2/5 m r²), of the
+        ///  non-kinematic spheres, summed in double precision.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_kinetic_energy", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_kinetic_energy(SwerveWorld3d* world, double* @out);
+
+        /// <summary>
+        ///  Total momentum (kg·m/s) of the non-kinematic spheres, summed in double precision.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_momentum", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_momentum(SwerveWorld3d* world, SwerveVec3d* @out);
+
+        /// <summary>
+        ///  Adds a sphere; `*out_id` receives its id. Ids are handed out in order (0, 1, 2, …) and
+        ///  never reused. Refused (nothing added): non-finite numbers (but a kinematic sphere's
+        ///  infinite mass), radius or mass ≤ 0, restitution outside [0, 1], negative friction or
+        ///  rolling resistance, a sphere that does not fit inside the bounds (a kinematic one may).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `sphere` is null or valid for reading; `out_id` is null
+        ///  or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_add_sphere", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_add_sphere(SwerveWorld3d* world, SwerveSphere* sphere, uint* out_id);
+
+        /// <summary>
+        ///  Adds `count` spheres; `out_ids` receives their ids, in order. If any sphere is refused (as
+        ///  by `swerve_world3d_add_sphere`), none is added and the message names the first.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `spheres` is null or valid for reading `count` spheres;
+        ///  `out_ids` is null or valid for writing `count` ids.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_add_spheres", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_add_spheres(SwerveWorld3d* world, SwerveSphere* spheres, System.UIntPtr count, uint* out_ids);
+
+        /// <summary>
+        ///  Removes a sphere; the others keep their ids and their order, and its id is never reused.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_remove_sphere", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_remove_sphere(SwerveWorld3d* world, uint id);
+
+        /// <summary>
+        ///  Removes `count` spheres in one pass (repeated ids are fine). If any id names no live
+        ///  sphere, none is removed.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `ids` is null or valid for reading `count` ids.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_remove_spheres", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_remove_spheres(SwerveWorld3d* world, uint* ids, System.UIntPtr count);
+
+        /// <summary>
+        ///  Whether `id` names a live sphere.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_contains_sphere", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_contains_sphere(SwerveWorld3d* world, uint id, bool* @out);
+
+        /// <summary>
+        ///  How many spheres there are.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_num_spheres", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_num_spheres(SwerveWorld3d* world, System.UIntPtr* @out);
+
+        /// <summary>
+        ///  A sphere's whole state.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_sphere", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_sphere(SwerveWorld3d* world, uint id, SwerveSphere* @out);
+
+        /// <summary>
+        ///  Replaces a sphere's whole state, with `swerve_world3d_add_sphere`'s rules (nothing changes
+        ///  on error). A sphere moved onto another is pushed out by the next step.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `sphere` is null or valid for reading.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_set_sphere", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_set_sphere(SwerveWorld3d* world, uint id, SwerveSphere* sphere);
+
+        /// <summary>
+        ///  A sphere's position (m).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_sphere_position", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_sphere_position(SwerveWorld3d* world, uint id, SwerveVec3* @out);
+
+        /// <summary>
+        ///  Moves a sphere (m, finite; inside the bounds unless kinematic), keeping its velocity.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_set_sphere_position", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_set_sphere_position(SwerveWorld3d* world, uint id, SwerveVec3 position);
+
+        /// <summary>
+        ///  A sphere's velocity (m/s).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_sphere_velocity", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_sphere_velocity(SwerveWorld3d* world, uint id, SwerveVec3* @out);
+
+        /// <summary>
+        ///  Sets a sphere's velocity (m/s, finite); a kinematic sphere is steered this way.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_set_sphere_velocity", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_set_sphere_velocity(SwerveWorld3d* world, uint id, SwerveVec3 velocity);
+
+        /// <summary>
+        ///  A sphere's angular velocity (rad/s).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_sphere_angular_velocity", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_sphere_angular_velocity(SwerveWorld3d* world, uint id, SwerveVec3* @out);
+
+        /// <summary>
+        ///  Sets a sphere's angular velocity (rad/s, finite); the rest of the sphere stays as it is
+        ///  (this is `swerve_world3d_set_sphere` with one field changed, and refused as that would
+        ///  be).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_set_sphere_angular_velocity", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_set_sphere_angular_velocity(SwerveWorld3d* world, uint id, SwerveVec3 angular_velocity);
+
+        /// <summary>
+        ///  Applies an impulse (N·s, finite) to a sphere: its velocity changes by `impulse / mass`,
+        ///  and the world's momentum by `impulse` (double precision). A kinematic sphere does not
+        ///  change.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_apply_impulse", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_apply_impulse(SwerveWorld3d* world, uint id, SwerveVec3 impulse);
+
+        /// <summary>
+        ///  The live spheres' ids, in the order every other all-spheres function uses (the order they
+        ///  were added, less the removed ones). `*count` receives the number of spheres; `out` must
+        ///  hold that many (`BufferTooSmall` otherwise, with `out` untouched).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` ids;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_sphere_ids", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_sphere_ids(SwerveWorld3d* world, uint* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  Every sphere's whole state; `*count` and `out` as in `swerve_world3d_sphere_ids`.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` spheres;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_spheres", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_spheres(SwerveWorld3d* world, SwerveSphere* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  Every sphere's position (m); `*count` and `out` as in `swerve_world3d_sphere_ids`.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` vectors;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_positions", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_positions(SwerveWorld3d* world, SwerveVec3* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  Every sphere's velocity (m/s); `*count` and `out` as in `swerve_world3d_sphere_ids`.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` vectors;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_velocities", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_velocities(SwerveWorld3d* world, SwerveVec3* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  Every sphere's angular velocity (rad/s); `*count` and `out` as in
+        ///  `swerve_world3d_sphere_ids`.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` vectors;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_angular_velocities", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_angular_velocities(SwerveWorld3d* world, SwerveVec3* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  Every sphere's radius (m); `*count` and `out` as in `swerve_world3d_sphere_ids`.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` floats;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_radii", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_radii(SwerveWorld3d* world, float* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  Every sphere's mass (kg; `INFINITY` for kinematic spheres); `*count` and `out` as in
+        ///  `swerve_world3d_sphere_ids`.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` floats;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_masses", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_masses(SwerveWorld3d* world, float* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  Moves every sphere at once, in the order of `swerve_world3d_sphere_ids`. `count` must
+        ///  equal the number of spheres and every sphere fit inside the bounds at its new place
+        ///  (kinematic spheres excepted); otherwise nothing changes.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `values` is null or valid for reading `count` vectors.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_set_positions", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_set_positions(SwerveWorld3d* world, SwerveVec3* values, System.UIntPtr count);
+
+        /// <summary>
+        ///  Sets every sphere's velocity at once, in the order of `swerve_world3d_sphere_ids`. `count`
+        ///  must equal the number of spheres and every value be finite; otherwise nothing changes.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `values` is null or valid for reading `count` vectors.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_set_velocities", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_set_velocities(SwerveWorld3d* world, SwerveVec3* values, System.UIntPtr count);
+
+        /// <summary>
+        ///  Adds a static triangle with corners `a`, `b`, `c` (m, finite), solid on both faces.
+        ///  Refused: a triangle without area (repeated corners, corners in a line, or a sliver so thin
+        ///  its normal would be rounding noise). Triangles are numbered in the order they are added,
+        ///  from 0.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_add_triangle", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_add_triangle(SwerveWorld3d* world, SwerveVec3 a, SwerveVec3 b, SwerveVec3 c);
+
+        /// <summary>
+        ///  Adds the triangles of a mesh, in order: `indices` holds `triangle_count` triples of
+        ///  indices into the `vertex_count` `vertices`. All or nothing: a non-finite vertex, an index
+        ///  beyond the vertices or a triangle without area adds none of them (the message names the
+        ///  triangle). Shared edges are fine.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `vertices` is null or valid for reading `vertex_count`
+        ///  vectors; `indices` is null or valid for reading `3 * triangle_count` indices.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_add_mesh", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_add_mesh(SwerveWorld3d* world, SwerveVec3* vertices, System.UIntPtr vertex_count, uint* indices, System.UIntPtr triangle_count);
+
+        /// <summary>
+        ///  How many static triangles there are (mesh triangles included).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_num_triangles", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_num_triangles(SwerveWorld3d* world, System.UIntPtr* @out);
+
+        /// <summary>
+        ///  The static triangles, by number; `*count` and `out` as in `swerve_world3d_sphere_ids`.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` triangles;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_triangles", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_triangles(SwerveWorld3d* world, SwerveTriangle* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  Whether each step records its collisions for `swerve_world3d_contacts` (off by default).
+        ///  Turning it on or off clears the last step's records.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_set_record_contacts", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_set_record_contacts(SwerveWorld3d* world, [MarshalAs(UnmanagedType.U1)] bool on);
+
+        /// <summary>
+        ///  Whether steps record their collisions.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_records_contacts", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_records_contacts(SwerveWorld3d* world, bool* @out);
+
+        /// <summary>
+        ///  The last step's collisions, one per touching pair (sphere–sphere, sphere–triangle,
+        ///  sphere–wall), ordered by sphere (in the order of `swerve_world3d_sphere_ids`) and partner;
+        ///  none unless contacts are recorded. The same for every broad phase. `*count` and `out` as
+        ///  in `swerve_world3d_sphere_ids`.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` contacts;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_contacts", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_contacts(SwerveWorld3d* world, SwerveContact3d* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  The ids of the spheres that overlap the ball (`center`, `radius` ≥ 0), in the order of
+        ///  `swerve_world3d_sphere_ids`; with `radius` 0, the spheres that contain `center`.
+        ///  O(spheres). `*count` and `out` as in `swerve_world3d_sphere_ids`.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out` is null or valid for writing `capacity` ids;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_spheres_in_ball", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_spheres_in_ball(SwerveWorld3d* world, SwerveVec3 center, float radius, uint* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  The first sphere (in the order of `swerve_world3d_sphere_ids`) that contains `point`
+        ///  (finite): `*out_found` says whether there is one, and `*out_id` (written only then) is its
+        ///  id.
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out_found` and `out_id` are null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_sphere_at", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_sphere_at(SwerveWorld3d* world, SwerveVec3 point, bool* out_found, uint* out_id);
+
+        /// <summary>
+        ///  What the ray from `origin` along `direction` (finite, non-zero, any length) meets first
+        ///  within `max_distance` (m, ≥ 0, may be `INFINITY`): a sphere where the ray enters it
+        ///  (spheres that contain the origin are skipped), a triangle (either face), or a wall of the
+        ///  box. `*out_hit` says whether it meets anything, and `*out` (written only then) what.
+        ///  O(spheres + triangles).
+        ///
+        ///  # Safety
+        ///  `world` is null or a live handle; `out_hit` and `out` are null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_world3d_cast_ray", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_world3d_cast_ray(SwerveWorld3d* world, SwerveVec3 origin, SwerveVec3 direction, float max_distance, bool* out_hit, SwerveRayHit3d* @out);
+
 
     }
 
@@ -1293,6 +2457,430 @@ namespace Swerve.Native
     {
     }
 
+    /// <summary>
+    ///  A vector of `double`s: the world's totals (momentum), which are summed in double precision.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe partial struct SwerveVec2d
+    {
+        /// <summary>
+        ///  x.
+        /// </summary>
+        public double x;
+        /// <summary>
+        ///  y.
+        /// </summary>
+        public double y;
+    }
+
+    /// <summary>
+    ///  An axis-aligned box (m): the walls of a world, or a broad phase's cell.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe partial struct SwerveBounds
+    {
+        /// <summary>
+        ///  The corner with the smallest coordinates.
+        /// </summary>
+        public SwerveVec2 min;
+        /// <summary>
+        ///  The corner with the largest coordinates.
+        /// </summary>
+        public SwerveVec2 max;
+    }
+
+    /// <summary>
+    ///  A ball: a rigid disc. `swerve_ball_new` fills one with the defaults (unit areal density,
+    ///  elastic, frictionless, not spinning); change the fields you need before adding it.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe partial struct SwerveBall
+    {
+        /// <summary>
+        ///  Centre (m).
+        /// </summary>
+        public SwerveVec2 position;
+        /// <summary>
+        ///  Velocity (m/s).
+        /// </summary>
+        public SwerveVec2 velocity;
+        /// <summary>
+        ///  Radius (m), &gt; 0.
+        /// </summary>
+        public float radius;
+        /// <summary>
+        ///  Mass (kg), &gt; 0; `INFINITY` makes the ball kinematic: it moves only as its velocity
+        ///  says, pushes the balls it meets without being pushed back, passes through box walls,
+        ///  segments and other kinematic balls, and is left out of the energy and momentum.
+        /// </summary>
+        public float mass;
+        /// <summary>
+        ///  Coefficient of restitution in [0, 1] (1: perfectly elastic). A pair of balls uses the
+        ///  larger of the two.
+        /// </summary>
+        public float restitution;
+        /// <summary>
+        ///  Coulomb friction coefficient, ≥ 0 (0: frictionless, the ball never spins from a
+        ///  contact). A pair of balls uses √(μa·μb); a wall or a segment the ball's own.
+        /// </summary>
+        public float friction;
+        /// <summary>
+        ///  Rolling resistance coefficient, ≥ 0: with gravity, resting contacts brake the ball's
+        ///  rolling (on a floor it slows at ⅔·c·g). A pair uses the larger; a wall the ball's own.
+        /// </summary>
+        public float rolling_resistance;
+        /// <summary>
+        ///  Angular velocity (rad/s, counter-clockwise).
+        /// </summary>
+        public float angular_velocity;
+        /// <summary>
+        ///  Orientation (rad, counter-clockwise, kept within [−π, π]); it changes nothing in the
+        ///  dynamics but shows a rolling ball turn.
+        /// </summary>
+        public float angle;
+    }
+
+    /// <summary>
+    ///  A static segment balls bounce off (both sides are solid).
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe partial struct SwerveSegment
+    {
+        /// <summary>
+        ///  First end point (m).
+        /// </summary>
+        public SwerveVec2 a;
+        /// <summary>
+        ///  Second end point (m).
+        /// </summary>
+        public SwerveVec2 b;
+    }
+
+    /// <summary>
+    ///  Something a ball can collide with or a ray can hit.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe partial struct SwerveCollider
+    {
+        /// <summary>
+        ///  A ball, a segment or a wall.
+        /// </summary>
+        public SwerveColliderKind kind;
+        /// <summary>
+        ///  The ball's id, the segment's index or the wall's `SwerveBoxWall` number.
+        /// </summary>
+        public uint index;
+    }
+
+    /// <summary>
+    ///  A collision of the last step: every resolution between the same two partners within the
+    ///  step (its substeps included), folded into one.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe partial struct SwerveContact
+    {
+        /// <summary>
+        ///  The ball's id; of two balls, the one added first.
+        /// </summary>
+        public uint ball;
+        /// <summary>
+        ///  What it touched.
+        /// </summary>
+        public SwerveCollider partner;
+        /// <summary>
+        ///  Seconds into the step of the first resolution: 0 for resting contacts (with gravity),
+        ///  the time of impact for collisions found by continuous detection and for wall bounces,
+        ///  the step's length for overlaps resolved after the move.
+        /// </summary>
+        public float time;
+        /// <summary>
+        ///  The total impulse on `ball` (N·s): its momentum changed by this much through this
+        ///  contact, and a partner ball's by the opposite. Zero when the pair was only pushed
+        ///  apart.
+        /// </summary>
+        public SwerveVec2 impulse;
+        /// <summary>
+        ///  Unit normal at the first resolution, from the ball towards its partner.
+        /// </summary>
+        public SwerveVec2 normal;
+    }
+
+    /// <summary>
+    ///  What a ray met first.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe partial struct SwerveRayHit
+    {
+        /// <summary>
+        ///  What it met.
+        /// </summary>
+        public SwerveCollider collider;
+        /// <summary>
+        ///  Distance from the ray's origin (m).
+        /// </summary>
+        public float distance;
+        /// <summary>
+        ///  Where it met it.
+        /// </summary>
+        public SwerveVec2 point;
+        /// <summary>
+        ///  Unit normal of the collider's surface there, facing the ray's origin.
+        /// </summary>
+        public SwerveVec2 normal;
+    }
+
+    /// <summary>
+    ///  What the last step did (with substeps, each count is the sum over them but
+    ///  `correction_passes`, the most any one ran).
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe partial struct SwerveStepStats
+    {
+        /// <summary>
+        ///  Ball pairs the broad phase reported (a superset of the colliding pairs).
+        /// </summary>
+        public System.UIntPtr candidate_pairs;
+        /// <summary>
+        ///  Ball–ball and ball–segment collisions resolved (box-wall bounces are not counted).
+        /// </summary>
+        public System.UIntPtr contacts;
+        /// <summary>
+        ///  Of those, collisions found by continuous detection at their time of impact.
+        /// </summary>
+        public System.UIntPtr time_of_impact_events;
+        /// <summary>
+        ///  Balls that ended the step outside their swept box (the broad phase then ran again).
+        /// </summary>
+        public System.UIntPtr escaped_swept_boxes;
+        /// <summary>
+        ///  Position-correction passes the discrete pass ran.
+        /// </summary>
+        public System.UIntPtr correction_passes;
+        /// <summary>
+        ///  Times a position correction pushed a ball out of its swept box.
+        /// </summary>
+        public System.UIntPtr pushed_out_of_box;
+        /// <summary>
+        ///  With gravity: the resting contacts solved together before the move.
+        /// </summary>
+        public System.UIntPtr resting_contacts;
+    }
+
+    /// <summary>
+    ///  One box of the structure a broad phase built in the last step, for drawing.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe partial struct SwerveDebugBox
+    {
+        /// <summary>
+        ///  What it is.
+        /// </summary>
+        public SwerveDebugBoxKind kind;
+        /// <summary>
+        ///  Grid level (0 = finest) or tree depth (0 = root); 0 when meaningless.
+        /// </summary>
+        public uint level;
+        /// <summary>
+        ///  The box.
+        /// </summary>
+        public SwerveBounds bounds;
+    }
+
+    /// <summary>
+    ///  A world of balls. Create it with `swerve_world_new`, free it with `swerve_world_free`. A
+    ///  world steps on the calling thread.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe partial struct SwerveWorld
+    {
+    }
+
+    /// <summary>
+    ///  A vector of `double`s: the 3-D world's momentum, which is summed in double precision.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe partial struct SwerveVec3d
+    {
+        /// <summary>
+        ///  x.
+        /// </summary>
+        public double x;
+        /// <summary>
+        ///  y.
+        /// </summary>
+        public double y;
+        /// <summary>
+        ///  z.
+        /// </summary>
+        public double z;
+    }
+
+    /// <summary>
+    ///  An axis-aligned box in space (m): the walls of a 3-D world.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe partial struct SwerveBounds3d
+    {
+        /// <summary>
+        ///  The corner with the smallest coordinates.
+        /// </summary>
+        public SwerveVec3 min;
+        /// <summary>
+        ///  The corner with the largest coordinates.
+        /// </summary>
+        public SwerveVec3 max;
+    }
+
+    /// <summary>
+    ///  A sphere: a rigid ball in space. `swerve_sphere_new` fills one with the defaults (unit
+    ///  density, elastic, frictionless, not spinning); change the fields you need before adding it.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe partial struct SwerveSphere
+    {
+        /// <summary>
+        ///  Centre (m).
+        /// </summary>
+        public SwerveVec3 position;
+        /// <summary>
+        ///  Velocity (m/s).
+        /// </summary>
+        public SwerveVec3 velocity;
+        /// <summary>
+        ///  Radius (m), &gt; 0.
+        /// </summary>
+        public float radius;
+        /// <summary>
+        ///  Mass (kg), &gt; 0; `INFINITY` makes the sphere kinematic: it moves only as its velocity
+        ///  says, pushes the spheres it meets without being pushed back, passes through box walls,
+        ///  triangles and other kinematic spheres, and is left out of the energy and momentum.
+        /// </summary>
+        public float mass;
+        /// <summary>
+        ///  Coefficient of restitution in [0, 1] (1: perfectly elastic). A pair of spheres uses the
+        ///  larger of the two.
+        /// </summary>
+        public float restitution;
+        /// <summary>
+        ///  Coulomb friction coefficient, ≥ 0 (0: frictionless, the sphere never spins from a
+        ///  contact). A pair uses √(μa·μb); a wall or a triangle the sphere's own.
+        /// </summary>
+        public float friction;
+        /// <summary>
+        ///  Rolling resistance coefficient, ≥ 0: with gravity, resting contacts brake the sphere's
+        ///  rolling (on a floor it slows at 5/7·c·g). A pair uses the larger; a wall the sphere's
+        ///  own.
+        /// </summary>
+        public float rolling_resistance;
+        /// <summary>
+        ///  Angular velocity (rad/s, about the axis it points along, right-handed). The sphere's
+        ///  orientation is not tracked.
+        /// </summary>
+        public SwerveVec3 angular_velocity;
+    }
+
+    /// <summary>
+    ///  A static triangle spheres bounce off (both faces are solid).
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe partial struct SwerveTriangle
+    {
+        /// <summary>
+        ///  First corner (m).
+        /// </summary>
+        public SwerveVec3 a;
+        /// <summary>
+        ///  Second corner (m).
+        /// </summary>
+        public SwerveVec3 b;
+        /// <summary>
+        ///  Third corner (m); the corners' order sets only which face the normal is on.
+        /// </summary>
+        public SwerveVec3 c;
+    }
+
+    /// <summary>
+    ///  Something a sphere can collide with or a ray can hit in a 3-D world.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe partial struct SwerveCollider3d
+    {
+        /// <summary>
+        ///  A sphere, a triangle or a wall.
+        /// </summary>
+        public SwerveCollider3dKind kind;
+        /// <summary>
+        ///  The sphere's id, the triangle's index or the wall's `SwerveBoxWall3d` number.
+        /// </summary>
+        public uint index;
+    }
+
+    /// <summary>
+    ///  A collision of the last step in a 3-D world: every resolution between the same two
+    ///  partners within the step (its substeps included), folded into one.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe partial struct SwerveContact3d
+    {
+        /// <summary>
+        ///  The sphere's id; of two spheres, the one added first.
+        /// </summary>
+        public uint sphere;
+        /// <summary>
+        ///  What it touched.
+        /// </summary>
+        public SwerveCollider3d partner;
+        /// <summary>
+        ///  Seconds into the step of the first resolution: 0 for resting contacts (with gravity),
+        ///  the time of impact for collisions found by continuous detection and for wall bounces,
+        ///  the (sub)step's end for overlaps resolved after the move.
+        /// </summary>
+        public float time;
+        /// <summary>
+        ///  The total impulse on `sphere` (N·s): its momentum changed by this much through this
+        ///  contact, and a partner sphere's by the opposite. Zero when the pair was only pushed
+        ///  apart.
+        /// </summary>
+        public SwerveVec3 impulse;
+        /// <summary>
+        ///  Unit normal at the first resolution, from the sphere towards its partner.
+        /// </summary>
+        public SwerveVec3 normal;
+    }
+
+    /// <summary>
+    ///  What a ray met first in a 3-D world.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe partial struct SwerveRayHit3d
+    {
+        /// <summary>
+        ///  What it met.
+        /// </summary>
+        public SwerveCollider3d collider;
+        /// <summary>
+        ///  Distance from the ray's origin (m).
+        /// </summary>
+        public float distance;
+        /// <summary>
+        ///  Where it met it.
+        /// </summary>
+        public SwerveVec3 point;
+        /// <summary>
+        ///  Unit normal of the collider's surface there, facing the ray's origin.
+        /// </summary>
+        public SwerveVec3 normal;
+    }
+
+    /// <summary>
+    ///  A world of spheres. Create it with `swerve_world3d_new`, free it with
+    ///  `swerve_world3d_free`. A world steps on the calling thread.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe partial struct SwerveWorld3d
+    {
+    }
+
 
     /// <summary>
     ///  What a call did. Every failure also leaves a message for
@@ -1332,6 +2920,69 @@ namespace Swerve.Native
         ///  given may be inconsistent; free it.
         /// </summary>
         Panic = 6,
+    }
+
+    /// <summary>
+    ///  What kind of thing a ball touched or a ray met.
+    /// </summary>
+    internal enum SwerveColliderKind : uint
+    {
+        /// <summary>
+        ///  A ball; the index is its id.
+        /// </summary>
+        Ball = 0,
+        /// <summary>
+        ///  A static segment; the index is its place in `swerve_world_segments` (a polygon adds
+        ///  one per edge).
+        /// </summary>
+        Segment = 1,
+        /// <summary>
+        ///  A wall of the world's box; the index is a `SwerveBoxWall`.
+        /// </summary>
+        Wall = 2,
+    }
+
+    /// <summary>
+    ///  What a broad-phase debug box stands for.
+    /// </summary>
+    internal enum SwerveDebugBoxKind : uint
+    {
+        /// <summary>
+        ///  An occupied grid cell (uniform, hierarchical, or grid + sort-and-sweep).
+        /// </summary>
+        GridCell = 0,
+        /// <summary>
+        ///  A quadtree node's loose bounds.
+        /// </summary>
+        QuadtreeNode = 1,
+        /// <summary>
+        ///  A ball's interval on the sweep axis, drawn across the scene's other extent.
+        /// </summary>
+        SweepInterval = 2,
+        /// <summary>
+        ///  An AABB-tree node's (fat) box.
+        /// </summary>
+        TreeNode = 3,
+    }
+
+    /// <summary>
+    ///  What kind of thing a sphere touched or a ray met in a 3-D world.
+    /// </summary>
+    internal enum SwerveCollider3dKind : uint
+    {
+        /// <summary>
+        ///  A sphere; the index is its id.
+        /// </summary>
+        Sphere = 0,
+        /// <summary>
+        ///  A static triangle; the index is its place in `swerve_world3d_triangles` (a mesh adds
+        ///  one per index triple, in order).
+        /// </summary>
+        Triangle = 1,
+        /// <summary>
+        ///  A wall of the world's box; the index is a `SwerveBoxWall3d`.
+        /// </summary>
+        Wall = 2,
     }
 
 
