@@ -94,8 +94,14 @@ fn stalls() {
     println!();
 }
 
-/// Overlap statistics of a run: overlapping pair-steps, deepest penetration, ms per step.
-fn overlap_run(mut sim: Simulator, goals: &[Vec2], steps: usize) -> (usize, f32, f64, usize) {
+/// Overlap statistics of a run: overlapping pair-steps, deepest penetration, ms per step,
+/// agents arrived; `after_step` sees the simulator after every step.
+fn overlap_run(
+    mut sim: Simulator,
+    goals: &[Vec2],
+    steps: usize,
+    after_step: &mut dyn FnMut(&Simulator),
+) -> (usize, f32, f64, usize) {
     let radii: Vec<f32> = sim.agent_ids().iter().map(|&id| sim.agent_params(id).unwrap().radius).collect();
     let mut grid = swerve::spatial::NeighborGrid::new();
     let mut found = Vec::new();
@@ -106,6 +112,7 @@ fn overlap_run(mut sim: Simulator, goals: &[Vec2], steps: usize) -> (usize, f32,
         let start = Instant::now();
         sim.step();
         elapsed += start.elapsed().as_secs_f64();
+        after_step(&sim);
         let positions = sim.positions();
         grid.rebuild(positions, 2.0 * max_r);
         for (i, p) in positions.iter().enumerate() {
@@ -128,11 +135,11 @@ fn overlap_run(mut sim: Simulator, goals: &[Vec2], steps: usize) -> (usize, f32,
     (pair_steps, deepest, elapsed * 1e3 / steps as f64, arrived)
 }
 
-fn overlaps() {
-    println!("### Dense crowds: overlapping pair-steps, deepest penetration, time per step\n");
-    println!("| scene | mode | overlapping pair-steps | max penetration (m) | ms per step | agents arrived (grid: within 3 m of goal; bottleneck: through the gap) |\n|---|---|---:|---:|---:|---:|");
-    let params = AgentParams { radius: 1.0, max_speed: 1.5, ..AgentParams::default() };
-    let grid_scene = |safe: bool| {
+/// The dense scenes of [`overlaps`] and [`accelerations`]: a 30 × 30 grid walking to its
+/// mirror image, and 300 agents pushing through a 4 m gap; with `extensions`.
+fn dense_scenes() -> [(&'static str, fn(Extensions) -> (Simulator, Vec<Vec2>), usize); 2] {
+    fn grid_scene(extensions: Extensions) -> (Simulator, Vec<Vec2>) {
+        let params = AgentParams { radius: 1.0, max_speed: 1.5, ..AgentParams::default() };
         let mut sim = Simulator::new(0.1, params).unwrap();
         let mut goals = Vec::new();
         for y in 0..30 {
@@ -142,10 +149,11 @@ fn overlaps() {
                 goals.push(-p);
             }
         }
-        sim.set_extensions(safe_mode(safe)).unwrap();
+        sim.set_extensions(extensions).unwrap();
         (sim, goals)
-    };
-    let bottleneck = |safe: bool| {
+    }
+    fn bottleneck(extensions: Extensions) -> (Simulator, Vec<Vec2>) {
+        let params = AgentParams { radius: 1.0, max_speed: 1.5, ..AgentParams::default() };
         let mut sim = Simulator::new(0.1, params).unwrap();
         let mut goals = Vec::new();
         for y in 0..15 {
@@ -160,17 +168,20 @@ fn overlaps() {
         sim.add_obstacle(&wall(2.0, 40.0)).unwrap();
         sim.add_obstacle(&wall(-40.0, -2.0)).unwrap();
         sim.process_obstacles();
-        sim.set_extensions(safe_mode(safe)).unwrap();
+        sim.set_extensions(extensions).unwrap();
         (sim, goals)
-    };
-    type Build<'a> = &'a dyn Fn(bool) -> (Simulator, Vec<Vec2>);
-    let scenes: [(&str, Build, usize); 2] =
-        [("900-agent grid, mirrored goals", &grid_scene, 600), ("bottleneck, 300 agents, 4 m gap", &bottleneck, 900)];
-    for (name, build, steps) in scenes {
-        let (sim, goals) = build(false);
-        let (a_pairs, a_depth, a_ms, a_arrived) = overlap_run(sim, &goals, steps);
-        let (sim, goals) = build(true);
-        let (b_pairs, b_depth, b_ms, b_arrived) = overlap_run(sim, &goals, steps);
+    }
+    [("900-agent grid, mirrored goals", grid_scene, 600), ("bottleneck, 300 agents, 4 m gap", bottleneck, 900)]
+}
+
+fn overlaps() {
+    println!("### Dense crowds: overlapping pair-steps, deepest penetration, time per step\n");
+    println!("| scene | mode | overlapping pair-steps | max penetration (m) | ms per step | agents arrived (grid: within 3 m of goal; bottleneck: through the gap) |\n|---|---|---:|---:|---:|---:|");
+    for (name, build, steps) in dense_scenes() {
+        let (sim, goals) = build(safe_mode(false));
+        let (a_pairs, a_depth, a_ms, a_arrived) = overlap_run(sim, &goals, steps, &mut |_| {});
+        let (sim, goals) = build(safe_mode(true));
+        let (b_pairs, b_depth, b_ms, b_arrived) = overlap_run(sim, &goals, steps, &mut |_| {});
         let n = goals.len();
         println!("| {name}, {steps} steps | RVO2 (default) | {a_pairs} | {a_depth:.4} | {a_ms:.3} | {a_arrived}/{n} |");
         println!(
@@ -178,6 +189,40 @@ fn overlaps() {
             b_pairs as f64 / a_pairs.max(1) as f64,
             b_ms / a_ms
         );
+    }
+    println!();
+}
+
+fn accelerations() {
+    println!("### Acceleration limits: the dense crowds with every agent limited\n");
+    println!("| scene | max acceleration | largest acceleration used (m/s²) | mean of each agent's largest (m/s²) | overlapping pair-steps | max penetration (m) | ms per step | agents arrived |\n|---|---|---:|---:|---:|---:|---:|---:|");
+    for (name, build, steps) in dense_scenes() {
+        let mut rvo2_ms = 0.0;
+        for limit in [f32::INFINITY, 8.0, 4.0, 2.0] {
+            let (mut sim, goals) = build(Extensions::default());
+            for id in sim.agent_ids().to_vec() {
+                sim.set_agent_max_acceleration(id, limit).unwrap();
+            }
+            let dt = sim.time_step();
+            // Each agent's largest change of velocity in a step, over the time step.
+            let mut largest = vec![0.0f32; goals.len()];
+            let mut last = sim.velocities().to_vec();
+            let (pairs, depth, ms, arrived) = overlap_run(sim, &goals, steps, &mut |sim: &Simulator| {
+                for ((most, v), old) in largest.iter_mut().zip(sim.velocities()).zip(&mut last) {
+                    *most = most.max((*v - *old).length() / dt);
+                    *old = *v;
+                }
+            });
+            let top = largest.iter().copied().fold(0.0, f32::max);
+            let mean = largest.iter().sum::<f32>() / largest.len() as f32;
+            let n = goals.len();
+            let mode = if limit.is_finite() { format!("{limit} m/s²") } else { "none (RVO2)".to_string() };
+            let speed = if limit.is_finite() { format!("{ms:.3} ({:.2}×)", ms / rvo2_ms) } else { format!("{ms:.3}") };
+            if !limit.is_finite() {
+                rvo2_ms = ms;
+            }
+            println!("| {name}, {steps} steps | {mode} | {top:.2} | {mean:.2} | {pairs} | {depth:.4} | {speed} | {arrived}/{n} |");
+        }
     }
     println!();
 }
@@ -245,6 +290,7 @@ fn movers() {
 fn main() {
     stalls();
     overlaps();
+    accelerations();
     responsibility();
     movers();
 }
