@@ -135,9 +135,12 @@ fn overlap_run(
     (pair_steps, deepest, elapsed * 1e3 / steps as f64, arrived)
 }
 
+/// Builds a scene with the given options: the simulator and each agent's goal.
+type BuildScene = fn(Extensions) -> (Simulator, Vec<Vec2>);
+
 /// The dense scenes of [`overlaps`] and [`accelerations`]: a 30 × 30 grid walking to its
 /// mirror image, and 300 agents pushing through a 4 m gap; with `extensions`.
-fn dense_scenes() -> [(&'static str, fn(Extensions) -> (Simulator, Vec<Vec2>), usize); 2] {
+fn dense_scenes() -> [(&'static str, BuildScene, usize); 2] {
     fn grid_scene(extensions: Extensions) -> (Simulator, Vec<Vec2>) {
         let params = AgentParams { radius: 1.0, max_speed: 1.5, ..AgentParams::default() };
         let mut sim = Simulator::new(0.1, params).unwrap();
