@@ -860,3 +860,50 @@ fn friction_and_spin_keys_reach_the_world() {
     // Down a 20° slope (tan 20° = 0.364), rolling clockwise.
     assert!(ball.velocity.x > 1.5 && ball.angular_velocity < -3.0, "{ball:?}");
 }
+
+#[test]
+fn max_acceleration_is_read_from_defaults_entries_generators_and_spawners() {
+    let text = r#"name = "ramps"
+time_step = 0.25
+steps = 12
+[agent_defaults]
+max_acceleration = 1.0
+[[agents]]
+position = [0.0, 0.0]
+goal = [30.0, 0.0]
+[[agents]]
+position = [0.0, 10.0]
+goal = [30.0, 10.0]
+max_acceleration = 4.0
+[[grid]]
+origin = [0.0, 20.0]
+columns = 1
+rows = 1
+spacing = [1.0, 1.0]
+goal = [30.0, 20.0]
+max_acceleration = 2.0
+[[spawn]]
+rate = 1.0
+limit = 1
+min = [0.0, 30.0]
+max = [0.0, 30.0]
+goal = [30.0, 30.0]
+"#;
+    let scenario = Scenario::from_toml_str(text, "ramps").unwrap();
+    let mut runner = Runner::new(&scenario).unwrap();
+    runner.step();
+    let sim = runner.simulator();
+    let limits: Vec<f32> = sim.agent_ids().iter().map(|&id| sim.agent_max_acceleration(id).unwrap()).collect();
+    assert_eq!(limits, [1.0, 4.0, 2.0, 1.0], "defaults, an entry's own, a generator's, a spawner's (defaults)");
+    // One step from rest at 0.25 s: each gained its limit × 0.25 s of speed (RVO2's max 2 m/s).
+    let speeds: Vec<f32> = sim.velocities().iter().map(|v| v.length()).collect();
+    for (speed, expected) in speeds.iter().zip([0.25, 1.0, 0.5]) {
+        assert!((speed - expected).abs() < 1e-5, "speeds {speeds:?}");
+    }
+    // The key round-trips through JSON (scene.json) and is refused when not positive.
+    let json = serde_json::to_string(&scenario).unwrap();
+    assert!(json.contains("\"max_acceleration\":4.0"), "{json}");
+    let bad = text.replace("max_acceleration = 4.0", "max_acceleration = 0.0");
+    let problems = Scenario::parse(&bad, Format::Toml).unwrap_err();
+    assert!(has(&problems, 12, "agents[1].max_acceleration", "greater than 0"), "{problems:?}");
+}

@@ -18,6 +18,8 @@ pub struct InitialAgent {
     pub goal: Vec2,
     /// Parameters (defaults with overrides applied).
     pub params: AgentParams,
+    /// Maximum acceleration (m/s²; `f32::INFINITY`: unlimited).
+    pub max_acceleration: f32,
     /// Index into [`Population::groups`].
     pub group: u32,
 }
@@ -29,6 +31,8 @@ pub struct SpawnerPlan {
     pub spec: SpawnGenerator,
     /// Parameters of its agents.
     pub params: AgentParams,
+    /// Maximum acceleration of its agents (m/s²; `f32::INFINITY`: unlimited).
+    pub max_acceleration: f32,
     /// Index into [`Population::groups`].
     pub group: u32,
 }
@@ -124,6 +128,7 @@ impl Scenario {
     /// Expands the generators. Fails only when a random region cannot hold its agents.
     pub fn population(&self) -> Result<Population, Problem> {
         let defaults = self.agent_defaults.apply(AgentParams::default());
+        let default_acceleration = self.agent_defaults.max_acceleration_or(f32::INFINITY);
         let mut groups = Vec::new();
         let mut agents = Vec::new();
         for a in &self.agents {
@@ -132,12 +137,14 @@ impl Scenario {
                 position,
                 goal: a.goal.map_or(position, Vec2::from),
                 params: a.params.apply(defaults),
+                max_acceleration: a.params.max_acceleration_or(default_acceleration),
                 group: group_index(&mut groups, a.group.as_ref(), "agents".into()),
             });
         }
         for (k, c) in self.circle.iter().enumerate() {
             let group = group_index(&mut groups, c.group.as_ref(), format!("circle-{k}"));
             let params = c.params.apply(defaults);
+            let max_acceleration = c.params.max_acceleration_or(default_acceleration);
             let center = Vec2::from(c.center);
             for i in 0..c.count {
                 // RVO2 2.0.3's Circle computes the angle, cos and sin in float; matching its
@@ -146,19 +153,22 @@ impl Scenario {
                 let unit = Vec2::new(angle.cos(), angle.sin());
                 let offset = c.ring_radius * unit;
                 let position = if center == Vec2::ZERO { offset } else { center + offset };
-                agents.push(InitialAgent { position, goal: goal_of(c.goal, position, center), params, group });
+                let goal = goal_of(c.goal, position, center);
+                agents.push(InitialAgent { position, goal, params, max_acceleration, group });
             }
         }
         for (k, g) in self.grid.iter().enumerate() {
             let group = group_index(&mut groups, g.group.as_ref(), format!("grid-{k}"));
             let params = g.params.apply(defaults);
+            let max_acceleration = g.params.max_acceleration_or(default_acceleration);
             let origin = Vec2::from(g.origin);
             let spacing = Vec2::from(g.spacing);
             let center = origin + Vec2::new((g.columns - 1) as f32 * spacing.x, (g.rows - 1) as f32 * spacing.y) * 0.5;
             for i in 0..g.columns {
                 for j in 0..g.rows {
                     let position = origin + Vec2::new(i as f32 * spacing.x, j as f32 * spacing.y);
-                    agents.push(InitialAgent { position, goal: goal_of(g.goal, position, center), params, group });
+                    let goal = goal_of(g.goal, position, center);
+                    agents.push(InitialAgent { position, goal, params, max_acceleration, group });
                 }
             }
         }
@@ -166,6 +176,7 @@ impl Scenario {
         for (k, r) in self.random.iter().enumerate() {
             let group = group_index(&mut groups, r.group.as_ref(), format!("random-{k}"));
             let params = r.params.apply(defaults);
+            let max_acceleration = r.params.max_acceleration_or(default_acceleration);
             let (min, max) = (Vec2::from(r.min), Vec2::from(r.max));
             let center = (min + max) * 0.5;
             let mut rng = ChaCha8Rng::seed_from_u64(r.seed);
@@ -186,7 +197,8 @@ impl Scenario {
                         ),
                     });
                 };
-                agents.push(InitialAgent { position, goal: goal_of(r.goal, position, center), params, group });
+                let goal = goal_of(r.goal, position, center);
+                agents.push(InitialAgent { position, goal, params, max_acceleration, group });
             }
         }
         let spawners = self
@@ -196,6 +208,7 @@ impl Scenario {
             .map(|(k, s)| SpawnerPlan {
                 spec: s.clone(),
                 params: s.params.apply(defaults),
+                max_acceleration: s.params.max_acceleration_or(default_acceleration),
                 group: group_index(&mut groups, s.group.as_ref(), format!("spawn-{k}")),
             })
             .collect();

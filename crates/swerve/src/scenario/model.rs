@@ -168,6 +168,11 @@ pub struct ParamOverrides {
     /// See [`AgentParams::max_speed`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_speed: Option<f32>,
+    /// The agents' maximum acceleration (m/s², > 0; see
+    /// [`crate::Simulator::set_agent_max_acceleration`]). Absent everywhere: unlimited, as
+    /// RVO2's agents are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_acceleration: Option<f32>,
 }
 
 impl ParamOverrides {
@@ -181,6 +186,11 @@ impl ParamOverrides {
             radius: self.radius.unwrap_or(base.radius),
             max_speed: self.max_speed.unwrap_or(base.max_speed),
         }
+    }
+
+    /// The maximum acceleration when present, else `base` (`f32::INFINITY`: unlimited).
+    pub fn max_acceleration_or(&self, base: f32) -> f32 {
+        self.max_acceleration.unwrap_or(base)
     }
 }
 

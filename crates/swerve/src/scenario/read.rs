@@ -60,8 +60,8 @@ pub(super) struct Header {
     pub steps: Option<usize>,
 }
 
-const PARAM_KEYS: [&str; 6] =
-    ["neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst", "radius", "max_speed"];
+const PARAM_KEYS: [&str; 7] =
+    ["neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst", "radius", "max_speed", "max_acceleration"];
 
 impl Reader {
     pub(super) fn problem(&mut self, line: Option<usize>, key: String, message: impl Into<String>) {
@@ -331,6 +331,7 @@ impl Reader {
             time_horizon_obst: self.opt_number(t, "time_horizon_obst", Range::Positive),
             radius: self.opt_number(t, "radius", Range::Positive),
             max_speed: self.opt_number(t, "max_speed", Range::NonNegative),
+            max_acceleration: self.opt_number(t, "max_acceleration", Range::Positive),
         }
     }
 

@@ -213,7 +213,7 @@ impl Runner {
             }
         }
         for (a, goal_index) in runner_agents {
-            runner.add_agent(a.position, a.goal, goal_index, a.params, a.group, false)?;
+            runner.add_agent(a.position, a.goal, goal_index, (a.params, a.max_acceleration), a.group, false)?;
         }
         runner.remove_due_obstacles();
         runner.spawn_due();
@@ -226,11 +226,14 @@ impl Runner {
         position: Vec2,
         goal: Vec2,
         goal_index: u32,
-        params: AgentParams,
+        (params, max_acceleration): (AgentParams, f32),
         group: u32,
         remove_at_goal: bool,
     ) -> Result<AgentId, Error> {
         let id = self.sim.add_agent_with(position, params)?;
+        if max_acceleration.is_finite() {
+            self.sim.set_agent_max_acceleration(id, max_acceleration)?;
+        }
         let k = id.0 as usize;
         let info = &mut self.info;
         // Ids are handed out in order, so each agent's slot is the next one.
@@ -303,7 +306,14 @@ impl Runner {
                 let goal_index = self.roadmap_goals.iter().position(|g| *g == goal).unwrap_or(0) as u32;
                 // Parameters were validated when the scenario was read, so adding cannot fail.
                 if self
-                    .add_agent(position, goal, goal_index, plan.params, plan.group, plan.spec.remove_at_goal)
+                    .add_agent(
+                        position,
+                        goal,
+                        goal_index,
+                        (plan.params, plan.max_acceleration),
+                        plan.group,
+                        plan.spec.remove_at_goal,
+                    )
                     .is_err()
                 {
                     break;
