@@ -223,7 +223,7 @@ fn the_options_beyond_rvo2_step_from_csharp_as_from_rust() {
 
 #[test]
 fn bad_input_from_csharp_raises_exceptions_and_changes_nothing() {
-    let program = build_csharp(&["Errors.cs"], "errors");
+    let program = build_csharp(&["Errors.cs", "Checks.cs"], "errors");
     expect_all_checks_pass(&program);
 }
 

@@ -1,4 +1,4 @@
-// What the checking programs share (BallErrors.cs, BallErrors3D.cs): a check that prints what
+// What the checking programs share (Errors.cs, BallErrors.cs, BallErrors3D.cs): a check that prints what
 // failed, one that a call raises exactly the exception expected with swerve's words in its
 // message, and the last line tests/common's expect_all_checks_pass looks for.
 

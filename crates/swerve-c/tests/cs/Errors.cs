@@ -6,198 +6,169 @@
 using System;
 using System.Collections.Generic;
 using Swerve;
+using C = Checks;
 using Vec = System.Numerics.Vector2;
 using Vec3 = System.Numerics.Vector3;
 
 static class Errors
 {
-    static int failures;
-
-    static void Check(bool condition, string what)
-    {
-        if (!condition)
-        {
-            ++failures;
-            Console.WriteLine("FAILED: " + what);
-        }
-    }
-
-    // Runs `call`, which must raise exactly a `T` whose message mentions `words`.
-    static void Raises<T>(Action call, string words, string what) where T : Exception
-    {
-        try
-        {
-            call();
-            Check(false, what + ": nothing was raised");
-        }
-        catch (Exception e)
-        {
-            Check(e.GetType() == typeof(T), what + ": raised " + e.GetType().Name + " (" + e.Message + "), not " + typeof(T).Name);
-            Check(e.Message.Contains(words), what + ": the message \"" + e.Message + "\" does not mention \"" + words + "\"");
-        }
-    }
-
     static int Main()
     {
-        Check(Library.Version.Length > 0, "a version");
+        C.Check(Library.Version.Length > 0, "a version");
 
         // Constructors and parameters.
-        Raises<ArgumentException>(() => new CrowdSimulator(0.0f), "time step", "a zero time step");
+        C.Raises<ArgumentException>(() => new CrowdSimulator(0.0f), "time step", "a zero time step");
         AgentParams bad = AgentParams.Default;
         bad.Radius = -1.0f;
-        Raises<ArgumentException>(() => new CrowdSimulator(0.25f, bad), "radius", "a negative radius");
+        C.Raises<ArgumentException>(() => new CrowdSimulator(0.25f, bad), "radius", "a negative radius");
         bad = AgentParams.Default;
         bad.MaxNeighbors = -1;
-        Raises<ArgumentException>(() => new CrowdSimulator(0.25f, bad), "max neighbors", "negative max neighbors");
-        Check(AgentParams.Default.NeighborDist == 15.0f && AgentParams.Default.MaxNeighbors == 10, "RVO2 Circle's defaults");
+        C.Raises<ArgumentException>(() => new CrowdSimulator(0.25f, bad), "max neighbors", "negative max neighbors");
+        C.Check(AgentParams.Default.NeighborDist == 15.0f && AgentParams.Default.MaxNeighbors == 10, "RVO2 Circle's defaults");
 
         CrowdSimulator sim = new CrowdSimulator(0.25f);
         uint a = sim.AddAgent(new Vec(0.0f, 0.0f));
         uint b = sim.AddAgent(new Vec(4.0f, 0.0f));
-        Check(a == 0 && b == 1, "ids from 0");
+        C.Check(a == 0 && b == 1, "ids from 0");
 
         // Agents.
-        Raises<ArgumentException>(() => sim.AddAgent(new Vec(float.NaN, 0.0f)), "finite", "a NaN position");
-        Raises<ArgumentException>(() => sim.AddAgent(new Vec(1.0f, 1.0f), bad), "max neighbors", "bad parameters");
-        Check(sim.AgentCount == 2, "no agent added by the refused calls");
-        Raises<KeyNotFoundException>(() => sim.GetAgentPosition(99), "99", "an unknown id");
+        C.Raises<ArgumentException>(() => sim.AddAgent(new Vec(float.NaN, 0.0f)), "finite", "a NaN position");
+        C.Raises<ArgumentException>(() => sim.AddAgent(new Vec(1.0f, 1.0f), bad), "max neighbors", "bad parameters");
+        C.Check(sim.AgentCount == 2, "no agent added by the refused calls");
+        C.Raises<KeyNotFoundException>(() => sim.GetAgentPosition(99), "99", "an unknown id");
         sim.SetAgentPrefVelocity(a, new Vec(1.0f, 0.0f));
-        Raises<ArgumentException>(() => sim.SetAgentPrefVelocity(a, new Vec(float.PositiveInfinity, 0.0f)), "finite", "an infinite velocity");
-        Check(sim.GetAgentPrefVelocity(a) == new Vec(1.0f, 0.0f), "the preferred velocity kept");
+        C.Raises<ArgumentException>(() => sim.SetAgentPrefVelocity(a, new Vec(float.PositiveInfinity, 0.0f)), "finite", "an infinite velocity");
+        C.Check(sim.GetAgentPrefVelocity(a) == new Vec(1.0f, 0.0f), "the preferred velocity kept");
         AgentParams negative = sim.GetAgentParams(a);
         negative.MaxSpeed = -2.0f;
-        Raises<ArgumentException>(() => sim.SetAgentParams(a, negative), "speed", "a negative max speed");
-        Check(sim.GetAgentParams(a).MaxSpeed == 2.0f, "the max speed kept");
-        Raises<ArgumentException>(() => sim.SetAgentResponsibility(a, -1.0f), "", "a negative weight");
-        Check(sim.GetAgentResponsibility(a) == 0.5f, "the weight kept (RVO2's half)");
+        C.Raises<ArgumentException>(() => sim.SetAgentParams(a, negative), "speed", "a negative max speed");
+        C.Check(sim.GetAgentParams(a).MaxSpeed == 2.0f, "the max speed kept");
+        C.Raises<ArgumentException>(() => sim.SetAgentResponsibility(a, -1.0f), "", "a negative weight");
+        C.Check(sim.GetAgentResponsibility(a) == 0.5f, "the weight kept (RVO2's half)");
 
         // Acceleration limits: 2 m/s² over 0.25 s steps, 0.5 m/s a step.
-        Check(float.IsPositiveInfinity(sim.GetAgentMaxAcceleration(b)), "unlimited by default");
-        Raises<ArgumentException>(() => sim.SetAgentMaxAcceleration(b, 0.0f), "acceleration", "a zero acceleration");
-        Raises<ArgumentException>(() => sim.SetAgentMaxAcceleration(b, float.NaN), "acceleration", "a NaN acceleration");
-        Raises<KeyNotFoundException>(() => sim.SetAgentMaxAcceleration(77, 1.0f), "77", "an acceleration for an unknown id");
-        Check(float.IsPositiveInfinity(sim.GetAgentMaxAcceleration(b)), "the limit unchanged by the refused calls");
+        C.Check(float.IsPositiveInfinity(sim.GetAgentMaxAcceleration(b)), "unlimited by default");
+        C.Raises<ArgumentException>(() => sim.SetAgentMaxAcceleration(b, 0.0f), "acceleration", "a zero acceleration");
+        C.Raises<ArgumentException>(() => sim.SetAgentMaxAcceleration(b, float.NaN), "acceleration", "a NaN acceleration");
+        C.Raises<KeyNotFoundException>(() => sim.SetAgentMaxAcceleration(77, 1.0f), "77", "an acceleration for an unknown id");
+        C.Check(float.IsPositiveInfinity(sim.GetAgentMaxAcceleration(b)), "the limit unchanged by the refused calls");
         using (CrowdSimulator lone = new CrowdSimulator(0.25f))
         {
             uint id = lone.AddAgent(new Vec(0.0f, 0.0f));
             lone.SetAgentMaxAcceleration(id, 2.0f);
-            Check(lone.GetAgentMaxAcceleration(id) == 2.0f, "the limit read back");
+            C.Check(lone.GetAgentMaxAcceleration(id) == 2.0f, "the limit read back");
             for (int step = 1; step <= 3; ++step)
             {
                 lone.SetAgentPrefVelocity(id, new Vec(2.0f, 0.0f));
                 lone.Step();
-                Check(Math.Abs(lone.GetAgentVelocity(id).X - 0.5f * step) < 1e-5f, "0.5 m/s more at step " + step);
+                C.Check(Math.Abs(lone.GetAgentVelocity(id).X - 0.5f * step) < 1e-5f, "0.5 m/s more at step " + step);
             }
         }
 
         // Whole-crowd arrays.
-        Raises<ArgumentException>(() => sim.SetPrefVelocities(new Vec[3]), "", "one preferred velocity too many");
+        C.Raises<ArgumentException>(() => sim.SetPrefVelocities(new Vec[3]), "", "one preferred velocity too many");
         Vec[] shortBuffer = { new Vec(7.0f, 7.0f) };
-        Raises<ArgumentException>(() => sim.CopyPositions(shortBuffer), "2", "a buffer too short");
-        Check(shortBuffer[0] == new Vec(7.0f, 7.0f), "the short buffer left alone");
-        Raises<ArgumentNullException>(() => sim.CopyPositions(null), "buffer", "a null buffer");
-        Check(sim.GetPositions().Length == 2 && sim.GetPositions()[1] == new Vec(4.0f, 0.0f), "positions in id order");
+        C.Raises<ArgumentException>(() => sim.CopyPositions(shortBuffer), "2", "a buffer too short");
+        C.Check(shortBuffer[0] == new Vec(7.0f, 7.0f), "the short buffer left alone");
+        C.Raises<ArgumentNullException>(() => sim.CopyPositions(null), "buffer", "a null buffer");
+        C.Check(sim.GetPositions().Length == 2 && sim.GetPositions()[1] == new Vec(4.0f, 0.0f), "positions in id order");
 
         // Removal.
         sim.RemoveAgent(a);
-        Raises<KeyNotFoundException>(() => sim.RemoveAgent(a), "0", "removing twice");
-        Check(!sim.ContainsAgent(a) && sim.ContainsAgent(b) && sim.AgentCount == 1, "only agent 0 removed");
-        Check(sim.GetAgentIds().Length == 1 && sim.GetAgentIds()[0] == b, "agent 1 keeps its id");
-        Check(sim.AddAgent(new Vec(-4.0f, 0.0f)) == 2, "a removed id is not handed out again");
+        C.Raises<KeyNotFoundException>(() => sim.RemoveAgent(a), "0", "removing twice");
+        C.Check(!sim.ContainsAgent(a) && sim.ContainsAgent(b) && sim.AgentCount == 1, "only agent 0 removed");
+        C.Check(sim.GetAgentIds().Length == 1 && sim.GetAgentIds()[0] == b, "agent 1 keeps its id");
+        C.Check(sim.AddAgent(new Vec(-4.0f, 0.0f)) == 2, "a removed id is not handed out again");
 
         // Obstacles.
         Vec[] crossing = { new Vec(0.0f, 0.0f), new Vec(1.0f, 1.0f), new Vec(1.0f, 0.0f), new Vec(0.0f, 1.0f) };
-        Raises<ArgumentException>(() => sim.AddObstacle(crossing), "intersect", "crossing edges");
-        Raises<ArgumentException>(() => sim.AddObstacle(new Vec[] { new Vec(0.0f, 0.0f) }), "", "one vertex");
-        Raises<ArgumentNullException>(() => sim.AddObstacle(null), "vertices", "no vertices");
-        Check(sim.ObstacleCount == 0, "no obstacle added by the refused calls");
+        C.Raises<ArgumentException>(() => sim.AddObstacle(crossing), "intersect", "crossing edges");
+        C.Raises<ArgumentException>(() => sim.AddObstacle(new Vec[] { new Vec(0.0f, 0.0f) }), "", "one vertex");
+        C.Raises<ArgumentNullException>(() => sim.AddObstacle(null), "vertices", "no vertices");
+        C.Check(sim.ObstacleCount == 0, "no obstacle added by the refused calls");
         uint wall = sim.AddObstacle(new List<Vec> { new Vec(10.0f, -5.0f), new Vec(10.0f, 5.0f) });
         sim.ProcessObstacles();
-        Check(sim.GetObstaclePolygon(wall).Length == 2 && sim.ObstacleVertexCount == 2, "a wall of two vertices");
-        Check(!sim.QueryVisibility(new Vec(0.0f, 0.0f), new Vec(20.0f, 0.0f), 0.0f), "the wall blocks the view");
-        Raises<KeyNotFoundException>(() => sim.RemoveObstacle(5), "5", "an unknown obstacle");
-        Raises<ArgumentException>(() => sim.GetObstacleVertex(-1), "0", "a negative vertex number");
+        C.Check(sim.GetObstaclePolygon(wall).Length == 2 && sim.ObstacleVertexCount == 2, "a wall of two vertices");
+        C.Check(!sim.QueryVisibility(new Vec(0.0f, 0.0f), new Vec(20.0f, 0.0f), 0.0f), "the wall blocks the view");
+        C.Raises<KeyNotFoundException>(() => sim.RemoveObstacle(5), "5", "an unknown obstacle");
+        C.Raises<ArgumentException>(() => sim.GetObstacleVertex(-1), "0", "a negative vertex number");
 
         // Options and records.
         SymmetryBreaking symmetry = SymmetryBreaking.Default;
         symmetry.Jitter = -1.0f;
-        Raises<ArgumentException>(() => sim.SetSymmetryBreaking(symmetry), "jitter", "negative jitter");
+        C.Raises<ArgumentException>(() => sim.SetSymmetryBreaking(symmetry), "jitter", "negative jitter");
         OverlapResolution overlap = OverlapResolution.Default;
         overlap.Passes = -1;
-        Raises<ArgumentException>(() => sim.SetOverlapResolution(overlap), "passes", "negative passes");
-        Raises<ArgumentException>(() => sim.AddMover(new Mover(new Vec(0.0f, 0.0f), new Vec(0.0f, 0.0f), 0.0f)), "radius", "a mover of radius 0");
-        Raises<KeyNotFoundException>(() => sim.GetMover(3), "3", "an unknown mover");
-        Raises<ArgumentException>(() => sim.SetThreads(-1), "threads", "negative threads");
+        C.Raises<ArgumentException>(() => sim.SetOverlapResolution(overlap), "passes", "negative passes");
+        C.Raises<ArgumentException>(() => sim.AddMover(new Mover(new Vec(0.0f, 0.0f), new Vec(0.0f, 0.0f), 0.0f)), "radius", "a mover of radius 0");
+        C.Raises<KeyNotFoundException>(() => sim.GetMover(3), "3", "an unknown mover");
+        C.Raises<ArgumentException>(() => sim.SetThreads(-1), "threads", "negative threads");
         sim.Step();
-        Raises<InvalidOperationException>(() => sim.GetAgentDecision(b), "record", "a decision not recorded");
+        C.Raises<InvalidOperationException>(() => sim.GetAgentDecision(b), "record", "a decision not recorded");
         sim.SetRecordDecisions(true);
         sim.Step();
-        Check(sim.GetAgentDecision(b).Feasible, "a recorded decision");
-        Check(sim.GetAgentNeighbors(b).Length == 1 && sim.GetAgentNeighbors(b)[0] == 2, "agent 2 is agent 1's neighbour");
+        C.Check(sim.GetAgentDecision(b).Feasible, "a recorded decision");
+        C.Check(sim.GetAgentNeighbors(b).Length == 1 && sim.GetAgentNeighbors(b)[0] == 2, "agent 2 is agent 1's neighbour");
         sim.Dispose();
-        Raises<ObjectDisposedException>(() => sim.Step(), "CrowdSimulator", "a disposed simulator");
+        C.Raises<ObjectDisposedException>(() => sim.Step(), "CrowdSimulator", "a disposed simulator");
         sim.Dispose();
 
         // 3-D.
         AgentParams3D bad3 = AgentParams3D.Default;
         bad3.TimeHorizon = 0.0f;
-        Raises<ArgumentException>(() => new CrowdSimulator3D(0.125f, bad3), "horizon", "a zero time horizon in 3-D");
+        C.Raises<ArgumentException>(() => new CrowdSimulator3D(0.125f, bad3), "horizon", "a zero time horizon in 3-D");
         using (CrowdSimulator3D sim3 = new CrowdSimulator3D(0.125f))
         {
             uint c = sim3.AddAgent(new Vec3(0.0f, 0.0f, 0.0f));
-            Raises<ArgumentException>(() => sim3.AddAgent(new Vec3(0.0f, float.NaN, 0.0f)), "finite", "a NaN position in 3-D");
-            Raises<KeyNotFoundException>(() => sim3.SetAgentVelocity(9, new Vec3(1.0f, 0.0f, 0.0f)), "9", "an unknown id in 3-D");
-            Raises<ArgumentException>(() => sim3.SetSymmetryBreaking(SymmetryBreaking.Default, new Vec3(0.0f, 0.0f, 0.0f)), "up", "a zero up");
-            Check(sim3.AgentCount == 1 && sim3.GetAgentPosition(c) == new Vec3(0.0f, 0.0f, 0.0f), "the 3-D crowd unchanged");
+            C.Raises<ArgumentException>(() => sim3.AddAgent(new Vec3(0.0f, float.NaN, 0.0f)), "finite", "a NaN position in 3-D");
+            C.Raises<KeyNotFoundException>(() => sim3.SetAgentVelocity(9, new Vec3(1.0f, 0.0f, 0.0f)), "9", "an unknown id in 3-D");
+            C.Raises<ArgumentException>(() => sim3.SetSymmetryBreaking(SymmetryBreaking.Default, new Vec3(0.0f, 0.0f, 0.0f)), "up", "a zero up");
+            C.Check(sim3.AgentCount == 1 && sim3.GetAgentPosition(c) == new Vec3(0.0f, 0.0f, 0.0f), "the 3-D crowd unchanged");
         }
 
         // RVO2-CS's API: its own error returns, then exceptions.
         RVO.Simulator rvo = new RVO.Simulator();
-        Check(rvo.addAgent(new RVO.Vector2(0.0f, 0.0f)) == -1, "addAgent without defaults returns -1");
-        Check(rvo.AddObstacle(new List<RVO.Vector2> { new RVO.Vector2(1.0f, 1.0f) }) == -1, "one vertex returns -1");
-        Check(rvo.TimeStep == 0.1f, "RVO2-CS's time step");
-        Raises<ArgumentOutOfRangeException>(() => rvo.GetAgentPosition(0), "agentNo", "an agent that does not exist");
+        C.Check(rvo.addAgent(new RVO.Vector2(0.0f, 0.0f)) == -1, "addAgent without defaults returns -1");
+        C.Check(rvo.AddObstacle(new List<RVO.Vector2> { new RVO.Vector2(1.0f, 1.0f) }) == -1, "one vertex returns -1");
+        C.Check(rvo.TimeStep == 0.1f, "RVO2-CS's time step");
+        C.Raises<ArgumentOutOfRangeException>(() => rvo.GetAgentPosition(0), "agentNo", "an agent that does not exist");
         rvo.setAgentDefaults(15.0f, 10, 10.0f, 10.0f, 1.5f, 2.0f, new RVO.Vector2(0.5f, 0.0f));
-        Check(rvo.AddAgent(new RVO.Vector2(0.0f, 0.0f)) == 0, "agent 0");
-        Check(rvo.getAgentVelocity(0).x() == 0.5f, "the default velocity");
-        Raises<ArgumentException>(() => rvo.setAgentRadius(0, -1.0f), "radius", "a negative radius through RVO2-CS");
-        Check(rvo.getAgentRadius(0) == 1.5f, "the radius kept");
-        Raises<ArgumentException>(() => rvo.setTimeStep(0.0f), "time step", "a zero time step through RVO2-CS");
-        Raises<ArgumentException>(() => rvo.addAgent(new RVO.Vector2(0.0f, 0.0f), 15.0f, 10, 10.0f, 10.0f, 1.5f, 2.0f, new RVO.Vector2(float.NaN, 0.0f)), "finite", "a NaN velocity");
-        Check(rvo.NumAgents == 1, "one agent after the refused calls");
-        Raises<ArgumentOutOfRangeException>(() => rvo.getAgentAgentNeighbor(0, 0), "neighborNo", "a neighbour that does not exist");
+        C.Check(rvo.AddAgent(new RVO.Vector2(0.0f, 0.0f)) == 0, "agent 0");
+        C.Check(rvo.getAgentVelocity(0).x() == 0.5f, "the default velocity");
+        C.Raises<ArgumentException>(() => rvo.setAgentRadius(0, -1.0f), "radius", "a negative radius through RVO2-CS");
+        C.Check(rvo.getAgentRadius(0) == 1.5f, "the radius kept");
+        C.Raises<ArgumentException>(() => rvo.setTimeStep(0.0f), "time step", "a zero time step through RVO2-CS");
+        C.Raises<ArgumentException>(() => rvo.addAgent(new RVO.Vector2(0.0f, 0.0f), 15.0f, 10, 10.0f, 10.0f, 1.5f, 2.0f, new RVO.Vector2(float.NaN, 0.0f)), "finite", "a NaN velocity");
+        C.Check(rvo.NumAgents == 1, "one agent after the refused calls");
+        C.Raises<ArgumentOutOfRangeException>(() => rvo.getAgentAgentNeighbor(0, 0), "neighborNo", "a neighbour that does not exist");
         int first = rvo.addObstacle(new List<RVO.Vector2> { new RVO.Vector2(5.0f, -1.0f), new RVO.Vector2(6.0f, -1.0f), new RVO.Vector2(6.0f, 1.0f) });
-        Check(first == 0 && rvo.getNumObstacleVertices() == 3, "an obstacle's vertices numbered before processing");
-        Check(rvo.getNextObstacleVertexNo(2) == 0 && rvo.getPrevObstacleVertexNo(0) == 2, "a ring before processing");
+        C.Check(first == 0 && rvo.getNumObstacleVertices() == 3, "an obstacle's vertices numbered before processing");
+        C.Check(rvo.getNextObstacleVertexNo(2) == 0 && rvo.getPrevObstacleVertexNo(0) == 2, "a ring before processing");
         rvo.processObstacles();
-        Check(rvo.GetObstacleVertex(1).x() == 6.0f && rvo.NumObstacleVertices == 3, "the processed vertices");
-        Raises<ArgumentOutOfRangeException>(() => rvo.getObstacleVertex(3), "vertexNo", "a vertex that does not exist");
-        Check(rvo.doStep() == 0.1f && rvo.getGlobalTime() == 0.1f, "doStep returns the global time");
+        C.Check(rvo.GetObstacleVertex(1).x() == 6.0f && rvo.NumObstacleVertices == 3, "the processed vertices");
+        C.Raises<ArgumentOutOfRangeException>(() => rvo.getObstacleVertex(3), "vertexNo", "a vertex that does not exist");
+        C.Check(rvo.doStep() == 0.1f && rvo.getGlobalTime() == 0.1f, "doStep returns the global time");
 
         // The arrays RVO2-CS's API keeps (one native call a frame, not one per agent) always
         // answer what the library holds.
         rvo.AddAgent(new RVO.Vector2(3.0f, 3.0f));
-        Check(rvo.GetAgentPosition(1).x() == 3.0f && rvo.GetAgentPosition(0).x() != 3.0f, "a new agent is seen");
+        C.Check(rvo.GetAgentPosition(1).x() == 3.0f && rvo.GetAgentPosition(0).x() != 3.0f, "a new agent is seen");
         rvo.setAgentPrefVelocity(1, new RVO.Vector2(0.25f, 0.0f));
-        Check(rvo.getAgentPrefVelocity(1).x() == 0.25f, "a preferred velocity not sent yet is read back");
-        Raises<ArgumentException>(() => rvo.setAgentPrefVelocity(1, new RVO.Vector2(float.NaN, 0.0f)), "finite", "a NaN preferred velocity");
-        Check(rvo.getAgentPrefVelocity(1).x() == 0.25f, "the preferred velocity kept");
-        Check(rvo.Swerve.GetAgentPrefVelocity(1).X == 0.25f, "reading Swerve sends the preferred velocities");
+        C.Check(rvo.getAgentPrefVelocity(1).x() == 0.25f, "a preferred velocity not sent yet is read back");
+        C.Raises<ArgumentException>(() => rvo.setAgentPrefVelocity(1, new RVO.Vector2(float.NaN, 0.0f)), "finite", "a NaN preferred velocity");
+        C.Check(rvo.getAgentPrefVelocity(1).x() == 0.25f, "the preferred velocity kept");
+        C.Check(rvo.Swerve.GetAgentPrefVelocity(1).X == 0.25f, "reading Swerve sends the preferred velocities");
         rvo.setAgentPosition(1, new RVO.Vector2(4.0f, 3.0f));
-        Check(rvo.getAgentPosition(1).x() == 4.0f, "a moved agent is seen");
+        C.Check(rvo.getAgentPosition(1).x() == 4.0f, "a moved agent is seen");
         rvo.Swerve.SetAgentPosition(1, new System.Numerics.Vector2(5.0f, 3.0f));
-        Check(rvo.getAgentPosition(1).x() == 5.0f, "an agent moved through Swerve is seen");
+        C.Check(rvo.getAgentPosition(1).x() == 5.0f, "an agent moved through Swerve is seen");
         rvo.doStep();
-        Check(rvo.getAgentPosition(1).x() > 5.0f && rvo.getAgentVelocity(1).x() > 0.0f, "a step is seen");
+        C.Check(rvo.getAgentPosition(1).x() > 5.0f && rvo.getAgentVelocity(1).x() > 0.0f, "a step is seen");
         rvo.Swerve.RemoveAgent(0);
-        Raises<InvalidOperationException>(() => rvo.getAgentPosition(1), "Swerve's ids", "numbers after a removal through Swerve");
+        C.Raises<InvalidOperationException>(() => rvo.getAgentPosition(1), "Swerve's ids", "numbers after a removal through Swerve");
         rvo.Clear();
-        Check(rvo.NumAgents == 0 && rvo.GlobalTime == 0.0f && rvo.addAgent(new RVO.Vector2(0.0f, 0.0f)) == -1, "Clear forgets everything");
+        C.Check(rvo.NumAgents == 0 && rvo.GlobalTime == 0.0f && rvo.addAgent(new RVO.Vector2(0.0f, 0.0f)) == -1, "Clear forgets everything");
 
-        if (failures == 0)
-        {
-            Console.WriteLine("all checks passed");
-        }
-        return failures == 0 ? 0 : 1;
+        return Checks.Finish();
     }
 }
