@@ -546,3 +546,50 @@ test('3-D occlusion: a sphere through a triangle is in front above it and tinted
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('an acceleration limit from a scenario file is shown in the inspector as its own kind', { timeout: 90000 }, async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'swerve-acceleration-'));
+  const file = path.join(dir, 'ramps.toml');
+  writeFileSync(file, [
+    'name = "ramps"', 'time_step = 0.25', 'steps = 100000',
+    '[agent_defaults]', 'max_acceleration = 1.0',
+    '[[circle]]', 'count = 8', 'ring_radius = 12.0', 'goal = "opposite"', '',
+  ].join('\n'));
+  const { server3d: limited, page3d: on } = await open3d([file, '--steps-per-second', '10'],
+    () => window.swerve && window.swerve.state.step >= 3);
+  try {
+    await on.click('#play');
+    await on.waitForFunction(() => window.swerve.state.playing === false, null, { timeout: 10000 });
+    const { step } = await on.evaluate(() => window.swerve.state);
+    const at = await on.evaluate(() => window.swerve.agentScreenPosition(0));
+    await on.mouse.click(at.x, at.y);
+    await on.waitForFunction((s) => window.swerve.inspector.agent === 0 && window.swerve.inspector.step === s, step, { timeout: 10000 });
+    const library = await getJson(`${limited.url}api/inspect/0`);
+    assert.equal(library.step, step);
+    // The library's eight hard half-planes of the limit, shown and drawn as such.
+    assert.equal(library.acceleration_half_planes, 8);
+    assert.equal(library.half_planes.filter((h) => h.kind === 'acceleration').length, 8);
+    const inspector = await on.evaluate(() => window.swerve.inspector);
+    assert.equal(inspector.drawnAcceleration, 8);
+    assert.equal(inspector.drawnHalfPlanes, library.half_planes.length);
+    assert.equal(Number(await on.textContent('#insp-acceleration-planes')), 8);
+    assert.ok(await on.isVisible('#insp-acceleration-key'));
+    assert.equal(await on.locator('#insp-table tbody tr.acceleration').count(), 8);
+    // Teal boundary lines in velocity space: the octagon about the agent's velocity.
+    const teal = await on.evaluate(() => {
+      const canvas = document.getElementById('velocity');
+      const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      let count = 0;
+      for (let k = 0; k < data.length; k += 4) {
+        if (Math.abs(data[k] - 49) < 30 && Math.abs(data[k + 1] - 151) < 30 && Math.abs(data[k + 2] - 149) < 30) count += 1;
+      }
+      return count;
+    });
+    assert.ok(teal > 200, `only ${teal} teal pixels for the acceleration limit`);
+    await on.screenshot({ path: path.join(SCREENSHOTS, 'viewer-inspector-acceleration.png') });
+  } finally {
+    await on.close();
+    stopServer(limited);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

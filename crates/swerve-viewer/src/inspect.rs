@@ -16,7 +16,7 @@ pub struct InspectedHalfPlane {
     pub point: [f32; 2],
     /// The unit direction of the boundary; permitted velocities are on its left.
     pub direction: [f32; 2],
-    /// `"obstacle"` or `"agent"`.
+    /// `"obstacle"`, `"acceleration"` (the agent's acceleration limit) or `"agent"`.
     pub kind: &'static str,
 }
 
@@ -72,6 +72,8 @@ pub struct InspectReport {
     pub half_planes: Vec<InspectedHalfPlane>,
     /// How many of `half_planes` come from obstacles.
     pub obstacle_half_planes: usize,
+    /// How many of `half_planes` are the agent's acceleration limit (after the obstacles').
+    pub acceleration_half_planes: usize,
     /// How many of `half_planes` come from agents.
     pub agent_half_planes: usize,
     /// Ids of the agents taken into account, nearest first.
@@ -92,7 +94,9 @@ pub fn inspect(sim: &Simulator, agent: u32, version: u32, step: u32) -> Option<I
     let index = sim.agent_ids().iter().position(|a| *a == id)? as u32;
     let params = sim.agent_params(id).ok()?;
     let half_planes = sim.agent_half_planes(id).ok()?;
-    let obstacle_count = sim.agent_obstacle_half_plane_count(id).ok()?;
+    let hard_count = sim.agent_obstacle_half_plane_count(id).ok()?;
+    let acceleration_count = sim.agent_acceleration_half_plane_count(id).ok()?;
+    let obstacle_count = hard_count - acceleration_count;
     let neighbors: Vec<u32> = sim.agent_neighbors(id).ok()?.map(|n| n.0).collect();
     let index_of = crate::frame::index_map(sim);
     let outcome = match sim.agent_lp_outcome(id).ok()? {
@@ -120,11 +124,18 @@ pub fn inspect(sim: &Simulator, agent: u32, version: u32, step: u32) -> Option<I
             .map(|(k, h)| InspectedHalfPlane {
                 point: xy(h.point),
                 direction: xy(h.direction),
-                kind: if k < obstacle_count { "obstacle" } else { "agent" },
+                kind: if k < obstacle_count {
+                    "obstacle"
+                } else if k < hard_count {
+                    "acceleration"
+                } else {
+                    "agent"
+                },
             })
             .collect(),
         obstacle_half_planes: obstacle_count,
-        agent_half_planes: half_planes.len() - obstacle_count,
+        acceleration_half_planes: acceleration_count,
+        agent_half_planes: half_planes.len() - hard_count,
         neighbor_indices: neighbors.iter().filter_map(|n| index_of.get(n).copied()).collect(),
         neighbors,
         outcome,
@@ -266,6 +277,29 @@ pub fn inspect_scene(scene: &dyn crate::LiveScene, agent: u32, version: u32, ste
 mod tests {
     use super::*;
     use crate::LiveScene;
+
+    #[test]
+    fn an_acceleration_limit_is_shown_as_its_own_kind_between_obstacles_and_agents() {
+        let mut sim = swerve::Simulator::new(0.25, swerve::AgentParams::default()).unwrap();
+        let limited = sim.add_agent(swerve::Vec2::new(0.0, 0.0)).unwrap();
+        let free = sim.add_agent(swerve::Vec2::new(4.0, 0.0)).unwrap();
+        sim.add_obstacle(&[swerve::Vec2::new(-3.0, -3.0), swerve::Vec2::new(-3.0, 3.0)]).unwrap();
+        sim.process_obstacles();
+        sim.set_agent_max_acceleration(limited, 2.0).unwrap();
+        sim.set_record_decisions(true);
+        sim.step();
+        let report = inspect(&sim, limited.0, 1, 1).unwrap();
+        let kinds: Vec<&str> = report.half_planes.iter().map(|h| h.kind).collect();
+        let obstacles = report.obstacle_half_planes;
+        assert!(obstacles > 0, "{kinds:?}");
+        assert_eq!(report.acceleration_half_planes, 8);
+        assert!(kinds[..obstacles].iter().all(|k| *k == "obstacle"), "{kinds:?}");
+        assert!(kinds[obstacles..obstacles + 8].iter().all(|k| *k == "acceleration"), "{kinds:?}");
+        assert!(kinds[obstacles + 8..].iter().all(|k| *k == "agent") && report.agent_half_planes == 1, "{kinds:?}");
+        let other = inspect(&sim, free.0, 1, 1).unwrap();
+        assert_eq!(other.acceleration_half_planes, 0);
+        assert!(other.half_planes.iter().all(|h| h.kind != "acceleration"));
+    }
 
     #[test]
     fn report_holds_the_library_values_and_survives_json() {

@@ -421,7 +421,9 @@ impl Runner {
                 if let Some(sim) = self.scene.simulator() {
                     for id in sim.agent_ids() {
                         let total = sim.agent_half_planes(*id).map_or(0, |h| h.len());
-                        let obstacle = sim.agent_obstacle_half_plane_count(*id).unwrap_or(0);
+                        // Obstacles' alone (the hard ones less the acceleration limit's).
+                        let obstacle = sim.agent_obstacle_half_plane_count(*id).unwrap_or(0)
+                            - sim.agent_acceleration_half_plane_count(*id).unwrap_or(0);
                         let lp = match sim.agent_lp_outcome(*id) {
                             Ok(swerve::orca::linear_program::LpOutcome::Fallback { .. }) => "LP3",
                             _ => "LP2",

@@ -28,7 +28,8 @@
   const trails = { data: null, head: 0, length: 0, count: 0 };
   const inspectorState = {
     agent: null, step: null, version: null, halfPlanes: 0, obstacleHalfPlanes: 0, agentHalfPlanes: 0,
-    drawnHalfPlanes: 0, drawnObstacle: 0, drawnAgent: 0, outcome: null, neighbors: 0,
+    drawnHalfPlanes: 0, drawnObstacle: 0, drawnAgent: 0, drawnAcceleration: 0, accelerationHalfPlanes: 0,
+    outcome: null, neighbors: 0,
   };
 
   // ----- connection -----
@@ -472,13 +473,13 @@
     ctx.stroke();
 
     // Half-planes: shade the forbidden (right) side, draw the boundary line.
-    let drawnObstacle = 0, drawnAgent = 0;
+    let drawnObstacle = 0, drawnAgent = 0, drawnAcceleration = 0;
     const L = 4 * extent;
     r.half_planes.forEach((h, k) => {
       const [px, py] = h.point, [dx, dy] = h.direction;
       const nx = dy, ny = -dx; // right-hand normal: the forbidden side
-      const obstacle = h.kind === 'obstacle';
-      const rgb = obstacle ? '221, 107, 32' : '49, 130, 206';
+      // Obstacles orange, the agent's own acceleration limit teal, other agents blue.
+      const rgb = { obstacle: '221, 107, 32', acceleration: '49, 151, 149' }[h.kind] || '49, 130, 206';
       ctx.fillStyle = `rgba(${rgb}, 0.07)`;
       ctx.beginPath();
       ctx.moveTo(X(px + dx * L), Y(py + dy * L));
@@ -494,7 +495,9 @@
       ctx.moveTo(X(px - dx * L), Y(py - dy * L));
       ctx.lineTo(X(px + dx * L), Y(py + dy * L));
       ctx.stroke();
-      if (obstacle) drawnObstacle += 1; else drawnAgent += 1;
+      if (h.kind === 'obstacle') drawnObstacle += 1;
+      else if (h.kind === 'acceleration') drawnAcceleration += 1;
+      else drawnAgent += 1;
     });
 
     // Max-speed circle.
@@ -531,16 +534,19 @@
     });
     document.querySelector('#insp-table tbody').replaceChildren(...rows);
 
-    const drawn = drawnObstacle + drawnAgent;
+    const drawn = drawnObstacle + drawnAgent + drawnAcceleration;
     const count = $('insp-half-planes');
     count.textContent = String(drawn);
     count.dataset.drawn = String(drawn);
     $('insp-agent-planes').textContent = String(drawnAgent);
     $('insp-obstacle-planes').textContent = String(drawnObstacle);
+    $('insp-acceleration-planes').textContent = String(drawnAcceleration);
+    $('insp-acceleration-key').hidden = drawnAcceleration === 0;
     Object.assign(inspectorState, {
       agent: r.agent, step: r.step, version: r.version,
       halfPlanes: r.half_planes.length, obstacleHalfPlanes: r.obstacle_half_planes, agentHalfPlanes: r.agent_half_planes,
-      drawnHalfPlanes: drawn, drawnObstacle, drawnAgent, outcome: r.outcome.program, neighbors: r.neighbors.length,
+      drawnHalfPlanes: drawn, drawnObstacle, drawnAgent, drawnAcceleration,
+      accelerationHalfPlanes: r.acceleration_half_planes, outcome: r.outcome.program, neighbors: r.neighbors.length,
     });
   }
 
@@ -1475,6 +1481,7 @@
     $('insp-agent-planes').textContent = String(r.planes.length);
     $('insp-obstacle-planes').textContent = '0';
     $('insp-obstacle-key').hidden = true; // no obstacles in RVO2-3D
+    $('insp-acceleration-key').hidden = true; // nor acceleration limits in swerve's 3-D crowds
     Object.assign(inspectorState, {
       agent: r.agent, step: r.step, version: r.version,
       halfPlanes: r.planes.length, obstacleHalfPlanes: 0, agentHalfPlanes: r.planes.length,

@@ -209,6 +209,12 @@ fn the_limit_is_recorded_as_hard_half_planes_that_permit_the_velocity_it_started
             let limited = id.0 % 2 == 0;
             assert_eq!(hard, if limited { 8 } else { 0 }, "agent {}", id.0);
             assert_eq!(
+                sim.agent_acceleration_half_plane_count(id).unwrap(),
+                hard,
+                "agent {}: all hard ones are the limit's",
+                id.0
+            );
+            assert_eq!(
                 planes.len() - hard,
                 sim.agent_neighbors(id).unwrap().len(),
                 "one half-plane per neighbour after them"

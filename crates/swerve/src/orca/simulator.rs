@@ -3,7 +3,7 @@
 use super::constraints::{agent_half_plane, agent_half_planes_x4, obstacle_half_planes, AgentView, NeighborBatch};
 use super::extensions::{
     is_head_on, jitter_direction, share, AccelerationLimit, Extensions, Mover, MoverId, MoverList, OverlapResolution,
-    RVO2_RESPONSIBILITY,
+    ACCELERATION_SIDES, RVO2_RESPONSIBILITY,
 };
 use super::linear_program::{solve, LpOutcome};
 use super::params::AgentParams;
@@ -46,6 +46,8 @@ struct AgentRecord {
     obstacle_neighbors: Vec<(f32, u32)>,
     half_planes: Vec<HalfPlane>,
     obstacle_half_plane_count: usize,
+    /// How many of the hard half-planes (the last of them) are the acceleration limit's.
+    acceleration_half_plane_count: usize,
     outcome: LpOutcome,
 }
 
@@ -759,6 +761,14 @@ impl Simulator {
     /// [`Error::DecisionsNotRecorded`] unless decisions are recorded.
     pub fn agent_obstacle_half_plane_count(&self, id: AgentId) -> Result<usize, Error> {
         Ok(self.record(id)?.obstacle_half_plane_count)
+    }
+
+    /// How many of the hard half-planes counted by
+    /// [`Simulator::agent_obstacle_half_plane_count`] are the agent's acceleration limit (the
+    /// last of them, after the obstacles'): 8 when it had a limit in the last step, else 0.
+    /// [`Error::DecisionsNotRecorded`] unless decisions are recorded.
+    pub fn agent_acceleration_half_plane_count(&self, id: AgentId) -> Result<usize, Error> {
+        Ok(self.record(id)?.acceleration_half_plane_count)
     }
 
     /// Which linear program decided the agent's velocity in the last step.
@@ -1634,6 +1644,7 @@ impl StepContext<'_> {
             }
             _ => None,
         };
+        record.acceleration_half_plane_count = if acceleration.is_some() { ACCELERATION_SIDES } else { 0 };
         record.obstacle_half_plane_count = record.half_planes.len();
         // Safe mode plans with radii grown by the clearance margin.
         let radius_scale = self.extensions.overlap_resolution.map(|o| 1.0 + o.margin);
