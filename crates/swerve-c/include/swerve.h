@@ -2156,6 +2156,26 @@ enum SwerveStatus swerve_simulator3d_set_agent_responsibility(struct SwerveSimul
                                                               uint32_t id,
                                                               float weight);
 
+// An agent's maximum acceleration (m/s²): `INFINITY` (the default, RVO2-3D's agents) when its
+// velocity may change by any amount in a step.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_agent_max_acceleration(const struct SwerveSimulator3d *sim,
+                                                            uint32_t id,
+                                                            float *out);
+
+// Limits how fast an agent's velocity may change (m/s², > 0; `INFINITY` lifts the limit):
+// each step its new velocity stays within `max_acceleration · time step` of its current one
+// (applied around the linear program in 3-D: the preferred velocity and then the program's
+// velocity are clamped to that reach).
+//
+// # Safety
+// `sim` is null or a live handle.
+enum SwerveStatus swerve_simulator3d_set_agent_max_acceleration(struct SwerveSimulator3d *sim,
+                                                                uint32_t id,
+                                                                float max_acceleration);
+
 // The live agents' ids, in the order every other all-agents function uses (the order they
 // were added, less the removed ones). `*count` receives the number of agents; `out` must
 // hold that many (`BufferTooSmall` otherwise, with `out` untouched).

@@ -495,6 +495,42 @@ pub unsafe extern "C" fn swerve_simulator3d_set_agent_responsibility(
     unsafe { change(sim, |sim| Ok(sim.set_agent_responsibility(AgentId(id), weight)?)) }
 }
 
+/// An agent's maximum acceleration (m/s²): `INFINITY` (the default, RVO2-3D's agents) when its
+/// velocity may change by any amount in a step.
+///
+/// # Safety
+/// `sim` is null or a live handle; `out` is null or valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn swerve_simulator3d_agent_max_acceleration(
+    sim: *const SwerveSimulator3d,
+    id: u32,
+    out: *mut f32,
+) -> SwerveStatus {
+    guard(|| {
+        let sim = unsafe { inner(sim) }?;
+        let out = Out::new(out, "out")?;
+        let limit = sim.agent_max_acceleration(AgentId(id))?;
+        unsafe { out.set(limit) };
+        Ok(())
+    })
+}
+
+/// Limits how fast an agent's velocity may change (m/s², > 0; `INFINITY` lifts the limit):
+/// each step its new velocity stays within `max_acceleration · time step` of its current one
+/// (applied around the linear program in 3-D: the preferred velocity and then the program's
+/// velocity are clamped to that reach).
+///
+/// # Safety
+/// `sim` is null or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn swerve_simulator3d_set_agent_max_acceleration(
+    sim: *mut SwerveSimulator3d,
+    id: u32,
+    max_acceleration: f32,
+) -> SwerveStatus {
+    unsafe { change(sim, |sim| Ok(sim.set_agent_max_acceleration(AgentId(id), max_acceleration)?)) }
+}
+
 // ----- all agents at once, in the order of swerve_simulator3d_agent_ids -----
 
 /// The live agents' ids, in the order every other all-agents function uses (the order they

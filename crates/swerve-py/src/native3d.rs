@@ -464,6 +464,18 @@ impl PySimulator3d {
         self.sim.agent_responsibility(id(agent)).py()
     }
 
+    /// Limits how fast `agent`'s velocity may change (m/s², > 0; `math.inf` lifts the limit,
+    /// RVO2-3D's unlimited agents are the default): each step it changes by at most
+    /// `max_acceleration * time_step`.
+    fn set_max_acceleration(&mut self, agent: u32, max_acceleration: f32) -> PyResult<()> {
+        self.sim.set_agent_max_acceleration(id(agent), max_acceleration).py()
+    }
+
+    /// An agent's maximum acceleration (m/s²; `inf` when unlimited).
+    fn max_acceleration(&self, agent: u32) -> PyResult<f32> {
+        self.sim.agent_max_acceleration(id(agent)).py()
+    }
+
     /// Adds a non-cooperative moving sphere that agents avoid with full responsibility (a
     /// physics sphere, an aircraft that does not avoid). Returns its id; update it every step
     /// with `set_mover`.

@@ -2,6 +2,8 @@
 on they do what they claim (a head-on pair passes instead of stalling; safe mode leaves no
 overlaps), and bad values raise without changing anything."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -160,3 +162,23 @@ def test_agents_avoid_a_mover_and_its_plane_comes_last():
         sim.add_mover((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), 0.0)
     with pytest.raises(ValueError):
         sim.add_mover((0.0, float("nan"), 0.0), (0.0, 0.0, 0.0), 1.0)
+
+
+def test_an_acceleration_limit_ramps_the_speed_and_bad_limits_raise():
+    # 2 m/s² over 0.125 s: 0.25 m/s more each step, straight toward the preferred velocity.
+    sim = swerve.Simulator3d(0.125)
+    agent = sim.add_agent((0.0, 0.0, 0.0))
+    assert sim.max_acceleration(agent) == math.inf
+    sim.set_max_acceleration(agent, 2.0)
+    speeds = []
+    for _ in range(4):
+        sim.set_pref_velocities(np.array([[0.0, 2.0, 0.0]]))
+        sim.step()
+        speeds.append(float(np.linalg.norm(sim.velocities()[0])))
+    assert np.allclose(speeds, [0.25, 0.5, 0.75, 1.0], atol=1e-5), speeds
+    for bad in (0.0, -3.0, float("nan")):
+        with pytest.raises(ValueError):
+            sim.set_max_acceleration(agent, bad)
+    assert sim.max_acceleration(agent) == 2.0
+    with pytest.raises(swerve.UnknownIdError):
+        sim.set_max_acceleration(42, 1.0)

@@ -242,3 +242,149 @@ fn bad_limits_are_refused_and_change_nothing() {
     let other = sim.add_agent(Vec2::new(5.0, 0.0)).unwrap();
     assert_eq!(sim.agent_max_acceleration(other).unwrap(), f32::INFINITY);
 }
+
+// ----- 3-D (`orca3d::Simulator::set_agent_max_acceleration`: around the program) -----
+
+mod in_3d {
+    use super::within;
+    use swerve::orca3d::{AgentParams, Simulator, Vec3};
+    use swerve::{AgentId, Error};
+
+    /// `n` agents on a sphere of `radius` (a Fibonacci lattice), each heading for the
+    /// antipode, every `every`-th limited to `max_acceleration`.
+    fn sphere(n: usize, radius: f32, every: usize, max_acceleration: f32) -> (Simulator, Vec<Vec3>) {
+        let params = AgentParams { radius: 1.0, max_speed: 2.0, ..AgentParams::default() };
+        let mut sim = Simulator::new(0.125, params).unwrap();
+        let mut goals = Vec::new();
+        for i in 0..n {
+            let z = 1.0 - 2.0 * (i as f32 + 0.5) / n as f32;
+            let angle = i as f32 * 2.399_963;
+            let ring = (1.0 - z * z).sqrt();
+            let p = radius * Vec3::new(ring * angle.cos(), ring * angle.sin(), z);
+            let id = sim.add_agent(p).unwrap();
+            if i % every == 0 {
+                sim.set_agent_max_acceleration(id, max_acceleration).unwrap();
+            }
+            goals.push(-p);
+        }
+        (sim, goals)
+    }
+
+    fn step(sim: &mut Simulator, goals: &[Vec3]) {
+        let prefs: Vec<Vec3> = sim
+            .agent_ids()
+            .iter()
+            .zip(sim.positions())
+            .map(|(id, p)| (goals[id.0 as usize] - *p).clamp_length_max(1.0))
+            .collect();
+        sim.set_pref_velocities(&prefs).unwrap();
+        sim.step();
+    }
+
+    #[test]
+    fn a_lone_agent_speeds_up_by_its_acceleration_each_step_in_any_direction() {
+        // 2 m/s² over 0.125 s: 0.25 m/s a step, up to 2 m/s.
+        let reach = 2.0 * 0.125;
+        for direction in [Vec3::X, Vec3::new(1.0, 2.0, -2.0).normalize(), Vec3::new(-0.3, 0.1, 0.9).normalize()] {
+            let mut sim = Simulator::new(0.125, AgentParams::default()).unwrap();
+            let id = sim.add_agent(Vec3::ZERO).unwrap();
+            sim.set_agent_max_acceleration(id, 2.0).unwrap();
+            let mut last = Vec3::ZERO;
+            for k in 1..=10 {
+                sim.set_agent_pref_velocity(id, 2.0 * direction).unwrap();
+                sim.step();
+                let v = sim.agent_velocity(id).unwrap();
+                assert!(within((v - last).length(), reach), "{direction}, step {k}: {v}");
+                let expected = (k as f32 * reach).min(2.0);
+                assert!(
+                    (v.length() - expected).abs() < 1e-4,
+                    "{direction}, step {k}: speed {} ≠ {expected}",
+                    v.length()
+                );
+                assert!(v.normalize().dot(direction) > 0.9999, "{direction}, step {k}: heading {v}");
+                last = v;
+            }
+        }
+    }
+
+    #[test]
+    fn every_step_of_a_limited_swarm_keeps_the_limit() {
+        let (mut sim, goals) = sphere(80, 20.0, 1, 4.0);
+        let reach = 4.0 * 0.125;
+        let mut closest = f32::INFINITY;
+        for k in 0..400 {
+            let before = sim.velocities().to_vec();
+            step(&mut sim, &goals);
+            for (i, (v, old)) in sim.velocities().iter().zip(&before).enumerate() {
+                assert!(
+                    within((*v - *old).length(), reach),
+                    "step {k}, agent {i}: changed by {}",
+                    (*v - *old).length()
+                );
+            }
+            let p = sim.positions();
+            for i in 0..p.len() {
+                for j in i + 1..p.len() {
+                    closest = closest.min(p[i].distance(p[j]));
+                }
+            }
+        }
+        // They still avoid each other: no pair came closer than 90 % of two radii.
+        assert!(closest > 0.9 * 2.0, "closest approach {closest}");
+    }
+
+    #[test]
+    fn a_limit_never_reached_or_lifted_gives_rvo2_3d_bits() {
+        let run = |limit: Option<f32>, lift: bool| {
+            let (mut sim, goals) = sphere(40, 15.0, 1, 1.0);
+            for id in sim.agent_ids().to_vec() {
+                sim.set_agent_max_acceleration(id, f32::INFINITY).unwrap();
+                if let Some(limit) = limit {
+                    sim.set_agent_max_acceleration(id, limit).unwrap();
+                    if lift {
+                        sim.set_agent_max_acceleration(id, f32::INFINITY).unwrap();
+                    }
+                }
+            }
+            for _ in 0..120 {
+                step(&mut sim, &goals);
+            }
+            sim.positions().iter().map(|p| p.to_array().map(f32::to_bits)).collect::<Vec<_>>()
+        };
+        let rvo2 = run(None, false);
+        assert_eq!(run(Some(1e6), false), rvo2, "an unreachable limit changed the run");
+        assert_eq!(run(Some(0.5), true), rvo2, "a lifted limit changed the run");
+        assert_ne!(run(Some(0.5), false), rvo2, "a tight limit changed nothing");
+    }
+
+    #[test]
+    fn limits_stay_deterministic_across_thread_counts_and_removal_and_bad_values_are_refused() {
+        let run = |threads: usize| {
+            rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(|| {
+                let (mut sim, goals) = sphere(500, 40.0, 3, 1.5);
+                for k in 0..40 {
+                    if k == 10 {
+                        sim.remove_agent(AgentId(4)).unwrap();
+                    }
+                    step(&mut sim, &goals);
+                }
+                assert_eq!(sim.agent_max_acceleration(AgentId(6)).unwrap(), 1.5);
+                assert_eq!(sim.agent_max_acceleration(AgentId(5)).unwrap(), f32::INFINITY);
+                sim.positions().iter().map(|p| p.to_array().map(f32::to_bits)).collect::<Vec<_>>()
+            })
+        };
+        let one = run(1);
+        assert_eq!(one, run(2));
+        assert_eq!(one, run(8));
+
+        let mut sim = Simulator::new(0.125, AgentParams::default()).unwrap();
+        let id = sim.add_agent(Vec3::ZERO).unwrap();
+        assert_eq!(sim.agent_max_acceleration(id).unwrap(), f32::INFINITY);
+        sim.set_agent_max_acceleration(id, 3.0).unwrap();
+        for bad in [0.0, -1.0, f32::NAN, f32::NEG_INFINITY] {
+            assert!(matches!(sim.set_agent_max_acceleration(id, bad), Err(Error::OutOfRange { .. })), "{bad}");
+            assert_eq!(sim.agent_max_acceleration(id).unwrap(), 3.0);
+        }
+        assert!(matches!(sim.set_agent_max_acceleration(AgentId(9), 1.0), Err(Error::UnknownAgent(_))));
+    }
+}

@@ -231,6 +231,23 @@ namespace Swerve
             Call(NativeMethods.swerve_simulator3d_set_agent_responsibility(Raw, id, weight));
         }
 
+        /// <summary>An agent's maximum acceleration (m/s²): infinity (the default, RVO2-3D's
+        /// agents) when its velocity may change by any amount in a step.</summary>
+        public float GetAgentMaxAcceleration(uint id)
+        {
+            float value;
+            Call(NativeMethods.swerve_simulator3d_agent_max_acceleration(Raw, id, &value));
+            return value;
+        }
+
+        /// <summary>Limits how fast an agent's velocity may change (m/s², &gt; 0;
+        /// <c>float.PositiveInfinity</c> lifts the limit): each step it changes by at most
+        /// <c>maxAcceleration * TimeStep</c>.</summary>
+        public void SetAgentMaxAcceleration(uint id, float maxAcceleration)
+        {
+            Call(NativeMethods.swerve_simulator3d_set_agent_max_acceleration(Raw, id, maxAcceleration));
+        }
+
         /// <summary>Every live agent's id, in the order they were added.</summary>
         public uint[] GetAgentIds()
         {

@@ -817,6 +817,28 @@ namespace Swerve.Native
         internal static extern SwerveStatus swerve_simulator3d_set_agent_responsibility(SwerveSimulator3d* sim, uint id, float weight);
 
         /// <summary>
+        ///  An agent's maximum acceleration (m/s²): `INFINITY` (the default, RVO2-3D's agents) when its
+        ///  velocity may change by any amount in a step.
+        ///
+        ///  # Safety
+        ///  `sim` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_simulator3d_agent_max_acceleration", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_simulator3d_agent_max_acceleration(SwerveSimulator3d* sim, uint id, float* @out);
+
+        /// <summary>
+        ///  Limits how fast an agent's velocity may change (m/s², &gt; 0; `INFINITY` lifts the limit):
+        ///  each step its new velocity stays within `max_acceleration · time step` of its current one
+        ///  (applied around the linear program in 3-D: the preferred velocity and then the program's
+        ///  velocity are clamped to that reach).
+        ///
+        ///  # Safety
+        ///  `sim` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_simulator3d_set_agent_max_acceleration", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_simulator3d_set_agent_max_acceleration(SwerveSimulator3d* sim, uint id, float max_acceleration);
+
+        /// <summary>
         ///  The live agents' ids, in the order every other all-agents function uses (the order they
         ///  were added, less the removed ones). `*count` receives the number of agents; `out` must
         ///  hold that many (`BufferTooSmall` otherwise, with `out` untouched).

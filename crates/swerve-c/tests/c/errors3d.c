@@ -140,6 +140,15 @@ int main(void) {
   CHECK(swerve_simulator3d_set_agent_responsibility(sim, a, NAN) == SWERVE_STATUS_INVALID_ARGUMENT);
   CHECK(swerve_simulator3d_agent_responsibility(sim, a, &value) == SWERVE_STATUS_OK);
   CHECK(value == 0.5f);
+  /* Acceleration limits: > 0, or INFINITY for none (the default). */
+  CHECK(swerve_simulator3d_agent_max_acceleration(sim, a, &value) == SWERVE_STATUS_OK && isinf(value));
+  CHECK(swerve_simulator3d_set_agent_max_acceleration(sim, a, -1.0f) == SWERVE_STATUS_INVALID_ARGUMENT);
+  CHECK(message_mentions("acceleration"));
+  CHECK(swerve_simulator3d_set_agent_max_acceleration(sim, 99, 1.0f) == SWERVE_STATUS_UNKNOWN_ID);
+  CHECK(swerve_simulator3d_agent_max_acceleration(sim, a, &value) == SWERVE_STATUS_OK && isinf(value));
+  CHECK(swerve_simulator3d_set_agent_max_acceleration(sim, a, 2.0f) == SWERVE_STATUS_OK);
+  CHECK(swerve_simulator3d_agent_max_acceleration(sim, a, &value) == SWERVE_STATUS_OK && value == 2.0f);
+  CHECK(swerve_simulator3d_set_agent_max_acceleration(sim, a, INFINITY) == SWERVE_STATUS_OK);
   CHECK(swerve_simulator3d_agent_position(NULL, a, &position) == SWERVE_STATUS_NULL_POINTER);
   CHECK(message_mentions("simulator"));
 

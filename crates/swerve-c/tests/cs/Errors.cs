@@ -124,6 +124,15 @@ static class Errors
             C.Raises<KeyNotFoundException>(() => sim3.SetAgentVelocity(9, new Vec3(1.0f, 0.0f, 0.0f)), "9", "an unknown id in 3-D");
             C.Raises<ArgumentException>(() => sim3.SetSymmetryBreaking(SymmetryBreaking.Default, new Vec3(0.0f, 0.0f, 0.0f)), "up", "a zero up");
             C.Check(sim3.AgentCount == 1 && sim3.GetAgentPosition(c) == new Vec3(0.0f, 0.0f, 0.0f), "the 3-D crowd unchanged");
+            C.Raises<ArgumentException>(() => sim3.SetAgentMaxAcceleration(c, -2.0f), "acceleration", "a negative acceleration in 3-D");
+            C.Check(float.IsPositiveInfinity(sim3.GetAgentMaxAcceleration(c)), "unlimited in 3-D by default");
+            sim3.SetAgentMaxAcceleration(c, 4.0f);
+            for (int step = 1; step <= 3; ++step)
+            {
+                sim3.SetAgentPrefVelocity(c, new Vec3(0.0f, 0.0f, 2.0f));
+                sim3.Step();
+                C.Check(Math.Abs(sim3.GetAgentVelocity(c).Z - 0.5f * step) < 1e-5f, "0.5 m/s more at 3-D step " + step);
+            }
         }
 
         // RVO2-CS's API: its own error returns, then exceptions.

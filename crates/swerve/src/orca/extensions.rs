@@ -254,7 +254,14 @@ impl AccelerationLimit {
     /// the permitted velocity nearest the preferred one; nearest a far preferred velocity, the
     /// octagon's nearest point can be a corner 22.5° off its direction, while nearest this one
     /// it is within 7.6 % of the reach of it (DetourCrowd clamps the change the same way).
+    /// (A preferred velocity within reach is returned as it is, bit for bit: a limit that
+    /// never binds changes nothing.)
     pub(crate) fn toward(&self, preferred: Vec2) -> Vec2 {
-        self.centre + (preferred - self.centre).clamp_length_max(self.reach)
+        let change = preferred - self.centre;
+        if change.length_squared() > self.reach * self.reach {
+            self.centre + change * (self.reach / change.length())
+        } else {
+            preferred
+        }
     }
 }

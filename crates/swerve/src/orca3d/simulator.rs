@@ -151,6 +151,10 @@ pub struct Simulator {
     responsibilities: Vec<f32>,
     /// How many agents have a weight other than ½ (0: every pair shares RVO2-3D's halves).
     custom_weights: usize,
+    /// Each agent's maximum acceleration (m/s²), `f32::INFINITY` when unlimited (RVO2-3D).
+    max_accelerations: Vec<f32>,
+    /// How many agents have a finite maximum acceleration.
+    limited_accelerations: usize,
     /// The non-cooperative movers.
     movers: MoverList<Mover>,
 }
@@ -185,6 +189,8 @@ impl Simulator {
             corrections: Vec::new(),
             responsibilities: Vec::new(),
             custom_weights: 0,
+            max_accelerations: Vec::new(),
+            limited_accelerations: 0,
             movers: MoverList::default(),
         })
     }
@@ -240,6 +246,7 @@ impl Simulator {
         self.pref_velocities.push(Vec3::ZERO);
         self.params.push(params);
         self.responsibilities.push(RVO2_RESPONSIBILITY);
+        self.max_accelerations.push(f32::INFINITY);
         if self.keeps_records() {
             self.records.push(Record::default());
         }
@@ -265,6 +272,7 @@ impl Simulator {
         self.params.remove(dense);
         let weight = self.responsibilities.remove(dense);
         self.custom_weights -= usize::from(weight != RVO2_RESPONSIBILITY);
+        self.limited_accelerations -= usize::from(self.max_accelerations.remove(dense).is_finite());
         if self.keeps_records() {
             self.records.remove(dense);
             // The last step's neighbour lists name dense indices, which just shifted.
@@ -389,6 +397,35 @@ impl Simulator {
         let old = std::mem::replace(&mut self.responsibilities[i], weight);
         self.custom_weights =
             self.custom_weights + usize::from(weight != RVO2_RESPONSIBILITY) - usize::from(old != RVO2_RESPONSIBILITY);
+        Ok(())
+    }
+
+    /// An agent's maximum acceleration (m/s²): `f32::INFINITY` (the default, RVO2-3D's agents)
+    /// when its velocity may change by any amount in a step.
+    pub fn agent_max_acceleration(&self, id: AgentId) -> Result<f32, Error> {
+        Ok(self.max_accelerations[self.dense(id)?])
+    }
+
+    /// Limits how fast an agent's velocity may change (m/s², > 0; `f32::INFINITY` lifts the
+    /// limit): each step its new velocity stays within `max_acceleration · time_step` of its
+    /// current one (of the current one brought back to its max speed, if it was faster).
+    ///
+    /// Unlike the planar simulator's limit, which is hard half-planes inside the linear
+    /// program ([`crate::orca::Simulator::set_agent_max_acceleration`]), this one is applied
+    /// around it, because RVO2-3D's fallback program has no hard planes: the preferred velocity
+    /// is first clamped to the reach (so the program looks for a velocity near what can be
+    /// reached), and the program's velocity is then clamped to the reach (DetourCrowd's way).
+    /// The limit is the exact sphere; when ORCA asks for a larger change, the agent changes
+    /// toward ORCA's velocity as much as the limit allows — so an agent limited too tightly for
+    /// its crowd can collide.
+    pub fn set_agent_max_acceleration(&mut self, id: AgentId, value: f32) -> Result<(), Error> {
+        let i = self.dense(id)?;
+        if value.is_nan() || value <= 0.0 {
+            return Err(Error::OutOfRange { what: "max acceleration", requirement: "greater than 0", value });
+        }
+        let old = std::mem::replace(&mut self.max_accelerations[i], value);
+        self.limited_accelerations =
+            self.limited_accelerations + usize::from(value.is_finite()) - usize::from(old.is_finite());
         Ok(())
     }
 
@@ -544,6 +581,7 @@ impl Simulator {
             extensions: self.extensions,
             step_number: self.step_number,
             responsibilities: (self.custom_weights > 0).then_some(self.responsibilities.as_slice()),
+            max_accelerations: (self.limited_accelerations > 0).then_some(self.max_accelerations.as_slice()),
             movers: self.movers.live(),
         };
         context.decide_all(&mut self.decisions, keep_records.then_some(&mut self.records[..]), false);
@@ -645,6 +683,8 @@ struct StepContext<'a> {
     step_number: u64,
     /// Each agent's responsibility weight, when some differ from RVO2-3D's ½.
     responsibilities: Option<&'a [f32]>,
+    /// Each agent's maximum acceleration, when any agent has a finite one.
+    max_accelerations: Option<&'a [f32]>,
     movers: &'a [Mover],
 }
 
@@ -794,10 +834,28 @@ impl StepContext<'_> {
             });
             preferred = rule.steer(preferred, head_on, self.ids[index].0, self.step_number);
         }
+        // The acceleration limit, around the program (see `set_agent_max_acceleration`).
+        let acceleration = match self.max_accelerations {
+            Some(limits) if limits[index].is_finite() => {
+                let current = self.velocities[index];
+                let centre = if current.length_squared() > params.max_speed * params.max_speed {
+                    current * (params.max_speed / current.length())
+                } else {
+                    current
+                };
+                let reach = limits[index] * self.time_step;
+                preferred = within_reach(preferred, centre, reach);
+                Some((centre, reach))
+            }
+            _ => None,
+        };
 
         let (mut velocity, outcome) = solve(&scratch.planes, params.max_speed, preferred, &mut scratch.projected);
         if self.extensions.strict_speed_limit && velocity.length_squared() > params.max_speed * params.max_speed {
             velocity *= params.max_speed / velocity.length();
+        }
+        if let Some((centre, reach)) = acceleration {
+            velocity = within_reach(velocity, centre, reach);
         }
         if let Some(record) = record {
             // Each record is sized for its agent's largest answer at once (see `room`).
@@ -810,5 +868,16 @@ impl StepContext<'_> {
             record.outcome = outcome;
         }
         (velocity, radius)
+    }
+}
+
+/// `v` if it is within `reach` of `centre` (as it is, bit for bit: a limit that never binds
+/// changes nothing), else the point at `reach` from `centre` toward it.
+fn within_reach(v: Vec3, centre: Vec3, reach: f32) -> Vec3 {
+    let change = v - centre;
+    if change.length_squared() > reach * reach {
+        centre + change * (reach / change.length())
+    } else {
+        v
     }
 }
