@@ -684,8 +684,8 @@ namespace Swerve
         public uint[] GetBallsInCircle(Vector2 center, float radius)
         {
             SwerveVec2 c = Vec.ToNative(center);
-            return Buffers.UInts((uint* p, UIntPtr capacity, UIntPtr* count) =>
-                NativeMethods.swerve_world_balls_in_circle(Raw, c, radius, p, capacity, count), handle);
+            return Buffers.Items<uint>((void* p, UIntPtr capacity, UIntPtr* count) =>
+                NativeMethods.swerve_world_balls_in_circle(Raw, c, radius, (uint*)p, capacity, count), handle);
         }
 
         /// <summary>The first ball (in <see cref="GetBallIds"/> order) that contains

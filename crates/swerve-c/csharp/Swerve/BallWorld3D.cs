@@ -675,8 +675,8 @@ namespace Swerve
         public uint[] GetSpheresInBall(Vector3 center, float radius)
         {
             SwerveVec3 c = Vec.ToNative(center);
-            return Buffers.UInts((uint* p, UIntPtr capacity, UIntPtr* count) =>
-                NativeMethods.swerve_world3d_spheres_in_ball(Raw, c, radius, p, capacity, count), handle);
+            return Buffers.Items<uint>((void* p, UIntPtr capacity, UIntPtr* count) =>
+                NativeMethods.swerve_world3d_spheres_in_ball(Raw, c, radius, (uint*)p, capacity, count), handle);
         }
 
         /// <summary>The first sphere (in <see cref="GetSphereIds"/> order) that contains

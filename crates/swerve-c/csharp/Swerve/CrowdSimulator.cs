@@ -269,8 +269,8 @@ namespace Swerve
         /// <summary>Every live agent's id, in the order they were added.</summary>
         public uint[] GetAgentIds()
         {
-            return Buffers.UInts((uint* p, UIntPtr capacity, UIntPtr* count) =>
-                NativeMethods.swerve_simulator_agent_ids(Raw, p, capacity, count), handle);
+            return Buffers.Items<uint>((void* p, UIntPtr capacity, UIntPtr* count) =>
+                NativeMethods.swerve_simulator_agent_ids(Raw, (uint*)p, capacity, count), handle);
         }
 
         /// <summary>Every agent's position, in <see cref="GetAgentIds"/> order.</summary>
@@ -405,15 +405,15 @@ namespace Swerve
         /// <summary>Every obstacle's id, in the order they were added.</summary>
         public uint[] GetObstacleIds()
         {
-            return Buffers.UInts((uint* p, UIntPtr capacity, UIntPtr* count) =>
-                NativeMethods.swerve_simulator_obstacle_ids(Raw, p, capacity, count), handle);
+            return Buffers.Items<uint>((void* p, UIntPtr capacity, UIntPtr* count) =>
+                NativeMethods.swerve_simulator_obstacle_ids(Raw, (uint*)p, capacity, count), handle);
         }
 
         /// <summary>An obstacle's vertices as it was added.</summary>
         public Vector2[] GetObstaclePolygon(uint id)
         {
-            return Buffers.Vectors((SwerveVec2* p, UIntPtr capacity, UIntPtr* count) =>
-                NativeMethods.swerve_simulator_obstacle_polygon(Raw, id, p, capacity, count), handle);
+            return Buffers.Items<Vector2>((void* p, UIntPtr capacity, UIntPtr* count) =>
+                NativeMethods.swerve_simulator_obstacle_polygon(Raw, id, (SwerveVec2*)p, capacity, count), handle);
         }
 
         /// <summary>The number of an obstacle's first vertex among the processed vertices
@@ -541,30 +541,24 @@ namespace Swerve
         /// <summary>The agents an agent took into account in the last step, nearest first.</summary>
         public uint[] GetAgentNeighbors(uint id)
         {
-            return Buffers.UInts((uint* p, UIntPtr capacity, UIntPtr* count) =>
-                NativeMethods.swerve_simulator_agent_neighbors(Raw, id, p, capacity, count), handle);
+            return Buffers.Items<uint>((void* p, UIntPtr capacity, UIntPtr* count) =>
+                NativeMethods.swerve_simulator_agent_neighbors(Raw, id, (uint*)p, capacity, count), handle);
         }
 
         /// <summary>The obstacle edges an agent took into account in the last step, nearest
         /// first, as obstacle vertex numbers.</summary>
         public uint[] GetAgentObstacleNeighbors(uint id)
         {
-            return Buffers.UInts((uint* p, UIntPtr capacity, UIntPtr* count) =>
-                NativeMethods.swerve_simulator_agent_obstacle_neighbors(Raw, id, p, capacity, count), handle);
+            return Buffers.Items<uint>((void* p, UIntPtr capacity, UIntPtr* count) =>
+                NativeMethods.swerve_simulator_agent_obstacle_neighbors(Raw, id, (uint*)p, capacity, count), handle);
         }
 
         /// <summary>An agent's ORCA half-planes of the last step, obstacles' first.</summary>
         public HalfPlane[] GetAgentHalfPlanes(uint id)
         {
-            SwerveHalfPlane[] native = Buffers.HalfPlanes((SwerveHalfPlane* p, UIntPtr capacity, UIntPtr* count) =>
-                NativeMethods.swerve_simulator_agent_half_planes(Raw, id, p, capacity, count), handle);
-            HalfPlane[] planes = new HalfPlane[native.Length];
-            for (int i = 0; i < native.Length; ++i)
-            {
-                planes[i].Point = Vec.From(native[i].point);
-                planes[i].Direction = Vec.From(native[i].direction);
-            }
-            return planes;
+            // HalfPlane is laid out as SwerveHalfPlane (point, then direction): filled in place.
+            return Buffers.Items<HalfPlane>((void* p, UIntPtr capacity, UIntPtr* count) =>
+                NativeMethods.swerve_simulator_agent_half_planes(Raw, id, (SwerveHalfPlane*)p, capacity, count), handle);
         }
 
         /// <summary>What an agent's last decision came to.</summary>

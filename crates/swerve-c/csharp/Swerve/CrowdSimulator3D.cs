@@ -251,8 +251,8 @@ namespace Swerve
         /// <summary>Every live agent's id, in the order they were added.</summary>
         public uint[] GetAgentIds()
         {
-            return Buffers.UInts((uint* p, UIntPtr capacity, UIntPtr* count) =>
-                NativeMethods.swerve_simulator3d_agent_ids(Raw, p, capacity, count), handle);
+            return Buffers.Items<uint>((void* p, UIntPtr capacity, UIntPtr* count) =>
+                NativeMethods.swerve_simulator3d_agent_ids(Raw, (uint*)p, capacity, count), handle);
         }
 
         /// <summary>Every agent's position, in <see cref="GetAgentIds"/> order.</summary>
@@ -412,22 +412,16 @@ namespace Swerve
         /// <summary>The agents an agent took into account in the last step, nearest first.</summary>
         public uint[] GetAgentNeighbors(uint id)
         {
-            return Buffers.UInts((uint* p, UIntPtr capacity, UIntPtr* count) =>
-                NativeMethods.swerve_simulator3d_agent_neighbors(Raw, id, p, capacity, count), handle);
+            return Buffers.Items<uint>((void* p, UIntPtr capacity, UIntPtr* count) =>
+                NativeMethods.swerve_simulator3d_agent_neighbors(Raw, id, (uint*)p, capacity, count), handle);
         }
 
         /// <summary>An agent's ORCA planes of the last step.</summary>
         public Plane3D[] GetAgentPlanes(uint id)
         {
-            SwervePlane[] native = Buffers.Planes((SwervePlane* p, UIntPtr capacity, UIntPtr* count) =>
-                NativeMethods.swerve_simulator3d_agent_planes(Raw, id, p, capacity, count), handle);
-            Plane3D[] planes = new Plane3D[native.Length];
-            for (int i = 0; i < native.Length; ++i)
-            {
-                planes[i].Point = Vec.From(native[i].point);
-                planes[i].Normal = Vec.From(native[i].normal);
-            }
-            return planes;
+            // Plane3D is laid out as SwervePlane (point, then normal): filled in place.
+            return Buffers.Items<Plane3D>((void* p, UIntPtr capacity, UIntPtr* count) =>
+                NativeMethods.swerve_simulator3d_agent_planes(Raw, id, (SwervePlane*)p, capacity, count), handle);
         }
     }
 }

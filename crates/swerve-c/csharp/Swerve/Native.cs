@@ -218,10 +218,6 @@ namespace Swerve
         }
     }
 
-    internal unsafe delegate SwerveStatus FillUInts(uint* buffer, UIntPtr capacity, UIntPtr* count);
-    internal unsafe delegate SwerveStatus FillVectors(SwerveVec2* buffer, UIntPtr capacity, UIntPtr* count);
-    internal unsafe delegate SwerveStatus FillHalfPlanes(SwerveHalfPlane* buffer, UIntPtr capacity, UIntPtr* count);
-    internal unsafe delegate SwerveStatus FillPlanes(SwervePlane* buffer, UIntPtr capacity, UIntPtr* count);
     internal unsafe delegate SwerveStatus FillItems(void* buffer, UIntPtr capacity, UIntPtr* count);
 
     /// <summary>Lists of a size only the library knows: one call with no buffer asks for the
@@ -247,59 +243,13 @@ namespace Swerve
             return array;
         }
 
-        // The first call's status: Ok (an empty list) and BufferTooSmall (the count) are the
-        // answers; anything else (an unknown id, say) is thrown.
-        private static int Needed(SwerveStatus status, UIntPtr count)
-        {
-            if (status != SwerveStatus.BufferTooSmall)
-            {
-                Status.Check(status);
-            }
-            return Status.Count(count);
-        }
-
-        internal static uint[] UInts(FillUInts fill, SafeHandle owner)
-        {
-            UIntPtr count;
-            uint[] values = new uint[Needed(fill(null, UIntPtr.Zero, &count), count)];
-            fixed (uint* p = values)
-            {
-                Status.Check(fill(p, (UIntPtr)values.Length, &count));
-            }
-            GC.KeepAlive(owner);
-            return values;
-        }
-
-        internal static Vector2[] Vectors(FillVectors fill, SafeHandle owner)
-        {
-            UIntPtr count;
-            Vector2[] values = new Vector2[Needed(fill(null, UIntPtr.Zero, &count), count)];
-            fixed (Vector2* p = values)
-            {
-                Status.Check(fill((SwerveVec2*)p, (UIntPtr)values.Length, &count));
-            }
-            GC.KeepAlive(owner);
-            return values;
-        }
-
-        internal static SwerveHalfPlane[] HalfPlanes(FillHalfPlanes fill, SafeHandle owner)
-        {
-            UIntPtr count;
-            SwerveHalfPlane[] values = new SwerveHalfPlane[Needed(fill(null, UIntPtr.Zero, &count), count)];
-            fixed (SwerveHalfPlane* p = values)
-            {
-                Status.Check(fill(p, (UIntPtr)values.Length, &count));
-            }
-            GC.KeepAlive(owner);
-            return values;
-        }
-
-        /// <summary>A list of structs laid out as the C interface's (the ball worlds' Ball,
-        /// Contact and the like, or IntPtr for a list of pointers), filled in place.</summary>
+        /// <summary>A list of blittable values laid out as the C interface's (ids, vectors,
+        /// half-planes, the ball worlds' Ball, Contact and the like, or IntPtr for a list of
+        /// pointers), filled in place.</summary>
         internal static T[] Items<T>(FillItems fill, SafeHandle owner) where T : struct
         {
             UIntPtr count;
-            T[] values = new T[Needed(fill(null, UIntPtr.Zero, &count), count)];
+            T[] values = new T[Count(fill(null, UIntPtr.Zero, &count), count)];
             if (values.Length > 0)
             {
                 GCHandle pinned = GCHandle.Alloc(values, GCHandleType.Pinned);
@@ -317,22 +267,15 @@ namespace Swerve
         }
 
         /// <summary>The count a list-filling call reports when given no buffer (its status
-        /// BufferTooSmall, or Ok for none); any other status is thrown.</summary>
+        /// BufferTooSmall, or Ok for none); any other status (an unknown id, say) is thrown.
+        /// </summary>
         internal static int Count(SwerveStatus status, UIntPtr count)
         {
-            return Needed(status, count);
-        }
-
-        internal static SwervePlane[] Planes(FillPlanes fill, SafeHandle owner)
-        {
-            UIntPtr count;
-            SwervePlane[] values = new SwervePlane[Needed(fill(null, UIntPtr.Zero, &count), count)];
-            fixed (SwervePlane* p = values)
+            if (status != SwerveStatus.BufferTooSmall)
             {
-                Status.Check(fill(p, (UIntPtr)values.Length, &count));
+                Status.Check(status);
             }
-            GC.KeepAlive(owner);
-            return values;
+            return Status.Count(count);
         }
     }
 }
