@@ -19,7 +19,8 @@ static GLOBAL: CountingAllocator = CountingAllocator;
 /// buffer reaches the largest size this motion needs), then puts every agent back where it
 /// started and counts the allocations of running the same 200 steps again. With `record`,
 /// every agent keeps its neighbours and half-planes (and reports whether any met the block);
-/// without, each thread's spare record takes them.
+/// without, each thread's spare record takes them. `limited` adds acceleration limits and
+/// avoidance layers.
 fn allocations_in_warm_steps(n: usize, record: bool, limited: bool) -> (usize, bool) {
     // RVO2's Circle spacing.
     let ring = n as f32 * 1.5 * 4.0 / std::f32::consts::TAU;
@@ -29,6 +30,11 @@ fn allocations_in_warm_steps(n: usize, record: bool, limited: bool) -> (usize, b
         // Every third agent with an acceleration limit (eight more half-planes each).
         for id in sim.agent_ids().to_vec().into_iter().step_by(3) {
             sim.set_agent_max_acceleration(id, 2.0).unwrap();
+        }
+        // Every fourth agent on layer 2, avoiding both layers; the others ignore it.
+        for id in sim.agent_ids().to_vec().into_iter().step_by(4) {
+            sim.set_agent_avoidance_layers(id, 2).unwrap();
+            sim.set_agent_avoidance_mask(id, 3).unwrap();
         }
     }
     sim.add_obstacle(&[Vec2::new(-5.0, -5.0), Vec2::new(5.0, -5.0), Vec2::new(5.0, 5.0), Vec2::new(-5.0, 5.0)])
@@ -109,7 +115,7 @@ fn step_does_not_allocate_once_warm() {
     let (allocated, _) = allocations_in_warm_steps(50, false, false);
     assert_eq!(allocated, 0, "sequential step allocated without records");
     let (allocated, _) = allocations_in_warm_steps(50, true, true);
-    assert_eq!(allocated, 0, "sequential step allocated with acceleration limits");
+    assert_eq!(allocated, 0, "sequential step allocated with acceleration limits and avoidance layers");
     // Above it, driven from inside a rayon pool (as a game loop or `ThreadPool::install`
     // would): no allocation either. Driven from a thread outside any pool, rayon's global
     // injector (a crossbeam queue of 63-slot blocks) allocates one block per 63 steps; that

@@ -19,12 +19,14 @@
 //! encloses the agents (they stay inside). A two-vertex obstacle is a thin wall seen from its
 //! right-hand side only... and from both sides in practice, since its ring holds both edges.
 
+mod avoidance_layers;
 pub mod constraints;
 pub(crate) mod extensions;
 pub mod linear_program;
 mod params;
 mod simulator;
 
+pub use avoidance_layers::{DEFAULT_AVOIDANCE_LAYERS, DEFAULT_AVOIDANCE_MASK};
 pub use extensions::{Extensions, Mover, MoverId, OverlapResolution, SymmetryBreaking};
 pub use linear_program::LpOutcome;
 pub use params::AgentParams;

@@ -1,5 +1,6 @@
 //! The crowd simulator: RVO2's `RVOSimulator`, with stable ids, removal and parallel steps.
 
+use super::avoidance_layers::{AvoidanceLayers, LayerView};
 use super::constraints::{agent_half_plane, agent_half_planes_x4, obstacle_half_planes, AgentView, NeighborBatch};
 use super::extensions::{
     is_head_on, jitter_direction, share, AccelerationLimit, Extensions, Mover, MoverId, MoverList, OverlapResolution,
@@ -159,6 +160,8 @@ pub struct Simulator {
     max_accelerations: Vec<f32>,
     /// How many agents have a finite maximum acceleration.
     limited_accelerations: usize,
+    /// Each agent's avoidance layers and mask (who avoids whom; RVO2: everyone everyone).
+    avoidance_layers: AvoidanceLayers,
     /// Whether the user asked for every agent's [`AgentRecord`] (see
     /// [`Simulator::set_record_decisions`]).
     record_decisions: bool,
@@ -289,6 +292,7 @@ impl Simulator {
             responsibilities: Vec::new(),
             custom_weights: 0,
             max_accelerations: Vec::new(),
+            avoidance_layers: AvoidanceLayers::default(),
             limited_accelerations: 0,
             record_decisions: false,
             records: Vec::new(),
@@ -404,6 +408,7 @@ impl Simulator {
         self.params.push(params);
         self.responsibilities.push(RVO2_RESPONSIBILITY);
         self.max_accelerations.push(f32::INFINITY);
+        self.avoidance_layers.push();
         if self.keeps_records() {
             self.records.push(AgentRecord::with_capacity(&params));
         }
@@ -432,6 +437,7 @@ impl Simulator {
         let weight = self.responsibilities.remove(dense);
         self.custom_weights -= usize::from(weight != RVO2_RESPONSIBILITY);
         self.limited_accelerations -= usize::from(self.max_accelerations.remove(dense).is_finite());
+        self.avoidance_layers.remove(dense);
         if self.keeps_records() {
             self.records.remove(dense);
         }
@@ -634,6 +640,43 @@ impl Simulator {
         let old = std::mem::replace(&mut self.max_accelerations[i], value);
         self.limited_accelerations =
             self.limited_accelerations + usize::from(value.is_finite()) - usize::from(old.is_finite());
+        Ok(())
+    }
+
+    /// An agent's avoidance layers: the bits other agents' masks look for (default
+    /// [`DEFAULT_AVOIDANCE_LAYERS`](super::DEFAULT_AVOIDANCE_LAYERS), the first layer).
+    pub fn agent_avoidance_layers(&self, id: AgentId) -> Result<u32, Error> {
+        Ok(self.avoidance_layers.layers(self.dense(id)?))
+    }
+
+    /// An agent's avoidance mask: it avoids the agents whose layers share a bit with it
+    /// (default [`DEFAULT_AVOIDANCE_MASK`](super::DEFAULT_AVOIDANCE_MASK), the first layer).
+    pub fn agent_avoidance_mask(&self, id: AgentId) -> Result<u32, Error> {
+        Ok(self.avoidance_layers.mask(self.dense(id)?))
+    }
+
+    /// Sets which layers an agent is on (beyond RVO2; Godot's `avoidance_layers`). Agent A
+    /// avoids agent B when `A.mask & B.layers != 0`: A's neighbours are then the
+    /// `max_neighbors` nearest agents it avoids, and the agents it ignores are not among them.
+    /// When A avoids B but B ignores A, A takes the whole avoidance of B (B will not yield).
+    /// Layers 0 put an agent on no layer: nobody avoids it. The defaults (layers 1, mask 1 for
+    /// everyone) are RVO2 bit for bit.
+    pub fn set_agent_avoidance_layers(&mut self, id: AgentId, layers: u32) -> Result<(), Error> {
+        let i = self.dense(id)?;
+        let mask = self.avoidance_layers.mask(i);
+        self.avoidance_layers.set(i, layers, mask);
+        self.search_hints_valid = false;
+        Ok(())
+    }
+
+    /// Sets which layers an agent avoids (beyond RVO2; Godot's `avoidance_mask`; see
+    /// [`Simulator::set_agent_avoidance_layers`]). Mask 0: the agent avoids no other agent
+    /// (it still avoids obstacles and movers).
+    pub fn set_agent_avoidance_mask(&mut self, id: AgentId, mask: u32) -> Result<(), Error> {
+        let i = self.dense(id)?;
+        let layers = self.avoidance_layers.layers(i);
+        self.avoidance_layers.set(i, layers, mask);
+        self.search_hints_valid = false;
         Ok(())
     }
 
@@ -968,6 +1011,7 @@ impl Simulator {
             self.obstacle_grid = ObstacleGrid::build(self.obstacle_tree.vertices(), max_range);
             self.obstacle_grid_reach = Some(max_range);
         }
+        self.avoidance_layers.prepare();
         let agents = AgentArrays {
             positions: &self.positions,
             velocities: &self.velocities,
@@ -1027,7 +1071,8 @@ impl Simulator {
             time_step: self.time_step,
             hint_growth: if self.search_hints_valid { Some(2.0 * self.max_displacement) } else { None },
             responsibilities: &self.responsibilities,
-            rvo2_shares: self.custom_weights == 0,
+            rvo2_shares: self.custom_weights == 0 && !self.avoidance_layers.is_active(),
+            layers: self.avoidance_layers.view(),
             max_accelerations: if self.limited_accelerations > 0 { Some(&self.max_accelerations) } else { None },
             movers: self.movers.live(),
             extensions: self.extensions,
@@ -1141,6 +1186,7 @@ impl Simulator {
                 records: &self.records,
                 obstacle_tree: &self.obstacle_tree,
                 scale: 1.0 + resolution.margin,
+                layers: self.avoidance_layers.view(),
             };
             let correct = |(i, c): (usize, &mut Vec2)| *c = context.correction(i);
             if n >= PARALLEL_THRESHOLD {
@@ -1338,8 +1384,10 @@ struct StepContext<'a> {
     /// `Some(2 d)`, the most any agent's k-th neighbour distance can have grown.
     hint_growth: Option<f32>,
     responsibilities: &'a [f32],
-    /// Whether every agent has RVO2's weight, so that every share is ½.
+    /// Whether every agent has RVO2's weight and avoids every other, so that every share is ½.
     rvo2_shares: bool,
+    /// Who avoids whom, when any agent's layers or mask are not the defaults.
+    layers: Option<LayerView<'a>>,
     /// Each agent's maximum acceleration, when any agent has a finite one.
     max_accelerations: Option<&'a [f32]>,
     movers: &'a [Mover],
@@ -1446,12 +1494,15 @@ struct OverlapContext<'a> {
     obstacle_tree: &'a ObstacleTree,
     /// `1 + margin`: pairs are separated to this multiple of their radii's sum.
     scale: f32,
+    /// Who avoids whom (avoidance layers), when not everyone everyone.
+    layers: Option<LayerView<'a>>,
 }
 
 impl OverlapContext<'_> {
     /// Agent `i`'s push away from every neighbour closer than the kept clearance (half of the
-    /// shortfall, the neighbour doing the other half), or zero when that push would cross an
-    /// obstacle edge or bring it closer than its radius to one.
+    /// shortfall, the neighbour doing the other half; all of it from a neighbour that ignores
+    /// `i`), or zero when that push would cross an obstacle edge or bring it closer than its
+    /// radius to one.
     fn correction(&self, i: usize) -> Vec2 {
         let p = self.positions[i];
         let radius = self.params[i].radius;
@@ -1474,7 +1525,11 @@ impl OverlapContext<'_> {
             } else {
                 Vec2::NEG_X
             };
-            push += normal * (0.5 * (combined - distance));
+            let share = match self.layers {
+                Some(layers) if layers.ignores(j, i) => 1.0,
+                _ => 0.5,
+            };
+            push += normal * (share * (combined - distance));
         }
         // No obstacle edge within the agent's obstacle range this step (which is far wider
         // than any push): nothing to check.
@@ -1495,20 +1550,28 @@ impl OverlapContext<'_> {
 }
 
 impl StepContext<'_> {
-    /// A batch of one to four neighbours (named by slot) of an agent of weight `mine`, their
+    /// A batch of one to four neighbours (named by slot) of agent `me` of weight `mine`, their
     /// radii scaled by `radius_scale`; unused lanes repeat the last one.
     #[inline(always)]
-    fn neighbor_batch(&self, neighbors: &[Neighbor], mine: f32, radius_scale: f32x4) -> NeighborBatch {
+    fn neighbor_batch(&self, neighbors: &[Neighbor], me: usize, mine: f32, radius_scale: f32x4) -> NeighborBatch {
         let last = neighbors.len() - 1;
         let index = |lane: usize| neighbors[last.min(lane)].index as usize;
         let lanes = [index(0), index(1), index(2), index(3)];
         // RVO2: each takes half. Otherwise shares are normalised per pair; a share of 0
         // (weight 0 against a positive weight: this agent does not yield) gives no
-        // half-plane.
+        // half-plane. A neighbour that ignores this agent (avoidance layers) will not yield:
+        // weight 0.
         let responsibility = if self.rvo2_shares {
             f32x4::splat(RVO2_RESPONSIBILITY)
         } else {
-            f32x4::new(lanes.map(|j| share(mine, self.responsibilities[self.order.agent(j)])))
+            f32x4::new(lanes.map(|j| {
+                let other = self.order.agent(j);
+                let theirs = match self.layers {
+                    Some(layers) if layers.ignores(other, me) => 0.0,
+                    _ => self.responsibilities[other],
+                };
+                share(mine, theirs)
+            }))
         };
         let radius = match self.common_radius {
             Some(radius) => f32x4::splat(radius),
@@ -1574,11 +1637,17 @@ impl StepContext<'_> {
                 None => [f32::INFINITY; 2],
             };
             let out = &mut record.agent_neighbors;
+            // Avoidance layers: only the agents this one avoids are candidates.
+            let filter = self.layers.and_then(|layers| layers.filter_for(i));
+            let tree_query = |out: &mut Vec<Neighbor>| match filter {
+                None => self.agent_tree.nearest(center, i as u32, range_squared, k, out),
+                Some(filter) => self.agent_tree.nearest_filtered(center, i as u32, range_squared, k, filter, out),
+            };
             match self.order {
                 // The grid is not filled for a crowd too spread out even for its sparse
                 // layout: RVO2's tree adapts to it, the grid's forced-large cells would not.
                 // (Slots are agents here.)
-                SlotOrder::Agents => self.agent_tree.nearest(center, i as u32, range_squared, k, out),
+                SlotOrder::Agents => tree_query(out),
                 SlotOrder::Cells { agent_of, slot_of } => {
                     let grid = self.neighbor_grid;
                     // Equal distances: only RVO2's tree knows their order. Asked pair by pair
@@ -1592,6 +1661,7 @@ impl StepContext<'_> {
                         range_squared,
                         k,
                         &hints,
+                        filter,
                         &mut scratch.query,
                         out,
                         &visits_before,
@@ -1601,7 +1671,7 @@ impl StepContext<'_> {
                         GridQuery::Exact => {}
                         GridQuery::TiesOrdered => ties = TieAnswer::Ordered,
                         GridQuery::Tied => {
-                            self.agent_tree.nearest(center, i as u32, range_squared, k, out);
+                            tree_query(out);
                             for neighbor in out.iter_mut() {
                                 neighbor.index = slot_of[neighbor.index as usize];
                             }
@@ -1660,12 +1730,12 @@ impl StepContext<'_> {
         // Whole batches of four (fixed lanes: no index arithmetic per lane), then the rest.
         let mut batches = record.agent_neighbors.chunks_exact(4);
         for batch in &mut batches {
-            let batch = self.neighbor_batch(batch, mine, radius_scale);
+            let batch = self.neighbor_batch(batch, i, mine, radius_scale);
             agent_half_planes_x4(&planner, &batch, self.time_step, &mut record.half_planes);
         }
         let rest = batches.remainder();
         if !rest.is_empty() {
-            let batch = self.neighbor_batch(rest, mine, radius_scale);
+            let batch = self.neighbor_batch(rest, i, mine, radius_scale);
             agent_half_planes_x4(&planner, &batch, self.time_step, &mut record.half_planes);
         }
         // Non-cooperative movers: full responsibility, after the agents.

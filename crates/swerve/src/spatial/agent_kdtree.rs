@@ -6,8 +6,8 @@
 //! permutation, and the neighbour order changes the ORCA result, so bit-exactness with RVO2
 //! requires keeping it (seed 004, "KdTree").
 
-use super::bounding_box;
 use super::stack_room::{with_room, with_room_now};
+use super::{bounding_box, LayerFilter};
 use crate::geom::exact::cpp_max;
 use glam::Vec2;
 
@@ -131,7 +131,28 @@ impl AgentKdTree {
             return;
         }
         let mut range_squared = range_squared;
-        self.query_recursive(center, exclude, &mut range_squared, max_count, out, 0, 0);
+        self.query_recursive(center, exclude, &|_| true, &mut range_squared, max_count, out, 0, 0);
+    }
+
+    /// [`AgentKdTree::nearest`] over the agents `filter` accepts: the agents it refuses are
+    /// passed over as if absent, so the range shrinks only for accepted ones (what Godot's
+    /// RVO2 does with avoidance masks).
+    pub fn nearest_filtered(
+        &self,
+        center: Vec2,
+        exclude: u32,
+        range_squared: f32,
+        max_count: usize,
+        filter: LayerFilter<'_>,
+        out: &mut Vec<Neighbor>,
+    ) {
+        out.clear();
+        if max_count == 0 || self.nodes.is_empty() {
+            return;
+        }
+        let mut range_squared = range_squared;
+        let accept = |index: u32| filter.accepts(index);
+        self.query_recursive(center, exclude, &accept, &mut range_squared, max_count, out, 0, 0);
     }
 
     /// RVO2's `queryAgentTreeRecursive` at `node` (at `depth` in the tree): a leaf's agents are
@@ -143,6 +164,7 @@ impl AgentKdTree {
         &self,
         center: Vec2,
         exclude: u32,
+        accept: &impl Fn(u32) -> bool,
         range_squared: &mut f32,
         max_count: usize,
         out: &mut Vec<Neighbor>,
@@ -153,7 +175,7 @@ impl AgentKdTree {
         if (n.end - n.begin) as usize <= MAX_LEAF_SIZE {
             for i in n.begin as usize..n.end as usize {
                 let index = self.order[i];
-                if index != exclude {
+                if index != exclude && accept(index) {
                     let d = center - self.points[i];
                     let distance_squared = crate::geom::exact::length_squared(d);
                     insert_neighbor(out, Neighbor { distance_squared, index }, range_squared, max_count);
@@ -165,7 +187,9 @@ impl AgentKdTree {
         let distance_left = self.box_distance_squared(left, center);
         let distance_right = self.box_distance_squared(right, center);
         let mut visit = |child: usize, range_squared: &mut f32| {
-            with_room(depth, || self.query_recursive(center, exclude, range_squared, max_count, out, child, depth + 1))
+            with_room(depth, || {
+                self.query_recursive(center, exclude, accept, range_squared, max_count, out, child, depth + 1)
+            })
         };
         if distance_left < distance_right {
             if distance_left < *range_squared {

@@ -28,6 +28,26 @@ pub(crate) use neighbor_grid::{QueryScratch, ANSWER_ROOM};
 pub use obstacle_grid::ObstacleGrid;
 pub use obstacle_tree::{ObstacleTree, ObstacleVertex};
 
+/// Which agents a neighbour query may return: those whose avoidance layers share a bit with
+/// the querying agent's mask (Godot's `avoidance_layers` / `avoidance_mask`). The query is
+/// then RVO2's over those agents alone: the nearest `max_count` of them, ties in the tree's
+/// visiting order.
+#[derive(Clone, Copy, Debug)]
+pub struct LayerFilter<'a> {
+    /// Every agent's layers, by agent index.
+    pub layers: &'a [u32],
+    /// The querying agent's mask.
+    pub mask: u32,
+}
+
+impl LayerFilter<'_> {
+    /// Whether agent `index` may be returned.
+    #[inline(always)]
+    pub fn accepts(&self, index: u32) -> bool {
+        self.layers[index as usize] & self.mask != 0
+    }
+}
+
 /// The tight box `(min, max)` of `points` (not empty), two points per SIMD vector. The
 /// smallest and the largest coordinate do not depend on the order the points are seen in (up
 /// to the sign of zeros, which no later computation can tell apart), so this is the box RVO2

@@ -16,6 +16,7 @@
 //! ([`SparseCells`]), and a query finds a row's span by binary search instead of indexing.
 
 use super::agent_kdtree::Neighbor;
+use super::LayerFilter;
 use crate::instruction_set::{avx2_copy, Avx2Detected};
 use glam::{DVec2, Vec2};
 use wide::{f32x4, i32x4, CmpLt};
@@ -533,11 +534,39 @@ impl NeighborGrid {
         hints: &[f32],
         out: &mut Vec<Neighbor>,
     ) -> GridQuery {
+        self.nearest_filtered(center, exclude, range_squared, max_count, hints, None, out)
+    }
+
+    /// [`NeighborGrid::nearest_with_hints`] over the agents `filter` accepts, when given (see
+    /// [`super::AgentKdTree::nearest_filtered`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn nearest_filtered(
+        &self,
+        center: Vec2,
+        exclude: u32,
+        range_squared: f32,
+        max_count: usize,
+        hints: &[f32],
+        filter: Option<LayerFilter<'_>>,
+        out: &mut Vec<Neighbor>,
+    ) -> GridQuery {
         // The query works in slots; an `exclude` that is no agent excludes no slot.
         let exclude_slot = self.slot_of.get(exclude as usize).copied().unwrap_or(u32::MAX);
         let answer = QUERY_SCRATCH.with_borrow_mut(|scratch| {
             let avx2 = Avx2Detected::detect();
-            self.nearest_slots(center, exclude_slot, range_squared, max_count, hints, scratch, out, &|_, _| None, avx2)
+            let no_order = &|_, _| None;
+            self.nearest_slots(
+                center,
+                exclude_slot,
+                range_squared,
+                max_count,
+                hints,
+                filter,
+                scratch,
+                out,
+                no_order,
+                avx2,
+            )
         });
         for neighbor in out.iter_mut() {
             neighbor.index = self.entries[neighbor.index as usize];
@@ -565,7 +594,7 @@ impl NeighborGrid {
     /// offers slot `a`'s agent before slot `b`'s (see [`super::AgentKdTree::visits_before`]);
     /// with an answer for every such pair the query is [`GridQuery::TiesOrdered`], with any
     /// `None` it is [`GridQuery::Tied`]. The candidate scan runs its AVX2 copy when given
-    /// `avx2`.
+    /// `avx2`. With a `filter`, only the agents it accepts are candidates.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn nearest_slots(
@@ -575,6 +604,7 @@ impl NeighborGrid {
         range_squared: f32,
         max_count: usize,
         hints: &[f32],
+        filter: Option<LayerFilter<'_>>,
         scratch: &mut QueryScratch,
         out: &mut Vec<Neighbor>,
         visits_before: &impl Fn(u32, u32) -> Option<bool>,
@@ -599,14 +629,15 @@ impl NeighborGrid {
             let hint_squared = (radius * radius) as f32;
             // RVO2 keeps `d < range²`; the scan keeps `d <= limit`, the float just below.
             if hint_squared > 0.0 && hint_squared < range_squared {
-                let found = self.collect(center, exclude, below(hint_squared), radius, max_count, scratch, avx2);
+                let found =
+                    self.collect(center, exclude, below(hint_squared), radius, max_count, filter, scratch, avx2);
                 if found.tied || found.count >= max_count {
                     return finish(&mut scratch.keys[..found.count], found.tied, max_count, out, visits_before);
                 }
             }
         }
         let range = (range_squared as f64).sqrt();
-        let found = self.collect(center, exclude, below(range_squared), range, max_count, scratch, avx2);
+        let found = self.collect(center, exclude, below(range_squared), range, max_count, filter, scratch, avx2);
         finish(&mut scratch.keys[..found.count], found.tied, max_count, out, visits_before)
     }
 
@@ -619,7 +650,8 @@ impl NeighborGrid {
     /// to the next free key and counted only if it is inside, so that the unpredictable
     /// inside/outside test costs no misprediction; the keys are ordered once, at the end
     /// ([`finish`]). Out of line (inlined into the decide loop, it slowed the loop by about a
-    /// tenth), in the AVX2 copy when given `avx2`.
+    /// tenth), in the AVX2 copy when given `avx2`. With a `filter`, the agents it refuses are
+    /// dropped from each row part once scanned, so that the scan itself is the same.
     #[allow(clippy::too_many_arguments)]
     fn collect(
         &self,
@@ -628,16 +660,18 @@ impl NeighborGrid {
         limit: f32,
         radius: f64,
         max_count: usize,
+        filter: Option<LayerFilter<'_>>,
         scratch: &mut QueryScratch,
         avx2: Option<Avx2Detected>,
     ) -> Collected {
         match avx2 {
-            Some(proof) => collect_avx2(proof, self, center, exclude, limit, radius, max_count, scratch),
-            None => self.collect_candidates(center, exclude, limit, radius, max_count, scratch),
+            Some(proof) => collect_avx2(proof, self, center, exclude, limit, radius, max_count, filter, scratch),
+            None => self.collect_candidates(center, exclude, limit, radius, max_count, filter, scratch),
         }
     }
 
     /// [`NeighborGrid::collect`]'s work, inlined into each instruction set's copy.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn collect_candidates(
         &self,
@@ -646,6 +680,7 @@ impl NeighborGrid {
         mut limit: f32,
         radius: f64,
         max_count: usize,
+        filter: Option<LayerFilter<'_>>,
         scratch: &mut QueryScratch,
     ) -> Collected {
         let QueryScratch { keys, spans } = scratch;
@@ -694,6 +729,7 @@ impl NeighborGrid {
                 // `key_distance_bits`. Zipped with a range instead, the loop took 4 % more
                 // instructions.)
                 let mut slot = start as u64;
+                let part_start = count;
                 #[allow(clippy::explicit_counter_loop)]
                 for &point in &self.points[start..stop] {
                     // The same expression as the tree's, so the same f32 value.
@@ -702,6 +738,9 @@ impl NeighborGrid {
                     slot += 1;
                     count += usize::from(distance_squared <= limit);
                 }
+                if let Some(filter) = filter {
+                    count = part_start + self.keep_accepted(&mut keys[part_start..count], filter);
+                }
                 start = stop;
                 if start == exclude {
                     start += 1;
@@ -709,6 +748,21 @@ impl NeighborGrid {
             }
         }
         Collected { count, tied: false }
+    }
+
+    /// Moves the keys of the agents `filter` accepts to the front of `keys`, in order, and
+    /// returns how many there are. (Out of line: the unfiltered scan stays as it was.)
+    #[inline(never)]
+    fn keep_accepted(&self, keys: &mut [u64], filter: LayerFilter<'_>) -> usize {
+        let mut kept = 0;
+        for k in 0..keys.len() {
+            let key = keys[k];
+            if filter.accepts(self.entries[key as u32 as usize]) {
+                keys[kept] = key;
+                kept += 1;
+            }
+        }
+        kept
     }
 
     /// Panics unless the grid is consistent: every agent sits once in the cell its position
@@ -754,13 +808,14 @@ impl NeighborGrid {
 
 avx2_copy! {
     /// [`NeighborGrid::collect_candidates`] compiled for AVX2.
-    fn collect_avx2(
+    fn collect_avx2<'a>(
         grid: &NeighborGrid,
         center: Vec2,
         exclude: u32,
         limit: f32,
         radius: f64,
         max_count: usize,
+        filter: Option<LayerFilter<'a>>,
         scratch: &mut QueryScratch,
     ) -> Collected = NeighborGrid::collect_candidates;
 }
@@ -1140,7 +1195,7 @@ mod tests {
                 let visits_before = |x, y| tree.visits_before(p, slot_agent(x), slot_agent(y));
                 let slot = grid.slot_of_agents()[i];
                 let answer =
-                    grid.nearest_slots(p, slot, range * range, max_count, &hints, &mut scratch, &mut a, &visits_before, None);
+                    grid.nearest_slots(p, slot, range * range, max_count, &hints, None, &mut scratch, &mut a, &visits_before, None);
                 for neighbor in &mut a {
                     neighbor.index = slot_agent(neighbor.index);
                 }
@@ -1166,6 +1221,65 @@ mod tests {
             // Nearly every query without a deciding tie must be answered by the grid (not all:
             // a candidate list cut short can meet a tie that the whole answer does not).
             prop_assert!(tie_free_exact * 10 >= tie_free * 9, "{} of {}", tie_free_exact, tie_free);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        /// With a layer filter (avoidance layers), the grid's answer equals the tree's filtered
+        /// one wherever it claims exactness — ties on lattices, long candidate lists cut short
+        /// included — and the tree's holds the nearest accepted agents (a brute force).
+        #[test]
+        fn filtered_answers_equal_the_filtered_kd_tree(
+            points in prop::collection::vec((-40i32..40, -40i32..40, 0u32..16), 1..300),
+            lattice in any::<bool>(),
+            range in 0.5f32..30.0,
+            max_count in 1usize..24,
+            cell in 0.5f32..20.0,
+            mask in 0u32..16,
+        ) {
+            let positions: Vec<Vec2> = points
+                .iter()
+                .enumerate()
+                .map(|(i, &(x, y, _))| {
+                    let jitter = if lattice { 0.0 } else { (i as f32 * 0.618_034).fract() * 0.5 };
+                    Vec2::new(x as f32 * 0.5 + jitter, y as f32 * 0.5 - jitter)
+                })
+                .collect();
+            let layers: Vec<u32> = points.iter().map(|p| p.2).collect();
+            let filter = LayerFilter { layers: &layers, mask };
+            let mut grid = NeighborGrid::new();
+            grid.rebuild(&positions, cell);
+            let mut tree = AgentKdTree::new();
+            tree.rebuild(&positions.iter().map(|p| -*p).collect::<Vec<_>>());
+            tree.rebuild(&positions);
+            tree.index_places();
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let slot_agent = |slot: u32| grid.agents_by_slot()[slot as usize];
+            let mut scratch = QueryScratch::default();
+            let mut exact = 0;
+            for (i, &p) in positions.iter().enumerate() {
+                tree.nearest_filtered(p, i as u32, range * range, max_count, filter, &mut b);
+                let accepted: Vec<Vec2> = positions.iter().enumerate().filter(|&(j, _)| filter.accepts(j as u32) || j == i).map(|(_, &q)| q).collect();
+                let own = positions[..i].iter().enumerate().filter(|&(j, _)| filter.accepts(j as u32)).count();
+                let brute = crate::spatial::nearest_brute_force(&accepted, p, own as u32, range * range, max_count);
+                let distances = |list: &[Neighbor]| list.iter().map(|n| n.distance_squared).collect::<Vec<_>>();
+                prop_assert_eq!(distances(&b), distances(&brute), "agent {}: the tree's distances", i);
+                prop_assert!(b.iter().all(|n| filter.accepts(n.index)), "agent {}: the tree kept a refused agent", i);
+                let visits_before = |x, y| tree.visits_before(p, slot_agent(x), slot_agent(y));
+                let slot = grid.slot_of_agents()[i];
+                let answer = grid.nearest_slots(
+                    p, slot, range * range, max_count, &[], Some(filter), &mut scratch, &mut a, &visits_before, None,
+                );
+                for neighbor in &mut a {
+                    neighbor.index = slot_agent(neighbor.index);
+                }
+                if answer != GridQuery::Tied {
+                    prop_assert_eq!(&a, &b, "agent {}", i);
+                    exact += 1;
+                }
+            }
+            prop_assert!(exact * 10 >= positions.len() * 8, "{} of {} answered by the grid", exact, positions.len());
         }
     }
 

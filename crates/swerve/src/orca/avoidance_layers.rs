@@ -1,0 +1,144 @@
+//! Avoidance layers and masks (beyond RVO2): which agents an agent avoids.
+//!
+//! Game engines need crowds that do not all avoid one another: allies that walk through each
+//! other's formation, ghosts, vehicles that pedestrians step aside for but that do not swerve
+//! for pedestrians. Godot's RVO2-based avoidance gives every agent `avoidance_layers` and an
+//! `avoidance_mask` (Unity's NavMeshAgent has a priority instead); swerve takes Godot's rule:
+//!
+//! * agent A avoids agent B when `A.mask & B.layers != 0`;
+//! * A's neighbours are the `max_neighbors` nearest agents within its neighbour distance that it
+//!   avoids (RVO2's query over those agents alone, ties in its tree's order), so the agents it
+//!   ignores take no place in its list;
+//! * when A avoids B but B ignores A, B will not yield, so A takes the whole avoidance of B, as
+//!   of an agent of responsibility weight 0 (ORCA's reciprocity assumes both sides act: with
+//!   half of it each, as Godot does, A would run into B).
+//!
+//! Every agent starts with layers 1 and mask 1: everyone avoids everyone, RVO2 bit for bit.
+
+use crate::spatial::LayerFilter;
+
+/// An agent's layers until set: the first layer.
+pub const DEFAULT_AVOIDANCE_LAYERS: u32 = 1;
+/// An agent's mask until set: it avoids the agents on the first layer.
+pub const DEFAULT_AVOIDANCE_MASK: u32 = 1;
+
+/// Up to this many distinct layer values are told apart per step; with more, every agent's
+/// query is filtered (the same answers, a little slower).
+const DISTINCT_LAYERS: usize = 16;
+
+/// Every agent's layers and mask, in the simulator's agent order.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct AvoidanceLayers {
+    layers: Vec<u32>,
+    masks: Vec<u32>,
+    /// How many agents have layers or a mask other than the defaults (none: RVO2).
+    custom: usize,
+    /// The distinct layer values among the agents, when there are at most `DISTINCT_LAYERS`
+    /// (`distinct_known`); recomputed by [`AvoidanceLayers::prepare`] after any change.
+    distinct: Vec<u32>,
+    distinct_known: bool,
+    changed: bool,
+}
+
+impl AvoidanceLayers {
+    /// A new agent, on the default layer with the default mask.
+    pub(crate) fn push(&mut self) {
+        self.layers.push(DEFAULT_AVOIDANCE_LAYERS);
+        self.masks.push(DEFAULT_AVOIDANCE_MASK);
+        self.changed = true;
+    }
+
+    /// Agent `i` leaves; later agents move down one place.
+    pub(crate) fn remove(&mut self, i: usize) {
+        let (layers, mask) = (self.layers.remove(i), self.masks.remove(i));
+        self.custom -= usize::from(!is_default(layers, mask));
+        self.changed = true;
+    }
+
+    /// Agent `i`'s layers.
+    pub(crate) fn layers(&self, i: usize) -> u32 {
+        self.layers[i]
+    }
+
+    /// Agent `i`'s mask.
+    pub(crate) fn mask(&self, i: usize) -> u32 {
+        self.masks[i]
+    }
+
+    /// Sets agent `i`'s layers and mask.
+    pub(crate) fn set(&mut self, i: usize, layers: u32, mask: u32) {
+        self.custom -= usize::from(!is_default(self.layers[i], self.masks[i]));
+        (self.layers[i], self.masks[i]) = (layers, mask);
+        self.custom += usize::from(!is_default(layers, mask));
+        self.changed = true;
+    }
+
+    /// Whether any agent's layers or mask differ from the defaults (otherwise every agent
+    /// avoids every other, as in RVO2).
+    pub(crate) fn is_active(&self) -> bool {
+        self.custom > 0
+    }
+
+    /// Brings the distinct layer values up to date before a step (a pass over the crowd, only
+    /// after a change and only when layers are in use; it allocates once, at most
+    /// `DISTINCT_LAYERS` values).
+    pub(crate) fn prepare(&mut self) {
+        if !self.changed || !self.is_active() {
+            return;
+        }
+        self.changed = false;
+        self.distinct.clear();
+        self.distinct_known = true;
+        for &layers in &self.layers {
+            if !self.distinct.contains(&layers) {
+                if self.distinct.len() == DISTINCT_LAYERS {
+                    self.distinct_known = false;
+                    return;
+                }
+                self.distinct.push(layers);
+            }
+        }
+    }
+
+    /// What a step reads: `None` when layers are not in use. Call
+    /// [`AvoidanceLayers::prepare`] first.
+    pub(crate) fn view(&self) -> Option<LayerView<'_>> {
+        debug_assert!(!self.changed || !self.is_active());
+        self.is_active().then(|| LayerView {
+            layers: &self.layers,
+            masks: &self.masks,
+            distinct: if self.distinct_known { Some(&self.distinct) } else { None },
+        })
+    }
+}
+
+fn is_default(layers: u32, mask: u32) -> bool {
+    layers == DEFAULT_AVOIDANCE_LAYERS && mask == DEFAULT_AVOIDANCE_MASK
+}
+
+/// The layers a step reads (see [`AvoidanceLayers::view`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LayerView<'a> {
+    layers: &'a [u32],
+    masks: &'a [u32],
+    distinct: Option<&'a [u32]>,
+}
+
+impl<'a> LayerView<'a> {
+    /// The neighbour filter of agent `i`, or `None` when its mask takes in every agent of the
+    /// crowd (its query is then RVO2's, unfiltered).
+    #[inline]
+    pub(crate) fn filter_for(&self, i: usize) -> Option<LayerFilter<'a>> {
+        let mask = self.masks[i];
+        match self.distinct {
+            Some(distinct) if distinct.iter().all(|&layers| layers & mask != 0) => None,
+            _ => Some(LayerFilter { layers: self.layers, mask }),
+        }
+    }
+
+    /// Whether agent `other` ignores agent `me` (so that `me` avoids it alone).
+    #[inline]
+    pub(crate) fn ignores(&self, other: usize, me: usize) -> bool {
+        self.masks[other] & self.layers[me] == 0
+    }
+}
