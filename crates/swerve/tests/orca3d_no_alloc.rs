@@ -25,7 +25,7 @@ fn a_warm_3d_step_does_not_allocate_with_or_without_records_or_safe_mode() {
 
 fn warm_steps() {
     // Plain, with every decision recorded, and in safe mode (records kept for the overlap
-    // projection, plus its pushes).
+    // projection, plus its pushes) with avoidance layers.
     for (record, safe) in [(false, false), (true, false), (false, true)] {
         let (mut sim, goals) = sphere_crowd(2_000);
         sim.set_record_decisions(record);
@@ -39,6 +39,13 @@ fn warm_steps() {
             }
             for x in [-3.0, 3.0] {
                 sim.add_mover(Mover { position: Vec3::new(x, 0.0, 0.0), velocity: Vec3::ZERO, radius: 4.0 }).unwrap();
+            }
+        }
+        if safe {
+            // Avoidance layers: every fourth agent on layer 2, avoiding both; the others ignore it.
+            for id in sim.agent_ids().iter().step_by(4).copied().collect::<Vec<_>>() {
+                sim.set_agent_avoidance_layers(id, 2).unwrap();
+                sim.set_agent_avoidance_mask(id, 3).unwrap();
             }
         }
         let mut prefs: Vec<Vec3> = Vec::with_capacity(goals.len());

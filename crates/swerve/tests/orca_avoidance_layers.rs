@@ -297,3 +297,172 @@ fn layers_are_read_back_and_unknown_agents_are_refused() {
     sim.remove_agent(a).unwrap();
     assert!(matches!(sim.agent_avoidance_mask(a), Err(Error::UnknownAgent(_))));
 }
+
+/// The same rule in 3-D (`orca3d::Simulator`).
+mod three_d {
+    use rand::{Rng, SeedableRng};
+    use swerve::orca::DEFAULT_AVOIDANCE_LAYERS;
+    use swerve::orca3d::{AgentParams, Extensions, OverlapResolution, Simulator, Vec3};
+    use swerve::{AgentId, Error};
+
+    /// `n` agents at random in a cube (about one per 10 m³), goals across it.
+    fn swarm(n: usize, seed: u64) -> (Simulator, Vec<Vec3>) {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let side = (n as f32 * 10.0).cbrt();
+        let mut point =
+            || Vec3::new(rng.random_range(0.0..side), rng.random_range(0.0..side), rng.random_range(0.0..side));
+        let mut sim = Simulator::new(0.25, AgentParams::default()).unwrap();
+        let goals: Vec<Vec3> = (0..n)
+            .map(|_| {
+                sim.add_agent(point()).unwrap();
+                point()
+            })
+            .collect();
+        (sim, goals)
+    }
+
+    fn step(sim: &mut Simulator, goals: &[Vec3]) {
+        let prefs: Vec<Vec3> = sim
+            .agent_ids()
+            .iter()
+            .zip(sim.positions())
+            .map(|(id, p)| (goals[id.0 as usize] - *p).clamp_length_max(1.0))
+            .collect();
+        sim.set_pref_velocities(&prefs).unwrap();
+        sim.step();
+    }
+
+    fn set_layers(sim: &mut Simulator, rule: impl Fn(usize) -> (u32, u32)) {
+        for (k, &id) in sim.agent_ids().to_vec().iter().enumerate() {
+            let (layers, mask) = rule(k);
+            sim.set_agent_avoidance_layers(id, layers).unwrap();
+            sim.set_agent_avoidance_mask(id, mask).unwrap();
+        }
+    }
+
+    #[test]
+    fn neighbours_are_the_nearest_agents_each_one_avoids() {
+        let (mut sim, goals) = swarm(1_500, 5);
+        sim.set_record_decisions(true);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(6);
+        let picks: Vec<(u32, u32)> =
+            (0..1_500).map(|_| (1 << rng.random_range(0..3), rng.random_range(0..8))).collect();
+        set_layers(&mut sim, |k| picks[k]);
+        for _ in 0..3 {
+            let positions = sim.positions().to_vec();
+            step(&mut sim, &goals);
+            for (i, &id) in sim.agent_ids().iter().enumerate() {
+                let mask = picks[i].1;
+                let mut expected: Vec<(f32, usize)> = (0..positions.len())
+                    .filter(|&j| j != i && mask & picks[j].0 != 0)
+                    .map(|j| ((positions[i] - positions[j]).length_squared(), j))
+                    .filter(|&(d, _)| d < 15.0 * 15.0)
+                    .collect();
+                expected.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                expected.truncate(10);
+                let got: Vec<usize> = sim.agent_neighbors(id).unwrap().map(|n| n.0 as usize).collect();
+                assert_eq!(got, expected.iter().map(|e| e.1).collect::<Vec<_>>(), "agent {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_agent_that_is_ignored_avoids_alone_and_does_not_collide() {
+        let params = AgentParams { time_horizon: 1.0, ..AgentParams::default() };
+        let mut sim = Simulator::new(0.25, params).unwrap();
+        let a = sim.add_agent(Vec3::new(-10.0, 0.0, 0.0)).unwrap();
+        let b = sim.add_agent(Vec3::new(10.0, 0.2, 0.1)).unwrap();
+        sim.set_agent_avoidance_mask(a, 3).unwrap();
+        sim.set_agent_avoidance_layers(b, 2).unwrap();
+        sim.set_agent_avoidance_mask(b, 0).unwrap();
+        let mut closest = f32::INFINITY;
+        for _ in 0..40 {
+            sim.set_agent_pref_velocity(a, Vec3::new(2.0, 0.0, 0.0)).unwrap();
+            sim.set_agent_pref_velocity(b, Vec3::new(-2.0, 0.0, 0.0)).unwrap();
+            sim.step();
+            assert_eq!(sim.agent_velocity(b).unwrap(), Vec3::new(-2.0, 0.0, 0.0), "b never yields");
+            closest = closest.min(sim.agent_position(a).unwrap().distance(sim.agent_position(b).unwrap()));
+        }
+        // With half of the avoidance, a runs into b.
+        assert!(closest >= 3.0 * (1.0 - 1e-4), "closest {closest} < 3");
+        assert!(sim.agent_position(a).unwrap().x > 5.0, "a went on past b");
+    }
+
+    #[test]
+    fn layers_that_filter_nobody_are_rvo2_3d_bit_for_bit_and_ignored_pairs_pass_through() {
+        let run = |layers: Option<(u32, u32)>| {
+            let (mut sim, goals) = swarm(300, 7);
+            if let Some(pair) = layers {
+                set_layers(&mut sim, |_| pair);
+            }
+            for _ in 0..60 {
+                step(&mut sim, &goals);
+            }
+            sim.positions().to_vec()
+        };
+        let rvo2 = run(None);
+        for layers in [(2, 2), (3, 1), (DEFAULT_AVOIDANCE_LAYERS, 0xffff_ffff)] {
+            assert_eq!(run(Some(layers)), rvo2, "{layers:?}");
+        }
+        // Mask 0: nobody avoids anybody, so every agent takes its preferred velocity.
+        let (mut sim, goals) = swarm(300, 7);
+        set_layers(&mut sim, |_| (1, 0));
+        for _ in 0..10 {
+            step(&mut sim, &goals);
+            assert_eq!(sim.velocities(), sim.pref_velocities());
+        }
+    }
+
+    #[test]
+    fn layers_stay_deterministic_across_thread_counts_and_removal() {
+        let run = |threads: usize| {
+            rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(|| {
+                let (mut sim, goals) = swarm(1_000, 8);
+                set_layers(&mut sim, |k| (1 << (k % 3), [1, 3, 6][k % 3]));
+                for k in 0..30 {
+                    if k == 10 {
+                        sim.remove_agent(AgentId(4)).unwrap();
+                    }
+                    step(&mut sim, &goals);
+                }
+                assert_eq!(sim.agent_avoidance_layers(AgentId(5)).unwrap(), 1 << 2);
+                assert_eq!(sim.agent_avoidance_mask(AgentId(5)).unwrap(), 6);
+                sim.positions().to_vec()
+            })
+        };
+        let one = run(1);
+        assert_eq!(run(2), one);
+        assert_eq!(run(8), one);
+    }
+
+    #[test]
+    fn safe_mode_leaves_ignored_pairs_and_unknown_agents_are_refused() {
+        for ignore in [true, false] {
+            let mut sim = Simulator::new(0.25, AgentParams::default()).unwrap();
+            let extensions =
+                Extensions { overlap_resolution: Some(OverlapResolution::default()), ..Extensions::default() };
+            sim.set_extensions(extensions).unwrap();
+            let a = sim.add_agent(Vec3::ZERO).unwrap();
+            let b = sim.add_agent(Vec3::new(1.0, 0.0, 0.0)).unwrap();
+            if ignore {
+                sim.set_agent_avoidance_layers(b, 2).unwrap();
+                sim.set_agent_avoidance_mask(b, 2).unwrap();
+            }
+            sim.step();
+            let gap = sim.agent_position(a).unwrap().distance(sim.agent_position(b).unwrap());
+            if ignore {
+                assert_eq!(gap, 1.0);
+            } else {
+                assert!(gap >= 3.0, "pushed apart: {gap}");
+            }
+        }
+        let mut sim = Simulator::new(0.25, AgentParams::default()).unwrap();
+        let gone = AgentId(3);
+        assert!(matches!(sim.set_agent_avoidance_layers(gone, 1), Err(Error::UnknownAgent(_))));
+        assert!(matches!(sim.set_agent_avoidance_mask(gone, 1), Err(Error::UnknownAgent(_))));
+        assert!(matches!(sim.agent_avoidance_layers(gone), Err(Error::UnknownAgent(_))));
+        assert!(matches!(sim.agent_avoidance_mask(gone), Err(Error::UnknownAgent(_))));
+        let a = sim.add_agent(Vec3::ZERO).unwrap();
+        assert_eq!(sim.agent_avoidance_layers(a).unwrap(), DEFAULT_AVOIDANCE_LAYERS);
+    }
+}

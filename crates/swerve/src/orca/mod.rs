@@ -19,7 +19,7 @@
 //! encloses the agents (they stay inside). A two-vertex obstacle is a thin wall seen from its
 //! right-hand side only... and from both sides in practice, since its ring holds both edges.
 
-mod avoidance_layers;
+pub(crate) mod avoidance_layers;
 pub mod constraints;
 pub(crate) mod extensions;
 pub mod linear_program;

@@ -34,14 +34,16 @@ pub struct Mover {
     pub radius: f32,
 }
 
-/// Agent `i`'s push away from every neighbour closer than `(ri + rj)·scale`: half the
-/// shortfall (the neighbour does the other half), along the line between their centres.
+/// Agent `i`'s push away from every neighbour closer than `(ri + rj)·scale`: `share(i, j)` of
+/// the shortfall (half: the neighbour does the other half), along the line between their
+/// centres.
 /// Coincident centres separate along ±x, the sign fixed by their indices, so that the two
 /// move apart deterministically.
 pub(crate) fn overlap_push(
     i: usize,
     positions: &[Vec3],
     radii: impl Fn(usize) -> f32,
+    share: impl Fn(usize, usize) -> f32,
     neighbors: &[u32],
     scale: f32,
 ) -> Vec3 {
@@ -64,7 +66,7 @@ pub(crate) fn overlap_push(
         } else {
             Vec3::NEG_X
         };
-        push += normal * (0.5 * (combined - distance));
+        push += normal * (share(i, j) * (combined - distance));
     }
     push
 }

@@ -19,6 +19,7 @@ use glam::Vec3;
 use wide::{f32x4, CmpLt};
 
 use super::kdtree::insert;
+use crate::spatial::LayerFilter;
 
 /// How a grid query ended.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -149,7 +150,9 @@ impl NeighborGrid {
 
     /// RVO2-3D's neighbours of agent `agent` at `position`: the `max_neighbors` nearest with
     /// squared distance below `range_squared`, nearest first, into `neighbors`. `guess` is a
-    /// radius (m) likely to hold them; `f32::INFINITY` for none.
+    /// radius (m) likely to hold them; `f32::INFINITY` for none. With a `filter` (avoidance
+    /// layers), only the agents it accepts.
+    #[allow(clippy::too_many_arguments)]
     pub fn neighbors(
         &self,
         agent: u32,
@@ -157,6 +160,7 @@ impl NeighborGrid {
         range_squared: f32,
         guess: f32,
         max_neighbors: usize,
+        filter: Option<LayerFilter<'_>>,
         neighbors: &mut Vec<(f32, u32)>,
     ) -> GridAnswer {
         neighbors.clear();
@@ -166,14 +170,15 @@ impl NeighborGrid {
         // The whole neighbour distance, grown so that every agent RVO2-3D could count is in.
         let full = range_squared.sqrt() * (1.0 + ROUNDING);
         if guess < full {
-            let (reached, excluded) = self.collect(agent, position, range_squared, guess, max_neighbors, neighbors);
+            let (reached, excluded) =
+                self.collect(agent, position, range_squared, guess, max_neighbors, filter, neighbors);
             // Complete if the k-th neighbour is provably nearer than any agent outside the
             // cells looked at (all of them farther than `guess`).
             if neighbors.len() == max_neighbors && reached < guess * guess * (1.0 - 4.0 * ROUNDING) {
                 return self.settle(neighbors, reached, excluded, max_neighbors);
             }
         }
-        let (reached, excluded) = self.collect(agent, position, range_squared, full, max_neighbors, neighbors);
+        let (reached, excluded) = self.collect(agent, position, range_squared, full, max_neighbors, filter, neighbors);
         self.settle(neighbors, reached, excluded, max_neighbors)
     }
 
@@ -223,6 +228,7 @@ impl NeighborGrid {
     /// Inserts every agent of the cells within `radius` of `position` as RVO2-3D's query
     /// does (strictly nearer than the shrinking range). Returns the final range and the
     /// smallest squared distance left out or pushed out below the starting range.
+    #[allow(clippy::too_many_arguments)]
     fn collect(
         &self,
         agent: u32,
@@ -230,6 +236,7 @@ impl NeighborGrid {
         mut range_squared: f32,
         radius: f32,
         max_neighbors: usize,
+        filter: Option<LayerFilter<'_>>,
         neighbors: &mut Vec<(f32, u32)>,
     ) -> (f32, f32) {
         neighbors.clear();
@@ -276,7 +283,8 @@ impl NeighborGrid {
                         let k = inside.trailing_zeros() as usize;
                         inside &= inside - 1;
                         let (distance, other) = (near[k], self.slot_agents[chunk + k]);
-                        if other == agent {
+                        // (An agent the filter refuses is absent: it neither joins nor ties.)
+                        if other == agent || filter.is_some_and(|f| !f.accepts(other)) {
                             continue;
                         }
                         if distance < range_squared {
@@ -315,8 +323,11 @@ mod tests {
             cell in 0.5f32..40.0,
             guess_factor in 0.0f32..2.0,
             snap in any::<bool>(),
+            filtered in prop::option::of((prop::collection::vec(0u32..8, 400), 0u32..8)),
         ) {
             let positions = points_maybe_snapped(&points, snap);
+            // Avoidance layers (agent `i` on `layers[i]`): both answer over the accepted agents.
+            let filter = filtered.as_ref().map(|(layers, mask)| LayerFilter { layers, mask: *mask });
             let mut tree = AgentTree::default();
             tree.build(&positions);
             let mut grid = NeighborGrid::default();
@@ -324,8 +335,20 @@ mod tests {
             let (mut from_tree, mut from_grid, mut stack) = (Vec::new(), Vec::new(), Vec::new());
             let mut tied = 0;
             for (agent, &p) in positions.iter().enumerate() {
-                tree.neighbors(agent as u32, p, range * range, k, &mut from_tree, &mut stack);
-                match grid.neighbors(agent as u32, p, range * range, range * guess_factor, k, &mut from_grid) {
+                tree.neighbors(agent as u32, p, range * range, k, filter, &mut from_tree, &mut stack);
+                if let Some(filter) = filter {
+                    prop_assert!(from_tree.iter().all(|&(_, j)| filter.accepts(j)), "agent {}", agent);
+                    // The tree's filtered answer holds the nearest accepted agents (brute force).
+                    let mut all: Vec<f32> = positions.iter().enumerate()
+                        .filter(|&(j, _)| j != agent && filter.accepts(j as u32))
+                        .map(|(_, q)| (p - *q).length_squared())
+                        .filter(|&d| d < range * range)
+                        .collect();
+                    all.sort_by(f32::total_cmp);
+                    all.truncate(k);
+                    prop_assert_eq!(from_tree.iter().map(|n| n.0).collect::<Vec<_>>(), all, "agent {}", agent);
+                }
+                match grid.neighbors(agent as u32, p, range * range, range * guess_factor, k, filter, &mut from_grid) {
                     GridAnswer::Exact { .. } => prop_assert_eq!(&from_grid, &from_tree, "agent {}", agent),
                     GridAnswer::Tied => tied += 1,
                 }
@@ -353,12 +376,18 @@ mod tests {
         // The centre agent's 6 nearest are equally far (2 m): any 3 of them is a tie.
         let centre = 62;
         assert_eq!(positions[centre], Vec3::splat(4.0));
-        assert_eq!(grid.neighbors(centre as u32, positions[centre], 100.0, 10.0, 3, &mut found), GridAnswer::Tied);
+        assert_eq!(
+            grid.neighbors(centre as u32, positions[centre], 100.0, 10.0, 3, None, &mut found),
+            GridAnswer::Tied
+        );
         // All 6 of them, but none of the 12 at 2√2 m: still tied inside the list.
-        assert_eq!(grid.neighbors(centre as u32, positions[centre], 100.0, 10.0, 6, &mut found), GridAnswer::Tied);
+        assert_eq!(
+            grid.neighbors(centre as u32, positions[centre], 100.0, 10.0, 6, None, &mut found),
+            GridAnswer::Tied
+        );
         // Within 1.5 m there is no one: an exact empty answer.
         assert!(matches!(
-            grid.neighbors(centre as u32, positions[centre], 2.25, 10.0, 6, &mut found),
+            grid.neighbors(centre as u32, positions[centre], 2.25, 10.0, 6, None, &mut found),
             GridAnswer::Exact { .. }
         ));
         assert!(found.is_empty());

@@ -12,8 +12,8 @@
 use glam::Vec3;
 
 use super::plane::sqr;
-use crate::spatial::partition;
 use crate::spatial::stack_room::{with_room, with_room_now};
+use crate::spatial::{partition, LayerFilter};
 
 /// A node splits when it holds more agents than this (RVO2-3D's `RVO_MAX_LEAF_SIZE`).
 pub const MAX_LEAF_SIZE: usize = 10;
@@ -79,13 +79,16 @@ impl AgentTree {
     /// Fills `neighbors` with the (squared distance, agent index) of agent `agent`'s nearest
     /// agents within `range_squared` of `position`, at most `max_neighbors`, nearest first,
     /// exactly as RVO2-3D's `computeAgentNeighbors` (ties in its visiting order). `stack` is
-    /// scratch.
+    /// scratch. With a `filter` (avoidance layers), the agents it refuses are passed over as
+    /// if absent.
+    #[allow(clippy::too_many_arguments)]
     pub fn neighbors(
         &self,
         agent: u32,
         position: Vec3,
         mut range_squared: f32,
         max_neighbors: usize,
+        filter: Option<LayerFilter<'_>>,
         neighbors: &mut Vec<(f32, u32)>,
         stack: &mut Vec<(u32, f32)>,
     ) {
@@ -106,7 +109,7 @@ impl AgentTree {
             if (node.end - node.begin) as usize <= MAX_LEAF_SIZE {
                 for slot in node.begin as usize..node.end as usize {
                     let other = self.order[slot];
-                    if other == agent {
+                    if other == agent || filter.is_some_and(|f| !f.accepts(other)) {
                         continue;
                     }
                     let distance = (position - self.points[slot]).length_squared();
@@ -395,7 +398,7 @@ pub(super) mod tests {
             tree.assert_well_formed(&positions);
             let (mut found, mut stack) = (Vec::new(), Vec::new());
             for agent in 0..positions.len() {
-                tree.neighbors(agent as u32, positions[agent], range * range, k, &mut found, &mut stack);
+                tree.neighbors(agent as u32, positions[agent], range * range, k, None, &mut found, &mut stack);
                 let expected = scan(&positions, agent, range * range, k);
                 // Same distances in the same order; the agents equal wherever the distance
                 // is not tied.
@@ -447,7 +450,7 @@ pub(super) mod tests {
         let mut tree = AgentTree::default();
         tree.build(&positions);
         let (mut found, mut stack) = (Vec::new(), Vec::new());
-        tree.neighbors(0, positions[0], 1.0, 10, &mut found, &mut stack);
+        tree.neighbors(0, positions[0], 1.0, 10, None, &mut found, &mut stack);
         assert_eq!(found.len(), 10);
         assert!(found.iter().all(|n| n.0 == 0.0 && n.1 != 0));
     }

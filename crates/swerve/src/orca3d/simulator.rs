@@ -12,6 +12,7 @@ use super::kdtree::AgentTree;
 use super::linear_program::solve;
 use super::plane::Plane;
 use super::symmetry::is_head_on;
+use crate::orca::avoidance_layers::{AvoidanceLayers, LayerView};
 use crate::orca::extensions::{share, MoverList, RVO2_RESPONSIBILITY};
 use crate::orca::{AgentId, LpOutcome, MoverId};
 use crate::Error;
@@ -155,6 +156,8 @@ pub struct Simulator {
     max_accelerations: Vec<f32>,
     /// How many agents have a finite maximum acceleration.
     limited_accelerations: usize,
+    /// Each agent's avoidance layers and mask (who avoids whom; RVO2-3D: everyone everyone).
+    avoidance_layers: AvoidanceLayers,
     /// The non-cooperative movers.
     movers: MoverList<Mover>,
 }
@@ -191,6 +194,7 @@ impl Simulator {
             custom_weights: 0,
             max_accelerations: Vec::new(),
             limited_accelerations: 0,
+            avoidance_layers: AvoidanceLayers::default(),
             movers: MoverList::default(),
         })
     }
@@ -247,6 +251,7 @@ impl Simulator {
         self.params.push(params);
         self.responsibilities.push(RVO2_RESPONSIBILITY);
         self.max_accelerations.push(f32::INFINITY);
+        self.avoidance_layers.push();
         if self.keeps_records() {
             self.records.push(Record::default());
         }
@@ -273,6 +278,7 @@ impl Simulator {
         let weight = self.responsibilities.remove(dense);
         self.custom_weights -= usize::from(weight != RVO2_RESPONSIBILITY);
         self.limited_accelerations -= usize::from(self.max_accelerations.remove(dense).is_finite());
+        self.avoidance_layers.remove(dense);
         if self.keeps_records() {
             self.records.remove(dense);
             // The last step's neighbour lists name dense indices, which just shifted.
@@ -429,6 +435,42 @@ impl Simulator {
         Ok(())
     }
 
+    /// An agent's avoidance layers: the bits other agents' masks look for (default
+    /// [`DEFAULT_AVOIDANCE_LAYERS`](crate::orca::DEFAULT_AVOIDANCE_LAYERS), the first layer).
+    pub fn agent_avoidance_layers(&self, id: AgentId) -> Result<u32, Error> {
+        Ok(self.avoidance_layers.layers(self.dense(id)?))
+    }
+
+    /// An agent's avoidance mask: it avoids the agents whose layers share a bit with it
+    /// (default [`DEFAULT_AVOIDANCE_MASK`](crate::orca::DEFAULT_AVOIDANCE_MASK)).
+    pub fn agent_avoidance_mask(&self, id: AgentId) -> Result<u32, Error> {
+        Ok(self.avoidance_layers.mask(self.dense(id)?))
+    }
+
+    /// Sets which layers an agent is on (beyond RVO2-3D; Godot's `avoidance_layers`), with the
+    /// planar simulator's rule ([`crate::orca::Simulator::set_agent_avoidance_layers`]): agent
+    /// A avoids agent B when `A.mask & B.layers != 0`, A's neighbours are the nearest agents it
+    /// avoids, and when B ignores A, A takes the whole avoidance of B. The defaults (layers 1,
+    /// mask 1 for everyone) are RVO2-3D bit for bit.
+    pub fn set_agent_avoidance_layers(&mut self, id: AgentId, layers: u32) -> Result<(), Error> {
+        let i = self.dense(id)?;
+        let mask = self.avoidance_layers.mask(i);
+        self.avoidance_layers.set(i, layers, mask);
+        self.hints_valid = false;
+        Ok(())
+    }
+
+    /// Sets which layers an agent avoids (beyond RVO2-3D; Godot's `avoidance_mask`; see
+    /// [`Simulator::set_agent_avoidance_layers`]). Mask 0: it avoids no other agent (movers
+    /// still).
+    pub fn set_agent_avoidance_mask(&mut self, id: AgentId, mask: u32) -> Result<(), Error> {
+        let i = self.dense(id)?;
+        let layers = self.avoidance_layers.layers(i);
+        self.avoidance_layers.set(i, layers, mask);
+        self.hints_valid = false;
+        Ok(())
+    }
+
     /// Adds a non-cooperative mover that agents avoid with full responsibility (its plane
     /// comes after the agents' in an agent's list, when the mover is within the agent's
     /// neighbour distance of its surface). Errors on a non-finite position or velocity or a
@@ -565,6 +607,7 @@ impl Simulator {
         };
         self.grid.build(&self.positions, typical_radius);
         self.decisions.resize(count, (Vec3::ZERO, 0.0));
+        self.avoidance_layers.prepare();
 
         let keep_records = self.keeps_records();
         let context = StepContext {
@@ -580,7 +623,9 @@ impl Simulator {
             time_step: self.time_step,
             extensions: self.extensions,
             step_number: self.step_number,
-            responsibilities: (self.custom_weights > 0).then_some(self.responsibilities.as_slice()),
+            responsibilities: (self.custom_weights > 0 || self.avoidance_layers.is_active())
+                .then_some(self.responsibilities.as_slice()),
+            layers: self.avoidance_layers.view(),
             max_accelerations: (self.limited_accelerations > 0).then_some(self.max_accelerations.as_slice()),
             movers: self.movers.live(),
         };
@@ -643,8 +688,15 @@ impl Simulator {
         for _ in 0..passes {
             let (positions, params, records) = (&self.positions, &self.params, &self.records);
             let radius = |i: usize| params[i].radius;
-            let push =
-                |(i, c): (usize, &mut Vec3)| *c = overlap_push(i, positions, radius, &records[i].neighbors, scale);
+            // Half of each shortfall, all of it from a neighbour that ignores the agent.
+            let layers = self.avoidance_layers.view();
+            let share = |i: usize, j: usize| match layers {
+                Some(layers) if layers.ignores(j, i) => 1.0,
+                _ => 0.5,
+            };
+            let push = |(i, c): (usize, &mut Vec3)| {
+                *c = overlap_push(i, positions, radius, share, &records[i].neighbors, scale)
+            };
             if n >= PARALLEL_OVERLAPS {
                 self.corrections.par_iter_mut().enumerate().with_min_len(256).for_each(push);
             } else {
@@ -681,8 +733,11 @@ struct StepContext<'a> {
     time_step: f32,
     extensions: Extensions,
     step_number: u64,
-    /// Each agent's responsibility weight, when some differ from RVO2-3D's ½.
+    /// Each agent's responsibility weight, when some differ from RVO2-3D's ½ or avoidance
+    /// layers are in use.
     responsibilities: Option<&'a [f32]>,
+    /// Who avoids whom, when any agent's layers or mask are not the defaults.
+    layers: Option<LayerView<'a>>,
     /// Each agent's maximum acceleration, when any agent has a finite one.
     max_accelerations: Option<&'a [f32]>,
     movers: &'a [Mover],
@@ -738,6 +793,8 @@ impl StepContext<'_> {
         let agent =
             Body { position: self.positions[index], velocity: self.velocities[index], radius: scaled(params.radius) };
         let range_squared = params.neighbor_dist * params.neighbor_dist;
+        // Avoidance layers: only the agents this one avoids are candidates.
+        let filter = self.layers.and_then(|layers| layers.filter_for(index));
         let radius = match self.tree {
             None => {
                 let guess = self.search_radii.map_or(f32::INFINITY, |radii| radii[index] + 2.0 * self.max_displacement);
@@ -747,6 +804,7 @@ impl StepContext<'_> {
                     range_squared,
                     guess,
                     params.max_neighbors,
+                    filter,
                     &mut scratch.neighbors,
                 );
                 match answer {
@@ -760,6 +818,7 @@ impl StepContext<'_> {
                     agent.position,
                     range_squared,
                     params.max_neighbors,
+                    filter,
                     &mut scratch.neighbors,
                     &mut scratch.stack,
                 );
@@ -795,10 +854,15 @@ impl StepContext<'_> {
                 }
             }
             // The pair's weights set the shares; a share of 0 (weight 0 against a positive
-            // weight: this agent does not yield) gives no plane.
+            // weight: this agent does not yield) gives no plane. A neighbour that ignores this
+            // agent (avoidance layers) will not yield: weight 0.
             Some(weights) => {
                 for &(_, other) in &scratch.neighbors {
-                    let responsibility = share(weights[index], weights[other as usize]);
+                    let theirs = match self.layers {
+                        Some(layers) if layers.ignores(other as usize, index) => 0.0,
+                        _ => weights[other as usize],
+                    };
+                    let responsibility = share(weights[index], theirs);
                     if responsibility != 0.0 {
                         let plane = agent_plane(
                             &agent,
