@@ -8,7 +8,7 @@
 
 use rand::{Rng, SeedableRng};
 use swerve::orca::{Extensions, OverlapResolution};
-use swerve::{AgentId, AgentParams, Error, Simulator, Vec2};
+use swerve::{AgentId, AgentParams, Error, InstructionSet, Simulator, Vec2};
 
 #[path = "support/crowd.rs"]
 mod crowd;
@@ -226,10 +226,11 @@ fn layers_that_filter_nobody_are_rvo2_bit_for_bit() {
 }
 
 #[test]
-fn layers_stay_deterministic_across_thread_counts_and_removal() {
-    let run = |threads: usize| {
+fn layers_stay_deterministic_across_thread_counts_instruction_sets_and_removal() {
+    let run = |threads: usize, set: InstructionSet| {
         rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(|| {
             let (mut sim, mut goals) = crowd(1_200, 4, false);
+            sim.set_instruction_set(set).unwrap();
             sim.set_record_decisions(false);
             for (k, &id) in sim.agent_ids().to_vec().iter().enumerate() {
                 sim.set_agent_avoidance_layers(id, 1 << (k % 3)).unwrap();
@@ -249,9 +250,13 @@ fn layers_stay_deterministic_across_thread_counts_and_removal() {
             sim.positions().to_vec()
         })
     };
-    let one = run(1);
-    assert_eq!(run(2), one);
-    assert_eq!(run(8), one);
+    let one = run(1, InstructionSet::best_supported());
+    assert_eq!(run(2, InstructionSet::best_supported()), one);
+    assert_eq!(run(8, InstructionSet::best_supported()), one);
+    // The layered step has its own copy of the decide loop for each instruction set.
+    for set in InstructionSet::ALL.into_iter().filter(|set| set.is_supported()) {
+        assert_eq!(run(2, set), one, "{set:?}");
+    }
 }
 
 #[test]

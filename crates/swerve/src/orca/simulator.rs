@@ -1435,11 +1435,14 @@ const DECISION_RUN: usize = 64;
 /// see [`StepContext::decide`]), in order, into their records (`records` is either as long
 /// as `run` or empty: records not kept), and returns how many neighbour queries met ties:
 /// `[ordered, whole tree queries]` ([`TieAnswer`]). Runs the AVX2 copy when the step asks
-/// for it.
+/// for it, and a copy of its own when avoidance layers are in use (so that the crowds without
+/// them run a loop with no trace of the layers: about 20 instructions an agent).
 fn decide_run(context: &StepContext<'_>, run: Range<usize>, records: &mut [AgentRecord]) -> [usize; 2] {
-    match context.avx2 {
-        Some(proof) => decide_run_avx2(proof, context, run, records),
-        None => decide_run_inline(context, run, records),
+    match (context.layers.is_some(), context.avx2) {
+        (false, Some(proof)) => decide_run_avx2(proof, context, run, records),
+        (false, None) => decide_run_inline::<false>(context, run, records),
+        (true, Some(proof)) => decide_run_layered_avx2(proof, context, run, records),
+        (true, None) => decide_run_inline::<true>(context, run, records),
     }
 }
 
@@ -1449,12 +1452,25 @@ avx2_copy! {
         context: &StepContext<'a>,
         run: Range<usize>,
         records: &mut [AgentRecord],
-    ) -> [usize; 2] = decide_run_inline;
+    ) -> [usize; 2] = decide_run_inline::<false>;
 }
 
-/// [`decide_run`]'s work, inlined into each instruction set's copy.
+avx2_copy! {
+    /// [`decide_run_inline`] with avoidance layers, compiled for AVX2.
+    fn decide_run_layered_avx2<'a>(
+        context: &StepContext<'a>,
+        run: Range<usize>,
+        records: &mut [AgentRecord],
+    ) -> [usize; 2] = decide_run_inline::<true>;
+}
+
+/// [`decide_run`]'s work, inlined into each copy. `LAYERED`: avoidance layers are in use.
 #[inline(always)]
-fn decide_run_inline(context: &StepContext<'_>, run: Range<usize>, records: &mut [AgentRecord]) -> [usize; 2] {
+fn decide_run_inline<const LAYERED: bool>(
+    context: &StepContext<'_>,
+    run: Range<usize>,
+    records: &mut [AgentRecord],
+) -> [usize; 2] {
     // Taken out of the thread-local for the run and put back, rather than borrowed by a
     // closure around each agent's query and linear programs.
     let mut thread = SCRATCH.with_borrow_mut(std::mem::take);
@@ -1465,7 +1481,7 @@ fn decide_run_inline(context: &StepContext<'_>, run: Range<usize>, records: &mut
             Some(record) => record,
             None => &mut *spare_record,
         };
-        match context.decide(index, record, scratch) {
+        match context.decide::<LAYERED>(index, record, scratch) {
             TieAnswer::NoTie => {}
             TieAnswer::Ordered => ties[0] += 1,
             TieAnswer::TreeQuery => ties[1] += 1,
@@ -1551,9 +1567,16 @@ impl OverlapContext<'_> {
 
 impl StepContext<'_> {
     /// A batch of one to four neighbours (named by slot) of agent `me` of weight `mine`, their
-    /// radii scaled by `radius_scale`; unused lanes repeat the last one.
+    /// radii scaled by `radius_scale`; unused lanes repeat the last one. `LAYERED`: avoidance
+    /// layers are in use.
     #[inline(always)]
-    fn neighbor_batch(&self, neighbors: &[Neighbor], me: usize, mine: f32, radius_scale: f32x4) -> NeighborBatch {
+    fn neighbor_batch<const LAYERED: bool>(
+        &self,
+        neighbors: &[Neighbor],
+        me: usize,
+        mine: f32,
+        radius_scale: f32x4,
+    ) -> NeighborBatch {
         let last = neighbors.len() - 1;
         let index = |lane: usize| neighbors[last.min(lane)].index as usize;
         let lanes = [index(0), index(1), index(2), index(3)];
@@ -1567,7 +1590,7 @@ impl StepContext<'_> {
             f32x4::new(lanes.map(|j| {
                 let other = self.order.agent(j);
                 let theirs = match self.layers {
-                    Some(layers) if layers.ignores(other, me) => 0.0,
+                    Some(layers) if LAYERED && layers.ignores(other, me) => 0.0,
                     _ => self.responsibilities[other],
                 };
                 share(mine, theirs)
@@ -1589,9 +1612,9 @@ impl StepContext<'_> {
     /// `index` when records are kept): neighbours, half-planes, linear program, into `record`
     /// and the agent's [`DecisionCell`], working in the thread's `scratch`. Neighbours are
     /// named by slot while deciding, and by agent in a kept record. Returns how the neighbour
-    /// query dealt with distance ties.
+    /// query dealt with distance ties. `LAYERED`: avoidance layers are in use (`self.layers`).
     #[inline(always)]
-    fn decide(&self, index: usize, record: &mut AgentRecord, scratch: &mut Scratch) -> TieAnswer {
+    fn decide<const LAYERED: bool>(&self, index: usize, record: &mut AgentRecord, scratch: &mut Scratch) -> TieAnswer {
         let (slot, i) = if self.by_agent { (self.order.slot(index), index) } else { (index, self.order.agent(index)) };
         let params = match &self.common_params {
             Some(common) => common,
@@ -1638,7 +1661,7 @@ impl StepContext<'_> {
             };
             let out = &mut record.agent_neighbors;
             // Avoidance layers: only the agents this one avoids are candidates.
-            let filter = self.layers.and_then(|layers| layers.filter_for(i));
+            let filter = if LAYERED { self.layers.and_then(|layers| layers.filter_for(i)) } else { None };
             let tree_query = |out: &mut Vec<Neighbor>| match filter {
                 None => self.agent_tree.nearest(center, i as u32, range_squared, k, out),
                 Some(filter) => self.agent_tree.nearest_filtered(center, i as u32, range_squared, k, filter, out),
@@ -1730,12 +1753,12 @@ impl StepContext<'_> {
         // Whole batches of four (fixed lanes: no index arithmetic per lane), then the rest.
         let mut batches = record.agent_neighbors.chunks_exact(4);
         for batch in &mut batches {
-            let batch = self.neighbor_batch(batch, i, mine, radius_scale);
+            let batch = self.neighbor_batch::<LAYERED>(batch, i, mine, radius_scale);
             agent_half_planes_x4(&planner, &batch, self.time_step, &mut record.half_planes);
         }
         let rest = batches.remainder();
         if !rest.is_empty() {
-            let batch = self.neighbor_batch(rest, i, mine, radius_scale);
+            let batch = self.neighbor_batch::<LAYERED>(rest, i, mine, radius_scale);
             agent_half_planes_x4(&planner, &batch, self.time_step, &mut record.half_planes);
         }
         // Non-cooperative movers: full responsibility, after the agents.

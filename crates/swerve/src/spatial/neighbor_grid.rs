@@ -651,8 +651,10 @@ impl NeighborGrid {
     /// inside/outside test costs no misprediction; the keys are ordered once, at the end
     /// ([`finish`]). Out of line (inlined into the decide loop, it slowed the loop by about a
     /// tenth), in the AVX2 copy when given `avx2`. With a `filter`, the agents it refuses are
-    /// dropped from each row part once scanned, so that the scan itself is the same.
+    /// dropped from each row part once scanned, so that the scan itself is the same. (This
+    /// dispatch is inlined, so that a caller without a filter has no test for one.)
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn collect(
         &self,
         center: Vec2,
@@ -664,10 +666,28 @@ impl NeighborGrid {
         scratch: &mut QueryScratch,
         avx2: Option<Avx2Detected>,
     ) -> Collected {
-        match avx2 {
-            Some(proof) => collect_avx2(proof, self, center, exclude, limit, radius, max_count, filter, scratch),
-            None => self.collect_candidates(center, exclude, limit, radius, max_count, filter, scratch),
+        match (filter, avx2) {
+            (None, Some(proof)) => collect_avx2(proof, self, center, exclude, limit, radius, max_count, scratch),
+            (None, None) => collect_all(self, center, exclude, limit, radius, max_count, scratch),
+            (Some(filter), _) => self.collect_filtered(center, exclude, limit, radius, max_count, filter, scratch),
         }
+    }
+
+    /// [`NeighborGrid::collect_candidates`] with a filter: a copy of its own, so that the
+    /// unfiltered scans (every query without avoidance layers) carry no trace of it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn collect_filtered(
+        &self,
+        center: Vec2,
+        exclude: u32,
+        limit: f32,
+        radius: f64,
+        max_count: usize,
+        filter: LayerFilter<'_>,
+        scratch: &mut QueryScratch,
+    ) -> Collected {
+        self.collect_candidates(center, exclude, limit, radius, max_count, Some(filter), scratch)
     }
 
     /// [`NeighborGrid::collect`]'s work, inlined into each instruction set's copy.
@@ -806,18 +826,31 @@ impl NeighborGrid {
     }
 }
 
+/// [`NeighborGrid::collect_candidates`] without a filter.
+#[inline(always)]
+fn collect_all(
+    grid: &NeighborGrid,
+    center: Vec2,
+    exclude: u32,
+    limit: f32,
+    radius: f64,
+    max_count: usize,
+    scratch: &mut QueryScratch,
+) -> Collected {
+    grid.collect_candidates(center, exclude, limit, radius, max_count, None, scratch)
+}
+
 avx2_copy! {
-    /// [`NeighborGrid::collect_candidates`] compiled for AVX2.
-    fn collect_avx2<'a>(
+    /// [`collect_all`] compiled for AVX2.
+    fn collect_avx2(
         grid: &NeighborGrid,
         center: Vec2,
         exclude: u32,
         limit: f32,
         radius: f64,
         max_count: usize,
-        filter: Option<LayerFilter<'a>>,
         scratch: &mut QueryScratch,
-    ) -> Collected = NeighborGrid::collect_candidates;
+    ) -> Collected = collect_all;
 }
 
 /// Where a point's cell is (a copy of the grid's layout, so that cells can be computed while
