@@ -601,6 +601,78 @@ pub unsafe extern "C" fn swerve_simulator_set_agent_max_acceleration(
     unsafe { change(sim, |sim| Ok(sim.set_agent_max_acceleration(AgentId(id), max_acceleration)?)) }
 }
 
+/// An agent's avoidance layers: the bits other agents' masks look for (1, the first layer,
+/// unless set).
+///
+/// # Safety
+/// `sim` is null or a live handle; `out` is null or valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn swerve_simulator_agent_avoidance_layers(
+    sim: *const SwerveSimulator,
+    id: u32,
+    out: *mut u32,
+) -> SwerveStatus {
+    guard(|| {
+        let sim = unsafe { inner(sim) }?;
+        let out = Out::new(out, "out")?;
+        let layers = sim.agent_avoidance_layers(AgentId(id))?;
+        unsafe { out.set(layers) };
+        Ok(())
+    })
+}
+
+/// Sets which avoidance layers an agent is on (a bit mask, as Godot's `avoidance_layers`; any
+/// value). Agent A avoids agent B when `A.mask & B.layers != 0`: A's neighbours are then the
+/// `max_neighbors` nearest agents it avoids, and when A avoids B but B ignores A, A takes the
+/// whole avoidance of B. Layers 0: nobody avoids the agent. The defaults (layers 1, mask 1
+/// for every agent) are RVO2 bit for bit.
+///
+/// # Safety
+/// `sim` is null or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn swerve_simulator_set_agent_avoidance_layers(
+    sim: *mut SwerveSimulator,
+    id: u32,
+    layers: u32,
+) -> SwerveStatus {
+    unsafe { change(sim, |sim| Ok(sim.set_agent_avoidance_layers(AgentId(id), layers)?)) }
+}
+
+/// An agent's avoidance mask: it avoids the agents whose layers share a bit with it (1, the
+/// first layer, unless set).
+///
+/// # Safety
+/// `sim` is null or a live handle; `out` is null or valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn swerve_simulator_agent_avoidance_mask(
+    sim: *const SwerveSimulator,
+    id: u32,
+    out: *mut u32,
+) -> SwerveStatus {
+    guard(|| {
+        let sim = unsafe { inner(sim) }?;
+        let out = Out::new(out, "out")?;
+        let mask = sim.agent_avoidance_mask(AgentId(id))?;
+        unsafe { out.set(mask) };
+        Ok(())
+    })
+}
+
+/// Sets which avoidance layers an agent avoids (a bit mask, as Godot's `avoidance_mask`; any
+/// value; see `swerve_simulator_set_agent_avoidance_layers`). Mask 0: the agent avoids no other
+/// agent (it still avoids obstacles and movers).
+///
+/// # Safety
+/// `sim` is null or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn swerve_simulator_set_agent_avoidance_mask(
+    sim: *mut SwerveSimulator,
+    id: u32,
+    mask: u32,
+) -> SwerveStatus {
+    unsafe { change(sim, |sim| Ok(sim.set_agent_avoidance_mask(AgentId(id), mask)?)) }
+}
+
 // ----- all agents at once, in the order of swerve_simulator_agent_ids -----
 
 /// The live agents' ids, in the order every other all-agents function uses (the order they

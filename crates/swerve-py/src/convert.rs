@@ -90,3 +90,18 @@ fn as_f32_array<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         .call_method("asarray", (value,), Some(&kwargs))
         .map_err(|e| invalid_value(format!("cannot read a numeric array: {e}")))
 }
+
+/// A 32-bit mask (avoidance layers and masks): a Python integer from 0 to 2**32 - 1. PyO3's
+/// own conversion would raise "can't convert negative int to unsigned" without saying which
+/// argument or what range; this names both.
+pub fn bit_mask(value: &Bound<'_, PyAny>, what: &str) -> PyResult<u32> {
+    use pyo3::exceptions::{PyOverflowError, PyTypeError};
+    value.extract::<u32>().map_err(|error| {
+        if error.is_instance_of::<PyOverflowError>(value.py()) {
+            invalid_value(format!("{what} must be an integer from 0 to 2**32 - 1 (32 bits), got {value}"))
+        } else {
+            let kind = value.get_type().name().map_or_else(|_| "?".to_owned(), |name| name.to_string());
+            PyTypeError::new_err(format!("{what} must be an integer bit mask (0 to 2**32 - 1), got {kind}"))
+        }
+    })
+}

@@ -2,7 +2,7 @@
 //! The same shape as `swerve.Simulator` one dimension up: agents are added and read in bulk
 //! as `(N, 3)` arrays, so a step of a large crowd costs one Python call, not one per agent.
 
-use crate::convert::{per_agent, per_agent_count};
+use crate::convert::{bit_mask, per_agent, per_agent_count};
 use crate::errors::{invalid_value, IntoPyResult};
 use glam::Vec3;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -474,6 +474,34 @@ impl PySimulator3d {
     /// An agent's maximum acceleration (m/s²; `inf` when unlimited).
     fn max_acceleration(&self, agent: u32) -> PyResult<f32> {
         self.sim.agent_max_acceleration(id(agent)).py()
+    }
+
+    /// Puts `agent` on the avoidance layers whose bits are set in `layers` (an integer from 0
+    /// to 2**32 - 1; default 1, the first layer), as Godot's `avoidance_layers`. Agent A
+    /// avoids agent B when `A.avoidance_mask & B.avoidance_layers != 0`: A's neighbours are the
+    /// nearest agents it avoids, and when B ignores A, A takes the whole avoidance. Layers 0:
+    /// nobody avoids the agent. The defaults (layers 1, mask 1) are RVO2-3D bit for bit.
+    fn set_avoidance_layers(&mut self, agent: u32, layers: &Bound<'_, PyAny>) -> PyResult<()> {
+        let layers = bit_mask(layers, "avoidance layers")?;
+        self.sim.set_agent_avoidance_layers(id(agent), layers).py()
+    }
+
+    /// An agent's avoidance layers (a 32-bit mask; 1 unless set).
+    fn avoidance_layers(&self, agent: u32) -> PyResult<u32> {
+        self.sim.agent_avoidance_layers(id(agent)).py()
+    }
+
+    /// Sets which layers `agent` avoids (an integer from 0 to 2**32 - 1; default 1), as Godot's
+    /// `avoidance_mask`; see `set_avoidance_layers`. Mask 0: the agent avoids no other agent
+    /// (it still avoids movers).
+    fn set_avoidance_mask(&mut self, agent: u32, mask: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mask = bit_mask(mask, "avoidance mask")?;
+        self.sim.set_agent_avoidance_mask(id(agent), mask).py()
+    }
+
+    /// An agent's avoidance mask (a 32-bit mask; 1 unless set).
+    fn avoidance_mask(&self, agent: u32) -> PyResult<u32> {
+        self.sim.agent_avoidance_mask(id(agent)).py()
     }
 
     /// Adds a non-cooperative moving sphere that agents avoid with full responsibility (a

@@ -266,6 +266,43 @@ namespace Swerve
             Call(NativeMethods.swerve_simulator_set_agent_max_acceleration(Raw, id, maxAcceleration));
         }
 
+        /// <summary>An agent's avoidance layers: the bits other agents' masks look for (1, the
+        /// first layer, unless set).</summary>
+        public uint GetAgentAvoidanceLayers(uint id)
+        {
+            uint value;
+            Call(NativeMethods.swerve_simulator_agent_avoidance_layers(Raw, id, &value));
+            return value;
+        }
+
+        /// <summary>Sets which avoidance layers an agent is on (a bit mask, as Godot's
+        /// <c>avoidance_layers</c>; default 1). Agent A avoids agent B when
+        /// <c>(A.mask &amp; B.layers) != 0</c>: A's neighbours are then the nearest agents it
+        /// avoids, and when A avoids B but B ignores A, A takes the whole avoidance of B. Layers
+        /// 0: nobody avoids the agent. The defaults (layers 1, mask 1) are RVO2 bit for
+        /// bit.</summary>
+        public void SetAgentAvoidanceLayers(uint id, uint layers)
+        {
+            Call(NativeMethods.swerve_simulator_set_agent_avoidance_layers(Raw, id, layers));
+        }
+
+        /// <summary>An agent's avoidance mask: it avoids the agents whose layers share a bit
+        /// with it (1, the first layer, unless set).</summary>
+        public uint GetAgentAvoidanceMask(uint id)
+        {
+            uint value;
+            Call(NativeMethods.swerve_simulator_agent_avoidance_mask(Raw, id, &value));
+            return value;
+        }
+
+        /// <summary>Sets which avoidance layers an agent avoids (a bit mask, as Godot's
+        /// <c>avoidance_mask</c>; default 1); see <see cref="SetAgentAvoidanceLayers"/>. Mask 0:
+        /// the agent avoids no other agent (it still avoids obstacles and movers).</summary>
+        public void SetAgentAvoidanceMask(uint id, uint mask)
+        {
+            Call(NativeMethods.swerve_simulator_set_agent_avoidance_mask(Raw, id, mask));
+        }
+
         /// <summary>Every live agent's id, in the order they were added.</summary>
         public uint[] GetAgentIds()
         {

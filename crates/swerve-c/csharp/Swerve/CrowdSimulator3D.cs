@@ -248,6 +248,40 @@ namespace Swerve
             Call(NativeMethods.swerve_simulator3d_set_agent_max_acceleration(Raw, id, maxAcceleration));
         }
 
+        /// <summary>An agent's avoidance layers: the bits other agents' masks look for (1, the
+        /// first layer, unless set).</summary>
+        public uint GetAgentAvoidanceLayers(uint id)
+        {
+            uint value;
+            Call(NativeMethods.swerve_simulator3d_agent_avoidance_layers(Raw, id, &value));
+            return value;
+        }
+
+        /// <summary>Sets which avoidance layers an agent is on (a bit mask; default 1); see
+        /// <see cref="CrowdSimulator.SetAgentAvoidanceLayers"/>. The defaults are RVO2-3D bit for
+        /// bit.</summary>
+        public void SetAgentAvoidanceLayers(uint id, uint layers)
+        {
+            Call(NativeMethods.swerve_simulator3d_set_agent_avoidance_layers(Raw, id, layers));
+        }
+
+        /// <summary>An agent's avoidance mask: it avoids the agents whose layers share a bit
+        /// with it (1, the first layer, unless set).</summary>
+        public uint GetAgentAvoidanceMask(uint id)
+        {
+            uint value;
+            Call(NativeMethods.swerve_simulator3d_agent_avoidance_mask(Raw, id, &value));
+            return value;
+        }
+
+        /// <summary>Sets which avoidance layers an agent avoids (a bit mask; default 1); see
+        /// <see cref="CrowdSimulator.SetAgentAvoidanceMask"/>. Mask 0: the agent avoids no other
+        /// agent (it still avoids movers).</summary>
+        public void SetAgentAvoidanceMask(uint id, uint mask)
+        {
+            Call(NativeMethods.swerve_simulator3d_set_agent_avoidance_mask(Raw, id, mask));
+        }
+
         /// <summary>Every live agent's id, in the order they were added.</summary>
         public uint[] GetAgentIds()
         {

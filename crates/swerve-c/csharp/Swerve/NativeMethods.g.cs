@@ -319,6 +319,50 @@ namespace Swerve.Native
         internal static extern SwerveStatus swerve_simulator_set_agent_max_acceleration(SwerveSimulator* sim, uint id, float max_acceleration);
 
         /// <summary>
+        ///  An agent's avoidance layers: the bits other agents' masks look for (1, the first layer,
+        ///  unless set).
+        ///
+        ///  # Safety
+        ///  `sim` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_simulator_agent_avoidance_layers", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_simulator_agent_avoidance_layers(SwerveSimulator* sim, uint id, uint* @out);
+
+        /// <summary>
+        ///  Sets which avoidance layers an agent is on (a bit mask, as Godot's `avoidance_layers`; any
+        ///  value). Agent A avoids agent B when `A.mask &amp; B.layers != 0`: A's neighbours are then the
+        ///  `max_neighbors` nearest agents it avoids, and when A avoids B but B ignores A, A takes the
+        ///  whole avoidance of B. Layers 0: nobody avoids the agent. The defaults (layers 1, mask 1
+        ///  for every agent) are RVO2 bit for bit.
+        ///
+        ///  # Safety
+        ///  `sim` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_simulator_set_agent_avoidance_layers", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_simulator_set_agent_avoidance_layers(SwerveSimulator* sim, uint id, uint layers);
+
+        /// <summary>
+        ///  An agent's avoidance mask: it avoids the agents whose layers share a bit with it (1, the
+        ///  first layer, unless set).
+        ///
+        ///  # Safety
+        ///  `sim` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_simulator_agent_avoidance_mask", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_simulator_agent_avoidance_mask(SwerveSimulator* sim, uint id, uint* @out);
+
+        /// <summary>
+        ///  Sets which avoidance layers an agent avoids (a bit mask, as Godot's `avoidance_mask`; any
+        ///  value; see `swerve_simulator_set_agent_avoidance_layers`). Mask 0: the agent avoids no other
+        ///  agent (it still avoids obstacles and movers).
+        ///
+        ///  # Safety
+        ///  `sim` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_simulator_set_agent_avoidance_mask", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_simulator_set_agent_avoidance_mask(SwerveSimulator* sim, uint id, uint mask);
+
+        /// <summary>
         ///  The live agents' ids, in the order every other all-agents function uses (the order they
         ///  were added, less the removed ones). `*count` receives the number of agents; `out` must
         ///  hold that many (`BufferTooSmall` otherwise, with `out` untouched).
@@ -837,6 +881,50 @@ namespace Swerve.Native
         /// </summary>
         [DllImport(__DllName, EntryPoint = "swerve_simulator3d_set_agent_max_acceleration", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         internal static extern SwerveStatus swerve_simulator3d_set_agent_max_acceleration(SwerveSimulator3d* sim, uint id, float max_acceleration);
+
+        /// <summary>
+        ///  An agent's avoidance layers: the bits other agents' masks look for (1, the first layer,
+        ///  unless set).
+        ///
+        ///  # Safety
+        ///  `sim` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_simulator3d_agent_avoidance_layers", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_simulator3d_agent_avoidance_layers(SwerveSimulator3d* sim, uint id, uint* @out);
+
+        /// <summary>
+        ///  Sets which avoidance layers an agent is on (a bit mask, as Godot's `avoidance_layers`; any
+        ///  value). Agent A avoids agent B when `A.mask &amp; B.layers != 0`: A's neighbours are then the
+        ///  `max_neighbors` nearest agents it avoids, and when A avoids B but B ignores A, A takes the
+        ///  whole avoidance of B. Layers 0: nobody avoids the agent. The defaults (layers 1, mask 1
+        ///  for every agent) are RVO2-3D bit for bit.
+        ///
+        ///  # Safety
+        ///  `sim` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_simulator3d_set_agent_avoidance_layers", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_simulator3d_set_agent_avoidance_layers(SwerveSimulator3d* sim, uint id, uint layers);
+
+        /// <summary>
+        ///  An agent's avoidance mask: it avoids the agents whose layers share a bit with it (1, the
+        ///  first layer, unless set).
+        ///
+        ///  # Safety
+        ///  `sim` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_simulator3d_agent_avoidance_mask", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_simulator3d_agent_avoidance_mask(SwerveSimulator3d* sim, uint id, uint* @out);
+
+        /// <summary>
+        ///  Sets which avoidance layers an agent avoids (a bit mask, as Godot's `avoidance_mask`; any
+        ///  value; see `swerve_simulator3d_set_agent_avoidance_layers`). Mask 0: the agent avoids no other
+        ///  agent (it still avoids movers).
+        ///
+        ///  # Safety
+        ///  `sim` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_simulator3d_set_agent_avoidance_mask", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_simulator3d_set_agent_avoidance_mask(SwerveSimulator3d* sim, uint id, uint mask);
 
         /// <summary>
         ///  The live agents' ids, in the order every other all-agents function uses (the order they

@@ -25,7 +25,9 @@ int main(void) {
   uint32_t id = 7, ids[4], a, b, neighbors[8];
   size_t count = 0, n = 0;
   float weight;
+  uint32_t bits;
   bool seen;
+  int k, straight;
 
   CHECK(strlen(swerve_version()) > 0);
   CHECK(strcmp(swerve_last_error_message(), "") == 0);
@@ -76,6 +78,34 @@ int main(void) {
   CHECK(swerve_simulator_set_agent_max_acceleration(sim, a, 3.0f) == SWERVE_STATUS_OK);
   CHECK(swerve_simulator_agent_max_acceleration(sim, a, &weight) == SWERVE_STATUS_OK && weight == 3.0f);
   CHECK(swerve_simulator_set_agent_max_acceleration(sim, a, INFINITY) == SWERVE_STATUS_OK);
+  /* Avoidance layers and masks: any 32 bits; layers 1 and mask 1 (RVO2) by default. */
+  CHECK(swerve_simulator_agent_avoidance_layers(sim, a, &bits) == SWERVE_STATUS_OK && bits == 1);
+  CHECK(swerve_simulator_agent_avoidance_mask(sim, a, &bits) == SWERVE_STATUS_OK && bits == 1);
+  bits = 77;
+  CHECK(swerve_simulator_agent_avoidance_layers(sim, 99, &bits) == SWERVE_STATUS_UNKNOWN_ID && bits == 77);
+  CHECK(message_mentions("99"));
+  CHECK(swerve_simulator_agent_avoidance_mask(sim, 98, &bits) == SWERVE_STATUS_UNKNOWN_ID && bits == 77);
+  CHECK(message_mentions("98"));
+  CHECK(swerve_simulator_set_agent_avoidance_layers(sim, 97, 2u) == SWERVE_STATUS_UNKNOWN_ID);
+  CHECK(message_mentions("97"));
+  CHECK(swerve_simulator_set_agent_avoidance_mask(sim, 96, 2u) == SWERVE_STATUS_UNKNOWN_ID);
+  CHECK(message_mentions("96"));
+  CHECK(swerve_simulator_agent_avoidance_layers(sim, a, NULL) == SWERVE_STATUS_NULL_POINTER);
+  CHECK(swerve_simulator_agent_avoidance_mask(sim, a, NULL) == SWERVE_STATUS_NULL_POINTER);
+  CHECK(swerve_simulator_agent_avoidance_layers(NULL, a, &bits) == SWERVE_STATUS_NULL_POINTER);
+  CHECK(swerve_simulator_agent_avoidance_mask(NULL, a, &bits) == SWERVE_STATUS_NULL_POINTER);
+  CHECK(swerve_simulator_set_agent_avoidance_layers(NULL, a, 2u) == SWERVE_STATUS_NULL_POINTER);
+  CHECK(swerve_simulator_set_agent_avoidance_mask(NULL, a, 2u) == SWERVE_STATUS_NULL_POINTER);
+  CHECK(message_mentions("null"));
+  CHECK(bits == 77);
+  CHECK(swerve_simulator_set_agent_avoidance_layers(sim, a, 0xFFFFFFFFu) == SWERVE_STATUS_OK);
+  CHECK(swerve_simulator_set_agent_avoidance_mask(sim, b, 0x80000000u) == SWERVE_STATUS_OK);
+  CHECK(swerve_simulator_agent_avoidance_layers(sim, a, &bits) == SWERVE_STATUS_OK && bits == 0xFFFFFFFFu);
+  CHECK(swerve_simulator_agent_avoidance_mask(sim, a, &bits) == SWERVE_STATUS_OK && bits == 1);
+  CHECK(swerve_simulator_agent_avoidance_layers(sim, b, &bits) == SWERVE_STATUS_OK && bits == 1);
+  CHECK(swerve_simulator_agent_avoidance_mask(sim, b, &bits) == SWERVE_STATUS_OK && bits == 0x80000000u);
+  CHECK(swerve_simulator_set_agent_avoidance_layers(sim, a, 1u) == SWERVE_STATUS_OK);
+  CHECK(swerve_simulator_set_agent_avoidance_mask(sim, b, 1u) == SWERVE_STATUS_OK);
   CHECK(swerve_simulator_agent_position(NULL, a, &position) == SWERVE_STATUS_NULL_POINTER);
 
   /* Buffers: the count is always reported; a short buffer is left alone. */
@@ -105,6 +135,22 @@ int main(void) {
   CHECK(swerve_simulator_agent_decision(sim, a, &decision) == SWERVE_STATUS_OK);
   CHECK(decision.feasible && decision.obstacle_half_planes == 0);
   CHECK(swerve_simulator_agent_decision(sim, 42, &decision) == SWERVE_STATUS_UNKNOWN_ID);
+  /* Both on layer 1 looking for layer 2: neither avoids the other, so they walk at their
+   * preferred velocities, through each other. */
+  CHECK(swerve_simulator_set_agent_avoidance_mask(sim, a, 2u) == SWERVE_STATUS_OK);
+  CHECK(swerve_simulator_set_agent_avoidance_mask(sim, b, 2u) == SWERVE_STATUS_OK);
+  straight = 1;
+  for (k = 0; k < 12; ++k) {
+    CHECK(swerve_simulator_step(sim) == SWERVE_STATUS_OK);
+    CHECK(swerve_simulator_velocities(sim, buffer, 4, &count) == SWERVE_STATUS_OK && count == 2);
+    straight = straight && buffer[0].x == 1.0f && buffer[0].y == 0.0f && buffer[1].x == -1.0f && buffer[1].y == 0.0f;
+  }
+  CHECK(straight);
+  CHECK(swerve_simulator_positions(sim, buffer, 4, &count) == SWERVE_STATUS_OK && buffer[0].x > buffer[1].x);
+  CHECK(swerve_simulator_agent_neighbors(sim, a, neighbors, 8, &count) == SWERVE_STATUS_OK && count == 0);
+  CHECK(swerve_simulator_agent_neighbors(sim, b, neighbors, 8, &count) == SWERVE_STATUS_OK && count == 0);
+  CHECK(swerve_simulator_set_agent_avoidance_mask(sim, a, 1u) == SWERVE_STATUS_OK);
+  CHECK(swerve_simulator_set_agent_avoidance_mask(sim, b, 1u) == SWERVE_STATUS_OK);
 
   /* Obstacles. */
   buffer[0] = vec2(10.0f, 10.0f);
@@ -154,6 +200,8 @@ int main(void) {
   /* Removal keeps the other ids. */
   CHECK(swerve_simulator_remove_agent(sim, a) == SWERVE_STATUS_OK);
   CHECK(swerve_simulator_remove_agent(sim, a) == SWERVE_STATUS_UNKNOWN_ID);
+  CHECK(swerve_simulator_set_agent_avoidance_layers(sim, a, 2u) == SWERVE_STATUS_UNKNOWN_ID);
+  CHECK(swerve_simulator_agent_avoidance_mask(sim, a, &bits) == SWERVE_STATUS_UNKNOWN_ID);
   CHECK(swerve_simulator_contains_agent(sim, b, &seen) == SWERVE_STATUS_OK && seen);
   CHECK(swerve_simulator_agent_ids(sim, ids, 4, &count) == SWERVE_STATUS_OK && count == 1 && ids[0] == b);
 

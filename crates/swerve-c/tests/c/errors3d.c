@@ -32,6 +32,23 @@ static SwerveSimulator3d *head_on(void) {
   return sim;
 }
 
+/* Steps `sim` `steps` times; whether every agent's velocity equals its preferred velocity,
+ * bit for bit, after every step (what an agent that avoids nobody does). */
+static int keeps_preferred(SwerveSimulator3d *sim, int steps) {
+  SwerveVec3 velocities[8], preferred[8];
+  size_t n = 0, m = 0;
+  int k;
+  for (k = 0; k < steps; ++k) {
+    if (swerve_simulator3d_step(sim) != SWERVE_STATUS_OK ||
+        swerve_simulator3d_velocities(sim, velocities, 8, &n) != SWERVE_STATUS_OK ||
+        swerve_simulator3d_pref_velocities(sim, preferred, 8, &m) != SWERVE_STATUS_OK || n != m ||
+        memcmp(velocities, preferred, n * sizeof velocities[0]) != 0) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /* Steps both simulators `steps` times; whether every position and velocity stays bit for bit
  * the same in both. */
 static int step_alike(SwerveSimulator3d *a, SwerveSimulator3d *b, int steps) {
@@ -68,6 +85,7 @@ int main(void) {
   uint32_t id = 7, ids[4], a, b, neighbors[8];
   size_t count = 0, n = 0;
   float value;
+  uint32_t bits;
   bool seen;
 
   CHECK(strcmp(swerve_last_error_message(), "") == 0);
@@ -149,6 +167,34 @@ int main(void) {
   CHECK(swerve_simulator3d_set_agent_max_acceleration(sim, a, 2.0f) == SWERVE_STATUS_OK);
   CHECK(swerve_simulator3d_agent_max_acceleration(sim, a, &value) == SWERVE_STATUS_OK && value == 2.0f);
   CHECK(swerve_simulator3d_set_agent_max_acceleration(sim, a, INFINITY) == SWERVE_STATUS_OK);
+  /* Avoidance layers and masks: any 32 bits; layers 1 and mask 1 (RVO2-3D) by default. */
+  CHECK(swerve_simulator3d_agent_avoidance_layers(sim, a, &bits) == SWERVE_STATUS_OK && bits == 1);
+  CHECK(swerve_simulator3d_agent_avoidance_mask(sim, a, &bits) == SWERVE_STATUS_OK && bits == 1);
+  bits = 77;
+  CHECK(swerve_simulator3d_agent_avoidance_layers(sim, 99, &bits) == SWERVE_STATUS_UNKNOWN_ID && bits == 77);
+  CHECK(message_mentions("99"));
+  CHECK(swerve_simulator3d_agent_avoidance_mask(sim, 98, &bits) == SWERVE_STATUS_UNKNOWN_ID && bits == 77);
+  CHECK(message_mentions("98"));
+  CHECK(swerve_simulator3d_set_agent_avoidance_layers(sim, 97, 2u) == SWERVE_STATUS_UNKNOWN_ID);
+  CHECK(message_mentions("97"));
+  CHECK(swerve_simulator3d_set_agent_avoidance_mask(sim, 96, 2u) == SWERVE_STATUS_UNKNOWN_ID);
+  CHECK(message_mentions("96"));
+  CHECK(swerve_simulator3d_agent_avoidance_layers(sim, a, NULL) == SWERVE_STATUS_NULL_POINTER);
+  CHECK(swerve_simulator3d_agent_avoidance_mask(sim, a, NULL) == SWERVE_STATUS_NULL_POINTER);
+  CHECK(swerve_simulator3d_agent_avoidance_layers(NULL, a, &bits) == SWERVE_STATUS_NULL_POINTER);
+  CHECK(swerve_simulator3d_agent_avoidance_mask(NULL, a, &bits) == SWERVE_STATUS_NULL_POINTER);
+  CHECK(swerve_simulator3d_set_agent_avoidance_layers(NULL, a, 2u) == SWERVE_STATUS_NULL_POINTER);
+  CHECK(swerve_simulator3d_set_agent_avoidance_mask(NULL, a, 2u) == SWERVE_STATUS_NULL_POINTER);
+  CHECK(message_mentions("simulator"));
+  CHECK(bits == 77);
+  CHECK(swerve_simulator3d_set_agent_avoidance_layers(sim, a, 0xFFFFFFFFu) == SWERVE_STATUS_OK);
+  CHECK(swerve_simulator3d_set_agent_avoidance_mask(sim, b, 0x80000000u) == SWERVE_STATUS_OK);
+  CHECK(swerve_simulator3d_agent_avoidance_layers(sim, a, &bits) == SWERVE_STATUS_OK && bits == 0xFFFFFFFFu);
+  CHECK(swerve_simulator3d_agent_avoidance_mask(sim, a, &bits) == SWERVE_STATUS_OK && bits == 1);
+  CHECK(swerve_simulator3d_agent_avoidance_layers(sim, b, &bits) == SWERVE_STATUS_OK && bits == 1);
+  CHECK(swerve_simulator3d_agent_avoidance_mask(sim, b, &bits) == SWERVE_STATUS_OK && bits == 0x80000000u);
+  CHECK(swerve_simulator3d_set_agent_avoidance_layers(sim, a, 1u) == SWERVE_STATUS_OK);
+  CHECK(swerve_simulator3d_set_agent_avoidance_mask(sim, b, 1u) == SWERVE_STATUS_OK);
   CHECK(swerve_simulator3d_agent_position(NULL, a, &position) == SWERVE_STATUS_NULL_POINTER);
   CHECK(message_mentions("simulator"));
 
@@ -244,6 +290,26 @@ int main(void) {
   CHECK(swerve_simulator3d_set_symmetry_breaking(sim, NULL) == SWERVE_STATUS_OK);
   swerve_simulator3d_free(twin);
 
+  /* Avoidance layers: two agents flying at each other on layer 1 but looking for layer 2
+   * ignore each other and fly straight through; the same pair with the defaults does not,
+   * and refused calls change nothing. */
+  twin = head_on();
+  CHECK(twin != NULL);
+  CHECK(!keeps_preferred(twin, 40));
+  swerve_simulator3d_free(twin);
+  twin = head_on();
+  CHECK(swerve_simulator3d_set_agent_avoidance_mask(twin, 5, 2u) == SWERVE_STATUS_UNKNOWN_ID);
+  CHECK(swerve_simulator3d_set_agent_avoidance_layers(twin, 5, 2u) == SWERVE_STATUS_UNKNOWN_ID);
+  CHECK(!keeps_preferred(twin, 40));
+  swerve_simulator3d_free(twin);
+  twin = head_on();
+  CHECK(swerve_simulator3d_set_agent_avoidance_mask(twin, 0, 2u) == SWERVE_STATUS_OK);
+  CHECK(swerve_simulator3d_set_agent_avoidance_mask(twin, 1, 2u) == SWERVE_STATUS_OK);
+  CHECK(keeps_preferred(twin, 96));
+  CHECK(swerve_simulator3d_positions(twin, buffer, 4, &count) == SWERVE_STATUS_OK && count == 2);
+  CHECK(buffer[0].x > buffer[1].x); /* passed through each other */
+  swerve_simulator3d_free(twin);
+
   /* Movers. */
   mover.position = vec3(0.0f, 5.0f, 0.0f);
   mover.velocity = vec3(0.0f, -1.0f, 0.0f);
@@ -277,6 +343,8 @@ int main(void) {
   CHECK(swerve_simulator3d_agent_neighbors(sim, 1, neighbors, 8, &count) == SWERVE_STATUS_OK && count == 1);
   CHECK(swerve_simulator3d_remove_agent(sim, 0) == SWERVE_STATUS_OK);
   CHECK(swerve_simulator3d_remove_agent(sim, 0) == SWERVE_STATUS_UNKNOWN_ID);
+  CHECK(swerve_simulator3d_set_agent_avoidance_mask(sim, 0, 2u) == SWERVE_STATUS_UNKNOWN_ID);
+  CHECK(swerve_simulator3d_agent_avoidance_layers(sim, 0, &bits) == SWERVE_STATUS_UNKNOWN_ID);
   CHECK(message_mentions("unknown agent id 0"));
   CHECK(swerve_simulator3d_contains_agent(sim, 0, &seen) == SWERVE_STATUS_OK && !seen);
   CHECK(swerve_simulator3d_contains_agent(sim, 1, &seen) == SWERVE_STATUS_OK && seen);

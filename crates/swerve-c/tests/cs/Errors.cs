@@ -65,6 +65,38 @@ static class Errors
             }
         }
 
+        // Avoidance layers and masks: any 32 bits, layer 1 and mask 1 (RVO2) by default.
+        C.Check(sim.GetAgentAvoidanceLayers(b) == 1u && sim.GetAgentAvoidanceMask(b) == 1u, "layer 1 and mask 1 by default");
+        C.Raises<KeyNotFoundException>(() => sim.SetAgentAvoidanceLayers(77, 2u), "77", "layers for an unknown id");
+        C.Raises<KeyNotFoundException>(() => sim.SetAgentAvoidanceMask(76, 2u), "76", "a mask for an unknown id");
+        C.Raises<KeyNotFoundException>(() => sim.GetAgentAvoidanceLayers(75), "75", "the layers of an unknown id");
+        C.Raises<KeyNotFoundException>(() => sim.GetAgentAvoidanceMask(74), "74", "the mask of an unknown id");
+        sim.SetAgentAvoidanceLayers(a, 0xFFFFFFFFu);
+        sim.SetAgentAvoidanceMask(b, 0x80000000u);
+        C.Check(sim.GetAgentAvoidanceLayers(a) == 0xFFFFFFFFu && sim.GetAgentAvoidanceMask(a) == 1u, "a's layers read back, its mask kept");
+        C.Check(sim.GetAgentAvoidanceLayers(b) == 1u && sim.GetAgentAvoidanceMask(b) == 0x80000000u, "b's mask read back, its layers kept");
+        sim.SetAgentAvoidanceLayers(a, 1u);
+        sim.SetAgentAvoidanceMask(b, 1u);
+        // Two agents walking at each other on layer 1 but looking for layer 2 ignore each other:
+        // each keeps its preferred velocity, bit for bit, and they pass through each other.
+        using (CrowdSimulator pair = new CrowdSimulator(0.25f))
+        {
+            uint west = pair.AddAgent(new Vec(-5.0f, 0.0f));
+            uint east = pair.AddAgent(new Vec(5.0f, 0.01f));
+            pair.SetAgentAvoidanceMask(west, 2u);
+            pair.SetAgentAvoidanceMask(east, 2u);
+            bool straight = true;
+            for (int step = 0; step < 24; ++step)
+            {
+                pair.SetAgentPrefVelocity(west, new Vec(1.0f, 0.0f));
+                pair.SetAgentPrefVelocity(east, new Vec(-1.0f, 0.0f));
+                pair.Step();
+                straight = straight && pair.GetAgentVelocity(west) == new Vec(1.0f, 0.0f) && pair.GetAgentVelocity(east) == new Vec(-1.0f, 0.0f);
+            }
+            C.Check(straight, "agents that ignore each other keep their preferred velocities");
+            C.Check(pair.GetAgentPosition(west).X > pair.GetAgentPosition(east).X, "and pass through each other");
+        }
+
         // Whole-crowd arrays.
         C.Raises<ArgumentException>(() => sim.SetPrefVelocities(new Vec[3]), "", "one preferred velocity too many");
         Vec[] shortBuffer = { new Vec(7.0f, 7.0f) };
@@ -76,6 +108,7 @@ static class Errors
         // Removal.
         sim.RemoveAgent(a);
         C.Raises<KeyNotFoundException>(() => sim.RemoveAgent(a), "0", "removing twice");
+        C.Raises<KeyNotFoundException>(() => sim.SetAgentAvoidanceMask(a, 2u), "0", "a mask for a removed agent");
         C.Check(!sim.ContainsAgent(a) && sim.ContainsAgent(b) && sim.AgentCount == 1, "only agent 0 removed");
         C.Check(sim.GetAgentIds().Length == 1 && sim.GetAgentIds()[0] == b, "agent 1 keeps its id");
         C.Check(sim.AddAgent(new Vec(-4.0f, 0.0f)) == 2, "a removed id is not handed out again");
@@ -126,6 +159,14 @@ static class Errors
             C.Check(sim3.AgentCount == 1 && sim3.GetAgentPosition(c) == new Vec3(0.0f, 0.0f, 0.0f), "the 3-D crowd unchanged");
             C.Raises<ArgumentException>(() => sim3.SetAgentMaxAcceleration(c, -2.0f), "acceleration", "a negative acceleration in 3-D");
             C.Check(float.IsPositiveInfinity(sim3.GetAgentMaxAcceleration(c)), "unlimited in 3-D by default");
+            C.Check(sim3.GetAgentAvoidanceLayers(c) == 1u && sim3.GetAgentAvoidanceMask(c) == 1u, "layer 1 and mask 1 in 3-D by default");
+            C.Raises<KeyNotFoundException>(() => sim3.SetAgentAvoidanceLayers(9, 2u), "9", "layers for an unknown id in 3-D");
+            C.Raises<KeyNotFoundException>(() => sim3.SetAgentAvoidanceMask(8, 2u), "8", "a mask for an unknown id in 3-D");
+            C.Raises<KeyNotFoundException>(() => sim3.GetAgentAvoidanceLayers(7), "7", "the layers of an unknown id in 3-D");
+            C.Raises<KeyNotFoundException>(() => sim3.GetAgentAvoidanceMask(6), "6", "the mask of an unknown id in 3-D");
+            sim3.SetAgentAvoidanceLayers(c, 0x0000F00Fu);
+            sim3.SetAgentAvoidanceMask(c, 0xFFFFFFFFu);
+            C.Check(sim3.GetAgentAvoidanceLayers(c) == 0x0000F00Fu && sim3.GetAgentAvoidanceMask(c) == 0xFFFFFFFFu, "layers and mask read back in 3-D");
             sim3.SetAgentMaxAcceleration(c, 4.0f);
             for (int step = 1; step <= 3; ++step)
             {
