@@ -37,6 +37,14 @@ pub(crate) struct AvoidanceLayers {
     /// (`distinct_known`); recomputed by [`AvoidanceLayers::prepare`] after any change.
     distinct: Vec<u32>,
     distinct_known: bool,
+    /// Whether every agent's mask takes in every agent's layers (known from the distinct
+    /// layers and masks): then nobody ignores anybody, and the step is RVO2's.
+    everyone_avoids_everyone: bool,
+    /// The distinct masks, as `distinct` (scratch of `prepare`).
+    distinct_masks: Vec<u32>,
+    /// Every agent's layers in the planar grid's slot order, for its scan (see
+    /// [`AvoidanceLayers::arrange_by_slot`]).
+    by_slot: Vec<u32>,
     changed: bool,
 }
 
@@ -87,33 +95,60 @@ impl AvoidanceLayers {
             return;
         }
         self.changed = false;
-        self.distinct.clear();
-        self.distinct_known = true;
-        for &layers in &self.layers {
-            if !self.distinct.contains(&layers) {
-                if self.distinct.len() == DISTINCT_LAYERS {
-                    self.distinct_known = false;
-                    return;
-                }
-                self.distinct.push(layers);
-            }
+        self.everyone_avoids_everyone = false;
+        self.distinct_known = distinct_values(&self.layers, &mut self.distinct);
+        if self.distinct_known && distinct_values(&self.masks, &mut self.distinct_masks) {
+            let distinct = &self.distinct;
+            self.everyone_avoids_everyone =
+                self.distinct_masks.iter().all(|&mask| distinct.iter().all(|&layers| layers & mask != 0));
         }
     }
 
-    /// What a step reads: `None` when layers are not in use. Call
-    /// [`AvoidanceLayers::prepare`] first.
+    /// Lays the layers out in slot order (`agents_by_slot[slot]` is the agent in that slot), so
+    /// that the planar grid's scan reads them beside the positions.
+    pub(crate) fn arrange_by_slot(&mut self, agents_by_slot: &[u32]) {
+        self.by_slot.clear();
+        self.by_slot.extend(agents_by_slot.iter().map(|&agent| self.layers[agent as usize]));
+    }
+
+    /// What a step reads: `None` when layers are not in use or nobody ignores anybody (the
+    /// step is then RVO2's, at RVO2's speed). Call [`AvoidanceLayers::prepare`] first.
     pub(crate) fn view(&self) -> Option<LayerView<'_>> {
         debug_assert!(!self.changed || !self.is_active());
-        self.is_active().then(|| LayerView {
+        (self.is_active() && !self.everyone_avoids_everyone).then(|| LayerView {
             layers: &self.layers,
             masks: &self.masks,
+            by_slot: &self.by_slot,
             distinct: if self.distinct_known { Some(&self.distinct) } else { None },
         })
     }
 }
 
+/// Collects the distinct `values` into `out`: false when there are more than
+/// `DISTINCT_LAYERS`.
+fn distinct_values(values: &[u32], out: &mut Vec<u32>) -> bool {
+    out.clear();
+    for &value in values {
+        if !out.contains(&value) {
+            if out.len() == DISTINCT_LAYERS {
+                return false;
+            }
+            out.push(value);
+        }
+    }
+    true
+}
+
 fn is_default(layers: u32, mask: u32) -> bool {
     layers == DEFAULT_AVOIDANCE_LAYERS && mask == DEFAULT_AVOIDANCE_MASK
+}
+
+/// One agent's neighbour filter, over the agents by index (for the trees) and by the planar
+/// grid's slot (valid after [`AvoidanceLayers::arrange_by_slot`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AgentFilters<'a> {
+    pub(crate) by_agent: LayerFilter<'a>,
+    pub(crate) by_slot: LayerFilter<'a>,
 }
 
 /// The layers a step reads (see [`AvoidanceLayers::view`]).
@@ -121,18 +156,22 @@ fn is_default(layers: u32, mask: u32) -> bool {
 pub(crate) struct LayerView<'a> {
     layers: &'a [u32],
     masks: &'a [u32],
+    by_slot: &'a [u32],
     distinct: Option<&'a [u32]>,
 }
 
 impl<'a> LayerView<'a> {
-    /// The neighbour filter of agent `i`, or `None` when its mask takes in every agent of the
+    /// The neighbour filters of agent `i`, or `None` when its mask takes in every agent of the
     /// crowd (its query is then RVO2's, unfiltered).
     #[inline]
-    pub(crate) fn filter_for(&self, i: usize) -> Option<LayerFilter<'a>> {
+    pub(crate) fn filter_for(&self, i: usize) -> Option<AgentFilters<'a>> {
         let mask = self.masks[i];
         match self.distinct {
             Some(distinct) if distinct.iter().all(|&layers| layers & mask != 0) => None,
-            _ => Some(LayerFilter { layers: self.layers, mask }),
+            _ => Some(AgentFilters {
+                by_agent: LayerFilter { layers: self.layers, mask },
+                by_slot: LayerFilter { layers: self.by_slot, mask },
+            }),
         }
     }
 

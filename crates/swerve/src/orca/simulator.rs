@@ -1052,6 +1052,9 @@ impl Simulator {
             grid_and_slots();
         }
         let order = SlotOrder::of(&self.neighbor_grid);
+        if self.avoidance_layers.view().is_some() && matches!(order, SlotOrder::Cells { .. }) {
+            self.avoidance_layers.arrange_by_slot(self.neighbor_grid.agents_by_slot());
+        }
         let by_agent = !self.records.is_empty();
         let decisions_by_slot = !by_agent && self.neighbor_grid.was_staged();
         self.decisions.resize_with(n, DecisionCell::default);
@@ -1071,7 +1074,7 @@ impl Simulator {
             time_step: self.time_step,
             hint_growth: if self.search_hints_valid { Some(2.0 * self.max_displacement) } else { None },
             responsibilities: &self.responsibilities,
-            rvo2_shares: self.custom_weights == 0 && !self.avoidance_layers.is_active(),
+            rvo2_shares: self.custom_weights == 0 && self.avoidance_layers.view().is_none(),
             layers: self.avoidance_layers.view(),
             max_accelerations: if self.limited_accelerations > 0 { Some(&self.max_accelerations) } else { None },
             movers: self.movers.live(),
@@ -1664,7 +1667,9 @@ impl StepContext<'_> {
             let filter = if LAYERED { self.layers.and_then(|layers| layers.filter_for(i)) } else { None };
             let tree_query = |out: &mut Vec<Neighbor>| match filter {
                 None => self.agent_tree.nearest(center, i as u32, range_squared, k, out),
-                Some(filter) => self.agent_tree.nearest_filtered(center, i as u32, range_squared, k, filter, out),
+                Some(filters) => {
+                    self.agent_tree.nearest_filtered(center, i as u32, range_squared, k, filters.by_agent, out)
+                }
             };
             match self.order {
                 // The grid is not filled for a crowd too spread out even for its sparse
@@ -1684,7 +1689,7 @@ impl StepContext<'_> {
                         range_squared,
                         k,
                         &hints,
-                        filter,
+                        filter.map(|filters| filters.by_slot),
                         &mut scratch.query,
                         out,
                         &visits_before,

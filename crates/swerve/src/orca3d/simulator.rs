@@ -623,7 +623,7 @@ impl Simulator {
             time_step: self.time_step,
             extensions: self.extensions,
             step_number: self.step_number,
-            responsibilities: (self.custom_weights > 0 || self.avoidance_layers.is_active())
+            responsibilities: (self.custom_weights > 0 || self.avoidance_layers.view().is_some())
                 .then_some(self.responsibilities.as_slice()),
             layers: self.avoidance_layers.view(),
             max_accelerations: (self.limited_accelerations > 0).then_some(self.max_accelerations.as_slice()),
@@ -794,7 +794,7 @@ impl StepContext<'_> {
             Body { position: self.positions[index], velocity: self.velocities[index], radius: scaled(params.radius) };
         let range_squared = params.neighbor_dist * params.neighbor_dist;
         // Avoidance layers: only the agents this one avoids are candidates.
-        let filter = self.layers.and_then(|layers| layers.filter_for(index));
+        let filter = self.layers.and_then(|layers| layers.filter_for(index)).map(|filters| filters.by_agent);
         let radius = match self.tree {
             None => {
                 let guess = self.search_radii.map_or(f32::INFINITY, |radii| radii[index] + 2.0 * self.max_displacement);

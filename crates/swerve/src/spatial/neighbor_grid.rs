@@ -538,7 +538,9 @@ impl NeighborGrid {
     }
 
     /// [`NeighborGrid::nearest_with_hints`] over the agents `filter` accepts, when given (see
-    /// [`super::AgentKdTree::nearest_filtered`]).
+    /// [`super::AgentKdTree::nearest_filtered`]; its layers are by agent index). The scan reads
+    /// layers by slot: this arranges them so, a pass over the crowd that allocates (the
+    /// simulator keeps its own slot-ordered layers and calls the slot query).
     #[allow(clippy::too_many_arguments)]
     pub fn nearest_filtered(
         &self,
@@ -552,6 +554,11 @@ impl NeighborGrid {
     ) -> GridQuery {
         // The query works in slots; an `exclude` that is no agent excludes no slot.
         let exclude_slot = self.slot_of.get(exclude as usize).copied().unwrap_or(u32::MAX);
+        let by_slot: Vec<u32> = match filter {
+            Some(filter) => self.entries.iter().map(|&agent| filter.layers[agent as usize]).collect(),
+            None => Vec::new(),
+        };
+        let filter = filter.map(|filter| LayerFilter { layers: &by_slot, mask: filter.mask });
         let answer = QUERY_SCRATCH.with_borrow_mut(|scratch| {
             let avx2 = Avx2Detected::detect();
             let no_order = &|_, _| None;
@@ -594,7 +601,7 @@ impl NeighborGrid {
     /// offers slot `a`'s agent before slot `b`'s (see [`super::AgentKdTree::visits_before`]);
     /// with an answer for every such pair the query is [`GridQuery::TiesOrdered`], with any
     /// `None` it is [`GridQuery::Tied`]. The candidate scan runs its AVX2 copy when given
-    /// `avx2`. With a `filter`, only the agents it accepts are candidates.
+    /// `avx2`. With a `filter` (its layers by slot), only the agents it accepts are candidates.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn nearest_slots(
@@ -650,8 +657,8 @@ impl NeighborGrid {
     /// to the next free key and counted only if it is inside, so that the unpredictable
     /// inside/outside test costs no misprediction; the keys are ordered once, at the end
     /// ([`finish`]). Out of line (inlined into the decide loop, it slowed the loop by about a
-    /// tenth), in the AVX2 copy when given `avx2`. With a `filter`, the agents it refuses are
-    /// dropped from each row part once scanned, so that the scan itself is the same. (This
+    /// tenth), in the AVX2 copy when given `avx2`. With a `filter` (layers by slot), the agents
+    /// it refuses are not counted, by the same branch-free test as the distance's. (This
     /// dispatch is inlined, so that a caller without a filter has no test for one.)
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
@@ -749,17 +756,29 @@ impl NeighborGrid {
                 // `key_distance_bits`. Zipped with a range instead, the loop took 4 % more
                 // instructions.)
                 let mut slot = start as u64;
-                let part_start = count;
-                #[allow(clippy::explicit_counter_loop)]
-                for &point in &self.points[start..stop] {
-                    // The same expression as the tree's, so the same f32 value.
-                    let distance_squared = crate::geom::exact::length_squared(center - point);
-                    keys[count] = u64::from(distance_squared.to_bits()) << 32 | slot;
-                    slot += 1;
-                    count += usize::from(distance_squared <= limit);
-                }
-                if let Some(filter) = filter {
-                    count = part_start + self.keep_accepted(&mut keys[part_start..count], filter);
+                match filter {
+                    None =>
+                    {
+                        #[allow(clippy::explicit_counter_loop)]
+                        for &point in &self.points[start..stop] {
+                            // The same expression as the tree's, so the same f32 value.
+                            let distance_squared = crate::geom::exact::length_squared(center - point);
+                            keys[count] = u64::from(distance_squared.to_bits()) << 32 | slot;
+                            slot += 1;
+                            count += usize::from(distance_squared <= limit);
+                        }
+                    }
+                    // Avoidance layers: a refused agent is written but not counted, as one out
+                    // of range (its layers are read in slot order, beside its position).
+                    Some(filter) => {
+                        let layers = &filter.layers[start..stop];
+                        for (&point, &layers) in self.points[start..stop].iter().zip(layers) {
+                            let distance_squared = crate::geom::exact::length_squared(center - point);
+                            keys[count] = u64::from(distance_squared.to_bits()) << 32 | slot;
+                            slot += 1;
+                            count += usize::from((distance_squared <= limit) & (layers & filter.mask != 0));
+                        }
+                    }
                 }
                 start = stop;
                 if start == exclude {
@@ -768,21 +787,6 @@ impl NeighborGrid {
             }
         }
         Collected { count, tied: false }
-    }
-
-    /// Moves the keys of the agents `filter` accepts to the front of `keys`, in order, and
-    /// returns how many there are. (Out of line: the unfiltered scan stays as it was.)
-    #[inline(never)]
-    fn keep_accepted(&self, keys: &mut [u64], filter: LayerFilter<'_>) -> usize {
-        let mut kept = 0;
-        for k in 0..keys.len() {
-            let key = keys[k];
-            if filter.accepts(self.entries[key as u32 as usize]) {
-                keys[kept] = key;
-                kept += 1;
-            }
-        }
-        kept
     }
 
     /// Panics unless the grid is consistent: every agent sits once in the cell its position
@@ -1290,9 +1294,16 @@ mod tests {
             let (mut a, mut b) = (Vec::new(), Vec::new());
             let slot_agent = |slot: u32| grid.agents_by_slot()[slot as usize];
             let mut scratch = QueryScratch::default();
+            // The slot query reads layers by slot, as the simulator arranges them.
+            let by_slot: Vec<u32> = grid.agents_by_slot().iter().map(|&agent| layers[agent as usize]).collect();
+            let slot_filter = LayerFilter { layers: &by_slot, mask };
             let mut exact = 0;
             for (i, &p) in positions.iter().enumerate() {
                 tree.nearest_filtered(p, i as u32, range * range, max_count, filter, &mut b);
+                // The public query, by agent.
+                if grid.nearest_filtered(p, i as u32, range * range, max_count, &[], Some(filter), &mut a) == GridQuery::Exact {
+                    prop_assert_eq!(&a, &b, "agent {} (by agent)", i);
+                }
                 let accepted: Vec<Vec2> = positions.iter().enumerate().filter(|&(j, _)| filter.accepts(j as u32) || j == i).map(|(_, &q)| q).collect();
                 let own = positions[..i].iter().enumerate().filter(|&(j, _)| filter.accepts(j as u32)).count();
                 let brute = crate::spatial::nearest_brute_force(&accepted, p, own as u32, range * range, max_count);
@@ -1302,7 +1313,7 @@ mod tests {
                 let visits_before = |x, y| tree.visits_before(p, slot_agent(x), slot_agent(y));
                 let slot = grid.slot_of_agents()[i];
                 let answer = grid.nearest_slots(
-                    p, slot, range * range, max_count, &[], Some(filter), &mut scratch, &mut a, &visits_before, None,
+                    p, slot, range * range, max_count, &[], Some(slot_filter), &mut scratch, &mut a, &visits_before, None,
                 );
                 for neighbor in &mut a {
                     neighbor.index = slot_agent(neighbor.index);
