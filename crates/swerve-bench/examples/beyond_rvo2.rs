@@ -1,7 +1,8 @@
 //! Issue 8's measurements: every option beyond RVO2 against RVO2 itself (swerve's default
 //! mode, which is RVO2 bit for bit). Prints Markdown tables.
 //!
-//! `cargo run --release -p swerve-bench --example beyond_rvo2`
+//! `cargo run --release -p swerve-bench --example beyond_rvo2 [SECTION...]` (sections: stalls,
+//! overlaps, accelerations, responsibility, movers, layers; all by default)
 
 use std::time::Instant;
 use swerve::orca::{Extensions, Mover, OverlapResolution, SymmetryBreaking};
@@ -290,10 +291,198 @@ fn movers() {
     println!();
 }
 
+/// Avoidance layers' step time on `jgrid N` (the issue-5 crowd, on the global pool's threads):
+/// median ms of 20 steps after 5, each layout's runs alternated with RVO2's over `rounds`.
+fn layer_timing(n: usize, layout: &dyn Fn(usize) -> (u32, u32), rounds: usize) -> (f64, f64) {
+    let scene = swerve_bench::orca::Scene::jgrid(n);
+    let goals: Vec<Vec2> = scene.goals.iter().map(|g| Vec2::from_array(*g)).collect();
+    let time = |layered: bool| {
+        let mut sim = scene.simulator().unwrap();
+        if layered {
+            for (k, id) in sim.agent_ids().to_vec().into_iter().enumerate() {
+                let (layers, mask) = layout(k);
+                sim.set_agent_avoidance_layers(id, layers).unwrap();
+                sim.set_agent_avoidance_mask(id, mask).unwrap();
+            }
+        }
+        let mut samples = Vec::new();
+        for k in 0..25 {
+            set_prefs(&mut sim, &goals);
+            let start = Instant::now();
+            sim.step();
+            if k >= 5 {
+                samples.push(start.elapsed().as_secs_f64() * 1e3);
+            }
+        }
+        samples.sort_by(f64::total_cmp);
+        samples[samples.len() / 2]
+    };
+    let (mut rvo2, mut layered) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        rvo2.push(time(false));
+        layered.push(time(true));
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    (median(&mut rvo2), median(&mut layered))
+}
+
+/// A vehicle (an agent of radius 1.5 m at 2 m/s) drives through 100 pedestrians standing in
+/// a 10 × 10 block: as an RVO2 agent, and on its own layer, ignoring the pedestrians (mask 0)
+/// while they avoid it (mask 3).
+fn vehicle() {
+    println!("A vehicle (radius 1.5 m, 2 m/s) drives 50 m straight through 100 standing pedestrians (radius 0.5 m, 1.5 m/s, 2 m apart):\n");
+    println!("| mode | vehicle's time to drive 50 m (s) | deepest pedestrian–vehicle penetration (m) | pedestrians displaced more than 1 m |\n|---|---:|---:|---:|");
+    for layered in [false, true] {
+        let params = AgentParams { radius: 0.5, max_speed: 1.5, ..AgentParams::default() };
+        let mut sim = Simulator::new(0.1, params).unwrap();
+        let mut goals = Vec::new();
+        for y in 0..10 {
+            for x in 0..10 {
+                let p = Vec2::new(x as f32 * 2.0 - 9.0, y as f32 * 2.0 - 9.0);
+                let id = sim.add_agent(p).unwrap();
+                goals.push(p);
+                if layered {
+                    sim.set_agent_avoidance_mask(id, 3).unwrap();
+                }
+            }
+        }
+        let start = goals.clone();
+        let vehicle_params = AgentParams { radius: 1.5, max_speed: 2.0, ..params };
+        let car = sim.add_agent_with(Vec2::new(-25.0, 0.3), vehicle_params).unwrap();
+        goals.push(Vec2::new(25.0, 0.3));
+        if layered {
+            sim.set_agent_avoidance_layers(car, 2).unwrap();
+            sim.set_agent_avoidance_mask(car, 0).unwrap();
+        }
+        let (mut deepest, mut arrived) = (0.0f32, None);
+        for step in 1..=1000 {
+            let prefs: Vec<Vec2> = sim
+                .positions()
+                .iter()
+                .zip(&goals)
+                .enumerate()
+                .map(
+                    |(i, (p, g))| {
+                        if i == 100 {
+                            (*g - *p).clamp_length_max(2.0)
+                        } else {
+                            (*g - *p).clamp_length_max(1.0)
+                        }
+                    },
+                )
+                .collect();
+            sim.set_pref_velocities(&prefs).unwrap();
+            sim.step();
+            let at = sim.agent_position(car).unwrap();
+            let depth = sim.positions()[..100].iter().map(|p| 2.0 - p.distance(at)).fold(0.0, f32::max);
+            deepest = deepest.max(depth);
+            if arrived.is_none() && at.distance(goals[100]) < 0.1 {
+                arrived = Some(step as f32 * 0.1);
+            }
+        }
+        let displaced = sim.positions()[..100].iter().zip(&start).filter(|(p, s)| p.distance(**s) > 1.0).count();
+        let mode = if layered {
+            "vehicle on layer 2 ignoring pedestrians (mask 0), pedestrians avoiding it (mask 3)"
+        } else {
+            "RVO2: everyone avoids everyone"
+        };
+        let time = arrived.map_or("not in 100 s".to_string(), |t| format!("{t:.1}"));
+        println!("| {mode} | {time} | {deepest:.3} | {displaced} |");
+    }
+    println!();
+}
+
+fn layers() {
+    println!("### Avoidance layers: two teams crossing, a vehicle through a crowd, and the step time\n");
+    println!("Two teams of 100 (blocks of 10 × 10, 2.5 m apart, radius 0.5 m, 1.5 m/s, time step 0.1 s) move 40 m head-on through each other, keeping formation; with layers each avoids only its own team.\n");
+    println!("| mode | steps until all arrive | overlapping pair-steps within a team | overlapping pair-steps across teams |\n|---|---:|---:|---:|");
+    for teams in [false, true] {
+        let params = AgentParams { radius: 0.5, max_speed: 1.5, ..AgentParams::default() };
+        let mut sim = Simulator::new(0.1, params).unwrap();
+        let mut goals = Vec::new();
+        let mut team = Vec::new();
+        for side in 0..2 {
+            for k in 0..100 {
+                let (row, col) = ((k / 10) as f32, (k % 10) as f32);
+                let sign = if side == 0 { -1.0 } else { 1.0 };
+                let p = Vec2::new(sign * (6.0 + 2.5 * row), 2.5 * col - 11.25);
+                let id = sim.add_agent(p).unwrap();
+                // The whole block moves 40 m across, keeping its formation.
+                goals.push(p - Vec2::new(sign * 40.0, 0.0));
+                team.push(side);
+                if teams {
+                    sim.set_agent_avoidance_layers(id, 1 << side).unwrap();
+                    sim.set_agent_avoidance_mask(id, 1 << side).unwrap();
+                }
+            }
+        }
+        let (mut within, mut across, mut arrived_at) = (0usize, 0usize, None);
+        for step in 1..=3000 {
+            set_prefs(&mut sim, &goals);
+            sim.step();
+            let positions = sim.positions();
+            for i in 0..positions.len() {
+                for j in i + 1..positions.len() {
+                    if positions[i].distance_squared(positions[j]) < 1.0 {
+                        if team[i] == team[j] {
+                            within += 1;
+                        } else {
+                            across += 1;
+                        }
+                    }
+                }
+            }
+            if positions.iter().zip(&goals).all(|(p, g)| p.distance(*g) < 0.5) {
+                arrived_at = Some(step);
+                break;
+            }
+        }
+        let mode = if teams { "two teams, each avoiding its own" } else { "RVO2: everyone avoids everyone" };
+        let arrived = arrived_at.map_or("not in 3,000".to_string(), |s| s.to_string());
+        println!("| {mode} | {arrived} | {within} | {across} |");
+    }
+    println!();
+    vehicle();
+    println!("Step time on `jgrid N` (median of 20 steps after 5; median of 3 runs alternated with RVO2's):\n");
+    println!("| N | layout | ms per step | RVO2 (same runs) | ratio |\n|---:|---|---:|---:|---:|");
+    type Layout = (&'static str, Box<dyn Fn(usize) -> (u32, u32)>);
+    let layouts: [Layout; 4] = [
+        ("layers in use, every mask takes in everyone", Box::new(|_| (1, 3))),
+        ("two teams, each avoiding its own", Box::new(|k| (1 << (k % 2), 1 << (k % 2)))),
+        ("four teams, each avoiding its own", Box::new(|k| (1 << (k % 4), 1 << (k % 4)))),
+        ("one agent in ten ignored by the rest", Box::new(|k| if k % 10 == 0 { (2, 3) } else { (1, 1) })),
+    ];
+    for n in [10_000, 100_000] {
+        for (name, layout) in &layouts {
+            let (rvo2, layered) = layer_timing(n, layout.as_ref(), 3);
+            println!("| {n} | {name} | {layered:.2} | {rvo2:.2} | {:.2}× |", layered / rvo2);
+        }
+    }
+    println!();
+}
+
 fn main() {
-    stalls();
-    overlaps();
-    accelerations();
-    responsibility();
-    movers();
+    // Every section, or only those named: `beyond_rvo2 layers movers`.
+    let sections: [(&str, fn()); 6] = [
+        ("stalls", stalls),
+        ("overlaps", overlaps),
+        ("accelerations", accelerations),
+        ("responsibility", responsibility),
+        ("movers", movers),
+        ("layers", layers),
+    ];
+    let asked: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(unknown) = asked.iter().find(|a| !sections.iter().any(|(name, _)| name == a)) {
+        let names: Vec<&str> = sections.iter().map(|(name, _)| *name).collect();
+        eprintln!("beyond_rvo2: no section {unknown:?} (sections: {})", names.join(", "));
+        std::process::exit(2);
+    }
+    for (name, section) in sections {
+        if asked.is_empty() || asked.iter().any(|a| a == name) {
+            section();
+        }
+    }
 }
