@@ -226,6 +226,7 @@ fn list_names_every_builtin() {
             "crossing",
             "door",
             "head-on",
+            "convoy",
             "ball-pit",
             "seed-003",
             "galton",
@@ -674,4 +675,32 @@ fn a_run_records_removed_obstacles_and_render_draws_them_until_then() {
     let result = swerve(&["render", out.to_str().unwrap(), "--format", "svg", "--out", svg.to_str().unwrap()]);
     assert!(result.status.success(), "{}", text(&result.stderr));
     assert_eq!(std::fs::read_to_string(&svg).unwrap().matches("stroke-dasharray").count(), 1, "the door, dashed");
+}
+
+#[test]
+fn avoidance_layers_in_a_file_run_and_bad_ones_are_one_line_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("layers.toml");
+    let good = "name = \"layers\"\ntime_step = 0.1\nsteps = 5\n[[agents]]\nposition = [0.0, 0.0]\n\
+                avoidance_mask = 0b110\n[[agents]]\nposition = [5.0, 0.0]\navoidance_layers = 0x4\n";
+    std::fs::write(&file, good).unwrap();
+    let out = dir.path().join("out");
+    let r = swerve(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--no-gif"]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let v = swerve(&["validate", file.to_str().unwrap()]);
+    assert!(v.status.success(), "{}", text(&v.stderr));
+    for (bad, message) in [
+        ("avoidance_mask = -1", "must be between 0 and 4294967295"),
+        ("avoidance_mask = 6.0", "expected an integer bitmask"),
+        ("avoidance_mask = \"0b110\"", "expected an integer bitmask"),
+        ("avoidance_mask = 4294967296", "must be between 0 and 4294967295"),
+    ] {
+        std::fs::write(&file, good.replace("avoidance_mask = 0b110", bad)).unwrap();
+        let r = swerve(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--no-gif"]);
+        assert!(!r.status.success(), "{bad}");
+        let stderr = text(&r.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        let expected = format!("error: {}:6: agents[0].avoidance_mask: {message}", file.display());
+        assert!(stderr.starts_with(&expected), "{bad}: {stderr}");
+    }
 }

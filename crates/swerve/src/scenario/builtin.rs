@@ -19,6 +19,7 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin { name: "crossing", text: include_str!("../../../../scenarios/crossing.toml") },
     Builtin { name: "door", text: include_str!("../../../../scenarios/door.toml") },
     Builtin { name: "head-on", text: include_str!("../../../../scenarios/head-on.toml") },
+    Builtin { name: "convoy", text: include_str!("../../../../scenarios/convoy.toml") },
     Builtin { name: "ball-pit", text: include_str!("../../../../scenarios/ball-pit.toml") },
     Builtin { name: "seed-003", text: include_str!("../../../../scenarios/seed-003.toml") },
     Builtin { name: "galton", text: include_str!("../../../../scenarios/galton.toml") },

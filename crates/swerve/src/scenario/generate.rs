@@ -20,6 +20,10 @@ pub struct InitialAgent {
     pub params: AgentParams,
     /// Maximum acceleration (m/s²; `f32::INFINITY`: unlimited).
     pub max_acceleration: f32,
+    /// Avoidance layers ([`crate::Simulator::set_agent_avoidance_layers`]).
+    pub avoidance_layers: u32,
+    /// Avoidance mask ([`crate::Simulator::set_agent_avoidance_mask`]).
+    pub avoidance_mask: u32,
     /// Index into [`Population::groups`].
     pub group: u32,
 }
@@ -33,6 +37,10 @@ pub struct SpawnerPlan {
     pub params: AgentParams,
     /// Maximum acceleration of its agents (m/s²; `f32::INFINITY`: unlimited).
     pub max_acceleration: f32,
+    /// Avoidance layers of its agents.
+    pub avoidance_layers: u32,
+    /// Avoidance mask of its agents.
+    pub avoidance_mask: u32,
     /// Index into [`Population::groups`].
     pub group: u32,
 }
@@ -129,6 +137,8 @@ impl Scenario {
     pub fn population(&self) -> Result<Population, Problem> {
         let defaults = self.agent_defaults.apply(AgentParams::default());
         let default_acceleration = self.agent_defaults.max_acceleration_or(f32::INFINITY);
+        let default_layers = self.agent_defaults.avoidance_layers_or(crate::orca::DEFAULT_AVOIDANCE_LAYERS);
+        let default_mask = self.agent_defaults.avoidance_mask_or(crate::orca::DEFAULT_AVOIDANCE_MASK);
         let mut groups = Vec::new();
         let mut agents = Vec::new();
         for a in &self.agents {
@@ -138,6 +148,8 @@ impl Scenario {
                 goal: a.goal.map_or(position, Vec2::from),
                 params: a.params.apply(defaults),
                 max_acceleration: a.params.max_acceleration_or(default_acceleration),
+                avoidance_layers: a.params.avoidance_layers_or(default_layers),
+                avoidance_mask: a.params.avoidance_mask_or(default_mask),
                 group: group_index(&mut groups, a.group.as_ref(), "agents".into()),
             });
         }
@@ -145,6 +157,8 @@ impl Scenario {
             let group = group_index(&mut groups, c.group.as_ref(), format!("circle-{k}"));
             let params = c.params.apply(defaults);
             let max_acceleration = c.params.max_acceleration_or(default_acceleration);
+            let avoidance_layers = c.params.avoidance_layers_or(default_layers);
+            let avoidance_mask = c.params.avoidance_mask_or(default_mask);
             let center = Vec2::from(c.center);
             for i in 0..c.count {
                 // RVO2 2.0.3's Circle computes the angle, cos and sin in float; matching its
@@ -154,13 +168,23 @@ impl Scenario {
                 let offset = c.ring_radius * unit;
                 let position = if center == Vec2::ZERO { offset } else { center + offset };
                 let goal = goal_of(c.goal, position, center);
-                agents.push(InitialAgent { position, goal, params, max_acceleration, group });
+                agents.push(InitialAgent {
+                    position,
+                    goal,
+                    params,
+                    max_acceleration,
+                    avoidance_layers,
+                    avoidance_mask,
+                    group,
+                });
             }
         }
         for (k, g) in self.grid.iter().enumerate() {
             let group = group_index(&mut groups, g.group.as_ref(), format!("grid-{k}"));
             let params = g.params.apply(defaults);
             let max_acceleration = g.params.max_acceleration_or(default_acceleration);
+            let avoidance_layers = g.params.avoidance_layers_or(default_layers);
+            let avoidance_mask = g.params.avoidance_mask_or(default_mask);
             let origin = Vec2::from(g.origin);
             let spacing = Vec2::from(g.spacing);
             let center = origin + Vec2::new((g.columns - 1) as f32 * spacing.x, (g.rows - 1) as f32 * spacing.y) * 0.5;
@@ -168,7 +192,15 @@ impl Scenario {
                 for j in 0..g.rows {
                     let position = origin + Vec2::new(i as f32 * spacing.x, j as f32 * spacing.y);
                     let goal = goal_of(g.goal, position, center);
-                    agents.push(InitialAgent { position, goal, params, max_acceleration, group });
+                    agents.push(InitialAgent {
+                        position,
+                        goal,
+                        params,
+                        max_acceleration,
+                        avoidance_layers,
+                        avoidance_mask,
+                        group,
+                    });
                 }
             }
         }
@@ -177,6 +209,8 @@ impl Scenario {
             let group = group_index(&mut groups, r.group.as_ref(), format!("random-{k}"));
             let params = r.params.apply(defaults);
             let max_acceleration = r.params.max_acceleration_or(default_acceleration);
+            let avoidance_layers = r.params.avoidance_layers_or(default_layers);
+            let avoidance_mask = r.params.avoidance_mask_or(default_mask);
             let (min, max) = (Vec2::from(r.min), Vec2::from(r.max));
             let center = (min + max) * 0.5;
             let mut rng = ChaCha8Rng::seed_from_u64(r.seed);
@@ -198,7 +232,15 @@ impl Scenario {
                     });
                 };
                 let goal = goal_of(r.goal, position, center);
-                agents.push(InitialAgent { position, goal, params, max_acceleration, group });
+                agents.push(InitialAgent {
+                    position,
+                    goal,
+                    params,
+                    max_acceleration,
+                    avoidance_layers,
+                    avoidance_mask,
+                    group,
+                });
             }
         }
         let spawners = self
@@ -209,6 +251,8 @@ impl Scenario {
                 spec: s.clone(),
                 params: s.params.apply(defaults),
                 max_acceleration: s.params.max_acceleration_or(default_acceleration),
+                avoidance_layers: s.params.avoidance_layers_or(default_layers),
+                avoidance_mask: s.params.avoidance_mask_or(default_mask),
                 group: group_index(&mut groups, s.group.as_ref(), format!("spawn-{k}")),
             })
             .collect();

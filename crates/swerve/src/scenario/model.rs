@@ -173,6 +173,16 @@ pub struct ParamOverrides {
     /// RVO2's agents are.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_acceleration: Option<f32>,
+    /// The agents' avoidance layers, a 32-bit mask (see
+    /// [`crate::Simulator::set_agent_avoidance_layers`]; beyond RVO2). Absent everywhere:
+    /// [`crate::orca::DEFAULT_AVOIDANCE_LAYERS`], the first layer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub avoidance_layers: Option<u32>,
+    /// The agents' avoidance mask: they avoid the agents whose layers share a bit with it (see
+    /// [`crate::Simulator::set_agent_avoidance_mask`]; beyond RVO2). Absent everywhere:
+    /// [`crate::orca::DEFAULT_AVOIDANCE_MASK`], the first layer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub avoidance_mask: Option<u32>,
 }
 
 impl ParamOverrides {
@@ -191,6 +201,16 @@ impl ParamOverrides {
     /// The maximum acceleration when present, else `base` (`f32::INFINITY`: unlimited).
     pub fn max_acceleration_or(&self, base: f32) -> f32 {
         self.max_acceleration.unwrap_or(base)
+    }
+
+    /// The avoidance layers when present, else `base`.
+    pub fn avoidance_layers_or(&self, base: u32) -> u32 {
+        self.avoidance_layers.unwrap_or(base)
+    }
+
+    /// The avoidance mask when present, else `base`.
+    pub fn avoidance_mask_or(&self, base: u32) -> u32 {
+        self.avoidance_mask.unwrap_or(base)
     }
 }
 

@@ -60,8 +60,17 @@ pub(super) struct Header {
     pub steps: Option<usize>,
 }
 
-const PARAM_KEYS: [&str; 7] =
-    ["neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst", "radius", "max_speed", "max_acceleration"];
+const PARAM_KEYS: [&str; 9] = [
+    "neighbor_dist",
+    "max_neighbors",
+    "time_horizon",
+    "time_horizon_obst",
+    "radius",
+    "max_speed",
+    "max_acceleration",
+    "avoidance_layers",
+    "avoidance_mask",
+];
 
 impl Reader {
     pub(super) fn problem(&mut self, line: Option<usize>, key: String, message: impl Into<String>) {
@@ -153,6 +162,29 @@ impl Reader {
             }
             ref other => {
                 self.problem(node.line, path, format!("expected an integer, found {}", other.kind()));
+                None
+            }
+        }
+    }
+
+    /// A 32-bit mask of avoidance layers: an integer from 0 to `u32::MAX` (TOML's `0b101` and
+    /// `0x5` are integers too). A float, even a whole one, is refused: a mask is bits, not a
+    /// quantity.
+    pub(super) fn opt_bitmask(&mut self, t: Table, key: &str) -> Option<u32> {
+        let node = t.node.get(key)?;
+        let path = Self::join(t.path, key);
+        match node.value {
+            Value::Integer(i) => match u32::try_from(i) {
+                Ok(mask) => Some(mask),
+                Err(_) => {
+                    let message = format!("must be between 0 and {} (a 32-bit mask of layers), got {i}", u32::MAX);
+                    self.problem(node.line, path, message);
+                    None
+                }
+            },
+            _ => {
+                let message = format!("expected an integer bitmask (0 to {}), found {}", u32::MAX, describe(node));
+                self.problem(node.line, path, message);
                 None
             }
         }
@@ -332,6 +364,8 @@ impl Reader {
             radius: self.opt_number(t, "radius", Range::Positive),
             max_speed: self.opt_number(t, "max_speed", Range::NonNegative),
             max_acceleration: self.opt_number(t, "max_acceleration", Range::Positive),
+            avoidance_layers: self.opt_bitmask(t, "avoidance_layers"),
+            avoidance_mask: self.opt_bitmask(t, "avoidance_mask"),
         }
     }
 

@@ -26,6 +26,16 @@ struct Spawner {
     added: usize,
 }
 
+/// What the simulator is told of a new agent besides its position: its parameters and the
+/// options beyond RVO2 that have setters of their own.
+#[derive(Clone, Copy, Debug)]
+struct Setup {
+    params: AgentParams,
+    max_acceleration: f32,
+    avoidance_layers: u32,
+    avoidance_mask: u32,
+}
+
 /// What the runner knows about each agent, indexed by agent id.
 #[derive(Clone, Debug, Default)]
 struct AgentInfo {
@@ -213,7 +223,13 @@ impl Runner {
             }
         }
         for (a, goal_index) in runner_agents {
-            runner.add_agent(a.position, a.goal, goal_index, (a.params, a.max_acceleration), a.group, false)?;
+            let setup = Setup {
+                params: a.params,
+                max_acceleration: a.max_acceleration,
+                avoidance_layers: a.avoidance_layers,
+                avoidance_mask: a.avoidance_mask,
+            };
+            runner.add_agent(a.position, a.goal, goal_index, setup, a.group, false)?;
         }
         runner.remove_due_obstacles();
         runner.spawn_due();
@@ -226,13 +242,22 @@ impl Runner {
         position: Vec2,
         goal: Vec2,
         goal_index: u32,
-        (params, max_acceleration): (AgentParams, f32),
+        setup: Setup,
         group: u32,
         remove_at_goal: bool,
     ) -> Result<AgentId, Error> {
+        let Setup { params, max_acceleration, avoidance_layers, avoidance_mask } = setup;
         let id = self.sim.add_agent_with(position, params)?;
         if max_acceleration.is_finite() {
             self.sim.set_agent_max_acceleration(id, max_acceleration)?;
+        }
+        // A new agent starts on the default layer with the default mask (RVO2's "everyone
+        // avoids everyone"); only other values are set.
+        if avoidance_layers != crate::orca::DEFAULT_AVOIDANCE_LAYERS {
+            self.sim.set_agent_avoidance_layers(id, avoidance_layers)?;
+        }
+        if avoidance_mask != crate::orca::DEFAULT_AVOIDANCE_MASK {
+            self.sim.set_agent_avoidance_mask(id, avoidance_mask)?;
         }
         let k = id.0 as usize;
         let info = &mut self.info;
@@ -310,7 +335,12 @@ impl Runner {
                         position,
                         goal,
                         goal_index,
-                        (plan.params, plan.max_acceleration),
+                        Setup {
+                            params: plan.params,
+                            max_acceleration: plan.max_acceleration,
+                            avoidance_layers: plan.avoidance_layers,
+                            avoidance_mask: plan.avoidance_mask,
+                        },
                         plan.group,
                         plan.spec.remove_at_goal,
                     )
