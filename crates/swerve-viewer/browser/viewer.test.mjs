@@ -593,3 +593,81 @@ test('an acceleration limit from a scenario file is shown in the inspector as it
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('avoidance layers from a scenario file: the inspector shows them and fades the agents ignored', { timeout: 90000 }, async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'swerve-layers-'));
+  const file = path.join(dir, 'layers.toml');
+  // Agent 0 (layers 0b100, mask 0b101) ignores agent 1 (layers 0b10) and avoids agent 2
+  // (layers 1), which ignores it in turn (mask 1 has no bit of 0b100); agent 3 is alone, on
+  // the defaults.
+  writeFileSync(file, [
+    'name = "layers"', 'time_step = 0.25', 'steps = 100000',
+    '[[agents]]', 'position = [0.0, 0.0]', 'goal = [20.0, 0.0]', 'avoidance_layers = 0b100', 'avoidance_mask = 0b101',
+    '[[agents]]', 'position = [5.0, 0.0]', 'avoidance_layers = 2',
+    '[[agents]]', 'position = [0.0, 5.0]',
+    '[[agents]]', 'position = [0.0, -40.0]', '',
+  ].join('\n'));
+  const { server3d: served, page3d: on } = await open3d([file, '--paused'],
+    () => window.swerve && window.swerve.state.agents === 4 && window.swerve.state.step === 0);
+  // The colour of the scene canvas inside agent `i`, half its radius off its centre along
+  // (dx, dy): clear of the lines drawn to its neighbours and its goal, which end or pass at
+  // the centres.
+  const inside = (i, dx, dy) => on.evaluate(([k, dx, dy]) => {
+    const at = window.swerve.agentScreenPosition(k);
+    const canvas = document.getElementById('scene');
+    const rect = canvas.getBoundingClientRect();
+    const dpr = canvas.width / rect.width;
+    const x = Math.round((at.x + 0.5 * at.radius * dx - rect.left) * dpr);
+    const y = Math.round((at.y + 0.5 * at.radius * dy - rect.top) * dpr);
+    return Array.from(canvas.getContext('2d').getImageData(x, y, 1, 1).data.slice(0, 3));
+  }, [i, dx, dy]);
+  const plainBlue = (rgb) => Math.abs(rgb[0] - 49) < 12 && Math.abs(rgb[1] - 130) < 12 && Math.abs(rgb[2] - 206) < 12;
+  try {
+    await on.click('#step');
+    await on.waitForFunction(() => window.swerve.state.step === 1, null, { timeout: 10000 });
+    const at = await on.evaluate(() => window.swerve.agentScreenPosition(0));
+    await on.mouse.click(at.x, at.y);
+    await on.waitForFunction(() => window.swerve.inspector.agent === 0 && window.swerve.inspector.step === 1
+      && window.swerve.inspector.drawnIgnored > 0, null, { timeout: 10000 });
+    const library = await getJson(`${served.url}api/inspect/0`);
+    assert.equal(library.avoidance_layers, 0b100);
+    assert.equal(library.avoidance_mask, 0b101);
+    assert.equal(library.layers_in_use, true);
+    assert.deepEqual(library.ignored, [1]);
+    assert.deepEqual(library.ignored_indices, [1]);
+    assert.deepEqual(library.neighbors, [2]);
+    assert.deepEqual(library.avoided_alone, [2]);
+    // The page shows the library's values ...
+    assert.ok(await on.isVisible('#insp-layers-row'));
+    const binary = (m) => `0b${m.toString(2)} (${m})`;
+    assert.equal(await on.textContent('#insp-layers'), binary(library.avoidance_layers));
+    assert.equal(await on.textContent('#insp-mask'), binary(library.avoidance_mask));
+    assert.equal(Number(await on.textContent('#insp-ignored')), library.ignored.length);
+    assert.equal(Number(await on.textContent('#insp-alone')), library.avoided_alone.length);
+    const inspector = await on.evaluate(() => window.swerve.inspector);
+    assert.equal(inspector.avoidanceLayers, library.avoidance_layers);
+    assert.equal(inspector.avoidanceMask, library.avoidance_mask);
+    assert.equal(inspector.drawnIgnored, library.ignored_indices.length);
+    // ... and draws the ignored agent faded, the avoided one in the agents' full blue.
+    // (Agent 1 lies on agent 0's way to its goal, agent 2 straight above it.)
+    const ignored = await inside(1, 0, 1), avoided = await inside(2, 1, 0);
+    assert.ok(ignored[0] > 150 && ignored[1] > 190 && ignored[2] > 220, `the ignored agent is not faded: ${ignored}`);
+    assert.ok(plainBlue(avoided), `the avoided agent is not plain blue: ${avoided}`);
+    await on.screenshot({ path: path.join(SCREENSHOTS, 'viewer-inspector-layers.png') });
+    // An agent on the defaults with nobody near: no layers shown, nothing faded.
+    await on.evaluate(() => window.swerve.inspect(3));
+    await on.waitForFunction(() => window.swerve.inspector.agent === 3 && window.swerve.inspector.step === 1, null, { timeout: 10000 });
+    const plain = await getJson(`${served.url}api/inspect/3`);
+    assert.equal(plain.layers_in_use, false);
+    assert.equal(await on.isVisible('#insp-layers-row'), false);
+    assert.equal((await on.evaluate(() => window.swerve.inspector)).drawnIgnored, 0);
+    await on.waitForFunction(() => window.swerve.state.framesDrawn > 0, null, { timeout: 5000 });
+    await sleep(200);
+    const again = await inside(1, 0, 1);
+    assert.ok(plainBlue(again), `agent 1 is still faded with an agent selected that does not ignore it: ${again}`);
+  } finally {
+    await on.close();
+    stopServer(served);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

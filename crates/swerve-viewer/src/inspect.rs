@@ -82,6 +82,41 @@ pub struct InspectReport {
     pub neighbor_indices: Vec<u32>,
     /// Which linear program decided.
     pub outcome: InspectedOutcome,
+    /// The agent's avoidance layers ([`Simulator::agent_avoidance_layers`]; RVO2: 1).
+    pub avoidance_layers: u32,
+    /// The agent's avoidance mask ([`Simulator::agent_avoidance_mask`]; RVO2: 1): it avoids
+    /// the agents whose layers share a bit with it.
+    pub avoidance_mask: u32,
+    /// Whether layers matter for this agent: its layers or mask differ from the defaults, or
+    /// it ignores an agent within its neighbour distance, or a neighbour ignores it. The
+    /// inspector shows the layers only then.
+    pub layers_in_use: bool,
+    /// Ids of the agents within the neighbour distance of the agent's position now that it
+    /// ignores (its mask shares no bit with their layers), nearest first: ORCA left them out
+    /// however near they were.
+    pub ignored: Vec<u32>,
+    /// Their indices in the frame's position array.
+    pub ignored_indices: Vec<u32>,
+    /// Ids of the neighbours that ignore this agent (their mask shares no bit with its
+    /// layers): they will not yield, so the agent took the whole avoidance of each.
+    pub avoided_alone: Vec<u32>,
+}
+
+/// The agents `id` ignores within its neighbour distance of `position`, nearest first (ties
+/// in id order), as (id, frame index) pairs.
+fn ignored_nearby(sim: &Simulator, id: AgentId, position: swerve::Vec2, range: f32, mask: u32) -> Vec<(u32, u32)> {
+    let mut near: Vec<(f32, u32, u32)> = sim
+        .agent_ids()
+        .iter()
+        .zip(sim.positions())
+        .enumerate()
+        .filter(|&(_, (&other, p))| other != id && p.distance_squared(position) < range * range)
+        .filter(|&(_, (&other, _))| sim.agent_avoidance_layers(other).is_ok_and(|layers| layers & mask == 0))
+        // A frame index is a position in `agent_ids`, which fits in u32 as the ids do.
+        .map(|(k, (other, p))| (p.distance_squared(position), other.0, k as u32))
+        .collect();
+    near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    near.into_iter().map(|(_, other, k)| (other, k)).collect()
 }
 
 fn xy(v: swerve::Vec2) -> [f32; 2] {
@@ -103,13 +138,26 @@ pub fn inspect(sim: &Simulator, agent: u32, version: u32, step: u32) -> Option<I
         LpOutcome::Feasible => InspectedOutcome::Feasible,
         LpOutcome::Fallback { first_infeasible } => InspectedOutcome::Fallback { first_infeasible },
     };
+    let position = sim.agent_position(id).ok()?;
+    let avoidance_layers = sim.agent_avoidance_layers(id).ok()?;
+    let avoidance_mask = sim.agent_avoidance_mask(id).ok()?;
+    let ignored = ignored_nearby(sim, id, position, params.neighbor_dist, avoidance_mask);
+    let avoided_alone: Vec<u32> = neighbors
+        .iter()
+        .copied()
+        .filter(|&n| sim.agent_avoidance_mask(AgentId(n)).is_ok_and(|mask| mask & avoidance_layers == 0))
+        .collect();
+    let layers_in_use = avoidance_layers != swerve::orca::DEFAULT_AVOIDANCE_LAYERS
+        || avoidance_mask != swerve::orca::DEFAULT_AVOIDANCE_MASK
+        || !ignored.is_empty()
+        || !avoided_alone.is_empty();
     Some(InspectReport {
         message_type: "inspect",
         version,
         step,
         agent,
         index,
-        position: xy(sim.agent_position(id).ok()?),
+        position: xy(position),
         velocity: xy(sim.agent_velocity(id).ok()?),
         pref_velocity: xy(sim.agent_pref_velocity(id).ok()?),
         radius: params.radius,
@@ -139,6 +187,12 @@ pub fn inspect(sim: &Simulator, agent: u32, version: u32, step: u32) -> Option<I
         neighbor_indices: neighbors.iter().filter_map(|n| index_of.get(n).copied()).collect(),
         neighbors,
         outcome,
+        avoidance_layers,
+        avoidance_mask,
+        layers_in_use,
+        ignored: ignored.iter().map(|&(other, _)| other).collect(),
+        ignored_indices: ignored.iter().map(|&(_, k)| k).collect(),
+        avoided_alone,
     })
 }
 
@@ -299,6 +353,64 @@ mod tests {
         let other = inspect(&sim, free.0, 1, 1).unwrap();
         assert_eq!(other.acceleration_half_planes, 0);
         assert!(other.half_planes.iter().all(|h| h.kind != "acceleration"));
+    }
+
+    #[test]
+    fn layers_show_whom_an_agent_ignores_and_whom_it_avoids_alone() {
+        let mut sim = swerve::Simulator::new(0.25, swerve::AgentParams::default()).unwrap();
+        let a = sim.add_agent(swerve::Vec2::new(0.0, 0.0)).unwrap();
+        let ghost = sim.add_agent(swerve::Vec2::new(4.0, 0.0)).unwrap();
+        let deaf = sim.add_agent(swerve::Vec2::new(0.0, 5.0)).unwrap();
+        let far = sim.add_agent(swerve::Vec2::new(100.0, 0.0)).unwrap();
+        // `ghost` is on layer 2 only, which `a` does not avoid; `deaf` stays on layer 1 (so
+        // `a` avoids it) but avoids layer 2 only, so it ignores `a`; `far` is out of range.
+        sim.set_agent_avoidance_layers(ghost, 0b10).unwrap();
+        sim.set_agent_avoidance_layers(far, 0b10).unwrap();
+        sim.set_agent_avoidance_mask(deaf, 0b10).unwrap();
+        sim.set_record_decisions(true);
+        sim.step();
+        let report = inspect(&sim, a.0, 1, 1).unwrap();
+        assert_eq!((report.avoidance_layers, report.avoidance_mask), (1, 1));
+        assert!(report.layers_in_use);
+        assert_eq!(report.neighbors, [deaf.0]);
+        assert_eq!(report.ignored, [ghost.0]);
+        assert_eq!(report.ignored_indices, [1]);
+        assert_eq!(report.avoided_alone, [deaf.0]);
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["avoidance_layers"], 1);
+        assert_eq!(json["ignored_indices"], serde_json::json!([1]));
+        let ghost_report = inspect(&sim, ghost.0, 1, 1).unwrap();
+        assert_eq!((ghost_report.avoidance_layers, ghost_report.avoidance_mask), (2, 1));
+        assert!(ghost_report.layers_in_use && ghost_report.ignored.is_empty());
+        // Without layers nothing is ignored and the inspector leaves them out.
+        let mut plain = swerve::Simulator::new(0.25, swerve::AgentParams::default()).unwrap();
+        let b = plain.add_agent(swerve::Vec2::new(0.0, 0.0)).unwrap();
+        plain.add_agent(swerve::Vec2::new(4.0, 0.0)).unwrap();
+        plain.set_record_decisions(true);
+        plain.step();
+        let report = inspect(&plain, b.0, 1, 1).unwrap();
+        assert!(!report.layers_in_use && report.ignored.is_empty() && report.avoided_alone.is_empty());
+    }
+
+    #[test]
+    fn layers_from_a_scenario_file_reach_the_inspector() {
+        let text = "name = \"l\"\ntime_step = 0.25\nsteps = 10\n\
+                    [agent_defaults]\navoidance_mask = 0b11\n\
+                    [[agents]]\nposition = [0.0, 0.0]\ngoal = [9.0, 0.0]\n\
+                    [[agents]]\nposition = [3.0, 0.0]\ngoal = [-9.0, 0.0]\n\
+                    avoidance_layers = 0b10\navoidance_mask = 0b10\n";
+        let scenario = swerve::scenario::Scenario::from_toml_str(text, "l").unwrap();
+        let mut scene = crate::ScenarioScene::new(scenario).unwrap();
+        scene.step();
+        let sim = scene.simulator().unwrap();
+        let ids = sim.agent_ids().to_vec();
+        let walker = inspect(sim, ids[0].0, 1, 1).unwrap();
+        assert_eq!((walker.avoidance_layers, walker.avoidance_mask), (1, 3));
+        assert_eq!(walker.avoided_alone, [ids[1].0], "the vehicle ignores the walker");
+        let vehicle = inspect(sim, ids[1].0, 1, 1).unwrap();
+        assert_eq!((vehicle.avoidance_layers, vehicle.avoidance_mask), (2, 2));
+        assert_eq!(vehicle.ignored, [ids[0].0]);
+        assert!(vehicle.neighbors.is_empty());
     }
 
     #[test]

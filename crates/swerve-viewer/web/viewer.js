@@ -30,6 +30,9 @@
     agent: null, step: null, version: null, halfPlanes: 0, obstacleHalfPlanes: 0, agentHalfPlanes: 0,
     drawnHalfPlanes: 0, drawnObstacle: 0, drawnAgent: 0, drawnAcceleration: 0, accelerationHalfPlanes: 0,
     outcome: null, neighbors: 0,
+    // Avoidance layers (beyond RVO2): the library's values, whether the page shows them, and
+    // how many ignored agents the scene drew faded.
+    avoidanceLayers: null, avoidanceMask: null, layersShown: false, ignored: 0, avoidedAlone: 0, drawnIgnored: 0,
   };
 
   // ----- connection -----
@@ -410,6 +413,25 @@
       }
       ctx.stroke();
       for (const k of inspected.neighbor_indices) if (k < frame.n) ring(k, '#dd6b20', 2);
+      // Agents it ignores (avoidance layers): faded under a dashed grey outline, so that they
+      // read as absent from its decision, unlike the ringed neighbours it avoids.
+      let drawnIgnored = 0;
+      for (const k of inspected.ignored_indices || []) {
+        if (k >= frame.n) continue;
+        const [sx, sy] = toScreen(p[2 * k], p[2 * k + 1]);
+        const r = Math.max(scene.radii[k] * view.scale, 3);
+        ctx.fillStyle = 'rgba(250, 250, 250, 0.7)';
+        ctx.beginPath();
+        ctx.arc(sx, sy, r, 0, 2 * Math.PI);
+        ctx.fill();
+        ctx.strokeStyle = '#718096';
+        ctx.lineWidth = 1;
+        ctx.setLineDash([3, 3]);
+        ctx.stroke();
+        ctx.setLineDash([]);
+        drawnIgnored += 1;
+      }
+      inspectorState.drawnIgnored = drawnIgnored;
     }
     if (scene.goals[i]) {
       const [gx, gy] = toScreen(scene.goals[i][0], scene.goals[i][1]);
@@ -454,6 +476,14 @@
     $('insp-vel').textContent = v2(r.velocity);
     $('insp-max').textContent = `${r.max_speed} m/s`;
     $('insp-horizons').textContent = `agents ${r.time_horizon} s, obstacles ${r.time_horizon_obst} s`;
+    // Avoidance layers, only where they matter for this agent (the server says when).
+    const mask32 = (m) => `0b${m.toString(2)} (${m})`;
+    $('insp-layers-label').hidden = !r.layers_in_use;
+    $('insp-layers-row').hidden = !r.layers_in_use;
+    $('insp-layers').textContent = mask32(r.avoidance_layers);
+    $('insp-mask').textContent = mask32(r.avoidance_mask);
+    $('insp-ignored').textContent = String(r.ignored.length);
+    $('insp-alone').textContent = String(r.avoided_alone.length);
 
     resizeCanvas(velocityCanvas, velocityCtx);
     const ctx = velocityCtx;
@@ -547,6 +577,8 @@
       halfPlanes: r.half_planes.length, obstacleHalfPlanes: r.obstacle_half_planes, agentHalfPlanes: r.agent_half_planes,
       drawnHalfPlanes: drawn, drawnObstacle, drawnAgent, drawnAcceleration,
       accelerationHalfPlanes: r.acceleration_half_planes, outcome: r.outcome.program, neighbors: r.neighbors.length,
+      avoidanceLayers: r.avoidance_layers, avoidanceMask: r.avoidance_mask, layersShown: r.layers_in_use,
+      ignored: r.ignored.length, avoidedAlone: r.avoided_alone.length,
     });
   }
 
@@ -572,7 +604,7 @@
   function select(id) {
     selectedId = id;
     inspected = null;
-    Object.assign(inspectorState, { agent: id, step: null, drawnHalfPlanes: 0 });
+    Object.assign(inspectorState, { agent: id, step: null, drawnHalfPlanes: 0, drawnIgnored: 0, layersShown: false });
     send({ cmd: 'inspect', agent: id });
     dirty = true;
   }
@@ -1353,6 +1385,8 @@
     $('insp-vel').textContent = v3(r.velocity);
     $('insp-max').textContent = `${r.max_speed} m/s`;
     $('insp-horizons').textContent = `agents ${r.time_horizon} s`;
+    $('insp-layers-label').hidden = true; // no avoidance layers in swerve's 3-D crowds
+    $('insp-layers-row').hidden = true;
     $('insp-planes-label').textContent = 'ORCA planes';
     $('insp-table-summary').textContent = 'Plane values (m/s; permitted side: (v − point) · normal ≥ 0)';
     $('insp-table-direction').textContent = 'normal';
