@@ -26,9 +26,14 @@ pub const DEFAULT_AVOIDANCE_MASK: u32 = 1;
 /// query is filtered (the same answers, a little slower).
 const DISTINCT_LAYERS: usize = 16;
 
-/// Every agent's layers and mask, in the simulator's agent order.
+/// Every agent's layers and mask, in the simulator's agent order. The per-agent arrays exist
+/// only once some agent has been given other values than the defaults: a crowd without layers
+/// keeps no memory for them (8 MiB at a million agents).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct AvoidanceLayers {
+    /// How many agents there are.
+    agents: usize,
+    /// Each agent's layers and mask; empty until some agent's differ from the defaults.
     layers: Vec<u32>,
     masks: Vec<u32>,
     /// How many agents have layers or a mask other than the defaults (none: RVO2).
@@ -49,32 +54,50 @@ pub(crate) struct AvoidanceLayers {
 }
 
 impl AvoidanceLayers {
+    /// Whether the per-agent arrays exist.
+    fn stored(&self) -> bool {
+        !self.layers.is_empty()
+    }
+
     /// A new agent, on the default layer with the default mask.
     pub(crate) fn push(&mut self) {
-        self.layers.push(DEFAULT_AVOIDANCE_LAYERS);
-        self.masks.push(DEFAULT_AVOIDANCE_MASK);
+        self.agents += 1;
+        if self.stored() {
+            self.layers.push(DEFAULT_AVOIDANCE_LAYERS);
+            self.masks.push(DEFAULT_AVOIDANCE_MASK);
+        }
         self.changed = true;
     }
 
     /// Agent `i` leaves; later agents move down one place.
     pub(crate) fn remove(&mut self, i: usize) {
-        let (layers, mask) = (self.layers.remove(i), self.masks.remove(i));
-        self.custom -= usize::from(!is_default(layers, mask));
+        self.agents -= 1;
+        if self.stored() {
+            let (layers, mask) = (self.layers.remove(i), self.masks.remove(i));
+            self.custom -= usize::from(!is_default(layers, mask));
+        }
         self.changed = true;
     }
 
     /// Agent `i`'s layers.
     pub(crate) fn layers(&self, i: usize) -> u32 {
-        self.layers[i]
+        self.layers.get(i).copied().unwrap_or(DEFAULT_AVOIDANCE_LAYERS)
     }
 
     /// Agent `i`'s mask.
     pub(crate) fn mask(&self, i: usize) -> u32 {
-        self.masks[i]
+        self.masks.get(i).copied().unwrap_or(DEFAULT_AVOIDANCE_MASK)
     }
 
     /// Sets agent `i`'s layers and mask.
     pub(crate) fn set(&mut self, i: usize, layers: u32, mask: u32) {
+        if !self.stored() {
+            if is_default(layers, mask) {
+                return;
+            }
+            self.layers = vec![DEFAULT_AVOIDANCE_LAYERS; self.agents];
+            self.masks = vec![DEFAULT_AVOIDANCE_MASK; self.agents];
+        }
         self.custom -= usize::from(!is_default(self.layers[i], self.masks[i]));
         (self.layers[i], self.masks[i]) = (layers, mask);
         self.custom += usize::from(!is_default(layers, mask));
@@ -179,5 +202,29 @@ impl<'a> LayerView<'a> {
     #[inline]
     pub(crate) fn ignores(&self, other: usize, me: usize) -> bool {
         self.masks[other] & self.layers[me] == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arrays_exist_only_once_some_agent_leaves_the_defaults() {
+        let mut layers = AvoidanceLayers::default();
+        (0..3).for_each(|_| layers.push());
+        layers.set(1, DEFAULT_AVOIDANCE_LAYERS, DEFAULT_AVOIDANCE_MASK);
+        assert!(!layers.stored() && !layers.is_active());
+        assert_eq!((layers.layers(2), layers.mask(2)), (1, 1));
+        layers.set(1, 0b10, 0b11);
+        assert!(layers.stored() && layers.is_active());
+        layers.push();
+        assert_eq!((layers.layers(1), layers.mask(1), layers.layers(3)), (0b10, 0b11, 1));
+        layers.remove(0);
+        assert_eq!((layers.layers(0), layers.mask(0)), (0b10, 0b11));
+        layers.set(0, 1, 1);
+        assert!(!layers.is_active());
+        layers.prepare();
+        assert!(layers.view().is_none());
     }
 }
