@@ -757,8 +757,7 @@ impl NeighborGrid {
                 // instructions.)
                 let mut slot = start as u64;
                 match filter {
-                    None =>
-                    {
+                    None => {
                         #[allow(clippy::explicit_counter_loop)]
                         for &point in &self.points[start..stop] {
                             // The same expression as the tree's, so the same f32 value.
