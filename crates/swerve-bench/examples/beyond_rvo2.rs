@@ -291,12 +291,36 @@ fn movers() {
     println!();
 }
 
-/// Avoidance layers' step time on `jgrid N` (the issue-5 crowd, on the global pool's threads):
-/// median ms of 20 steps after 5, each layout's runs alternated with RVO2's over `rounds`.
+/// One crowd's stepper for [`alternated_medians`]: sets the preferred velocities, then times
+/// one step (ms).
+type Stepper = Box<dyn FnMut() -> f64>;
+
+/// Median ms of 20 steps after 5 of the crowds `build(layered)` makes, the unlayered and the
+/// layered run alternated over `rounds`: `(unlayered, layered)` medians of the runs' medians.
+fn alternated_medians(rounds: usize, build: &dyn Fn(bool) -> Stepper) -> (f64, f64) {
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let time = |layered: bool| {
+        let mut step = build(layered);
+        let mut samples: Vec<f64> = (0..25).map(|_| step()).skip(5).collect();
+        median(&mut samples)
+    };
+    let (mut plain, mut layered) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        plain.push(time(false));
+        layered.push(time(true));
+    }
+    (median(&mut plain), median(&mut layered))
+}
+
+/// Avoidance layers' step time on `jgrid N` (the issue-5 crowd, on the global pool's threads)
+/// with agent `k` on `layout(k)`, against RVO2's: see [`alternated_medians`].
 fn layer_timing(n: usize, layout: &dyn Fn(usize) -> (u32, u32), rounds: usize) -> (f64, f64) {
     let scene = swerve_bench::orca::Scene::jgrid(n);
     let goals: Vec<Vec2> = scene.goals.iter().map(|g| Vec2::from_array(*g)).collect();
-    let time = |layered: bool| {
+    alternated_medians(rounds, &|layered| {
         let mut sim = scene.simulator().unwrap();
         if layered {
             for (k, id) in sim.agent_ids().to_vec().into_iter().enumerate() {
@@ -305,28 +329,40 @@ fn layer_timing(n: usize, layout: &dyn Fn(usize) -> (u32, u32), rounds: usize) -
                 sim.set_agent_avoidance_mask(id, mask).unwrap();
             }
         }
-        let mut samples = Vec::new();
-        for k in 0..25 {
+        let goals = goals.clone();
+        Box::new(move || {
             set_prefs(&mut sim, &goals);
             let start = Instant::now();
             sim.step();
-            if k >= 5 {
-                samples.push(start.elapsed().as_secs_f64() * 1e3);
+            start.elapsed().as_secs_f64() * 1e3
+        })
+    })
+}
+
+/// The same in 3-D, on `cube N` (the 3-D report's crowd, RVO2-3D's parameters).
+fn layer_timing_3d(n: usize, layout: &dyn Fn(usize) -> (u32, u32), rounds: usize) -> (f64, f64) {
+    use swerve_bench::orca3d::{preferred_velocity, Scene3};
+    let scene = Scene3::cube(n);
+    alternated_medians(rounds, &|layered| {
+        let mut sim = scene.simulator().unwrap();
+        if layered {
+            for (k, id) in sim.agent_ids().to_vec().into_iter().enumerate() {
+                let (layers, mask) = layout(k);
+                sim.set_agent_avoidance_layers(id, layers).unwrap();
+                sim.set_agent_avoidance_mask(id, mask).unwrap();
             }
         }
-        samples.sort_by(f64::total_cmp);
-        samples[samples.len() / 2]
-    };
-    let (mut rvo2, mut layered) = (Vec::new(), Vec::new());
-    for _ in 0..rounds {
-        rvo2.push(time(false));
-        layered.push(time(true));
-    }
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    (median(&mut rvo2), median(&mut layered))
+        let goals = scene.goals.clone();
+        let mut prefs = Vec::with_capacity(goals.len());
+        Box::new(move || {
+            prefs.clear();
+            prefs.extend(sim.positions().iter().zip(&goals).map(|(&p, &g)| preferred_velocity(g, p)));
+            sim.set_pref_velocities(&prefs).unwrap();
+            let start = Instant::now();
+            sim.step();
+            start.elapsed().as_secs_f64() * 1e3
+        })
+    })
 }
 
 /// A vehicle (an agent of radius 1.5 m at 2 m/s) drives through 100 pedestrians standing in
@@ -458,6 +494,15 @@ fn layers() {
     for n in [10_000, 100_000] {
         for (name, layout) in &layouts {
             let (rvo2, layered) = layer_timing(n, layout.as_ref(), 3);
+            println!("| {n} | {name} | {layered:.2} | {rvo2:.2} | {:.2}× |", layered / rvo2);
+        }
+    }
+    println!();
+    println!("In 3-D (`orca3d`), on `cube N` (the 3-D report's crowd; the same timing):\n");
+    println!("| N | layout | ms per step | RVO2-3D (same runs) | ratio |\n|---:|---|---:|---:|---:|");
+    for n in [10_000, 50_000] {
+        for (name, layout) in &layouts {
+            let (rvo2, layered) = layer_timing_3d(n, layout.as_ref(), 3);
             println!("| {n} | {name} | {layered:.2} | {rvo2:.2} | {:.2}× |", layered / rvo2);
         }
     }
