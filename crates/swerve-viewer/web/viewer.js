@@ -1385,7 +1385,7 @@
     $('insp-vel').textContent = v3(r.velocity);
     $('insp-max').textContent = `${r.max_speed} m/s`;
     $('insp-horizons').textContent = `agents ${r.time_horizon} s`;
-    $('insp-layers-label').hidden = true; // no avoidance layers in swerve's 3-D crowds
+    $('insp-layers-label').hidden = true; // the 3-D inspector does not report avoidance layers
     $('insp-layers-row').hidden = true;
     $('insp-planes-label').textContent = 'ORCA planes';
     $('insp-table-summary').textContent = 'Plane values (m/s; permitted side: (v − point) · normal ≥ 0)';
