@@ -255,20 +255,25 @@ fn responsibility() {
     println!();
 }
 
+/// 100 pedestrians (radius 0.5 m, 1.5 m/s, time step 0.1 s) standing in a 10 × 10 block 2 m
+/// apart around the origin, and their places.
+fn standing_block() -> (Simulator, Vec<Vec2>) {
+    let params = AgentParams { radius: 0.5, max_speed: 1.5, ..AgentParams::default() };
+    let mut sim = Simulator::new(0.1, params).unwrap();
+    let places: Vec<Vec2> =
+        (0..100).map(|k| Vec2::new((k % 10) as f32 * 2.0 - 9.0, (k / 10) as f32 * 2.0 - 9.0)).collect();
+    for &p in &places {
+        sim.add_agent(p).unwrap();
+    }
+    (sim, places)
+}
+
 fn movers() {
     println!("### A non-cooperative mover crossing a crowd\n");
     println!("| mode | deepest agent–mover penetration (m) | agent–mover overlapping steps |\n|---|---:|---:|");
     for as_mover in [false, true] {
-        let params = AgentParams { radius: 0.5, max_speed: 1.5, ..AgentParams::default() };
-        let mut sim = Simulator::new(0.1, params).unwrap();
-        let mut goals = Vec::new();
-        for y in 0..10 {
-            for x in 0..10 {
-                let p = Vec2::new(x as f32 * 2.0 - 9.0, y as f32 * 2.0 - 9.0);
-                sim.add_agent(p).unwrap();
-                goals.push(p + Vec2::new(0.0, 0.5));
-            }
-        }
+        let (mut sim, places) = standing_block();
+        let goals: Vec<Vec2> = places.iter().map(|&p| p + Vec2::new(0.0, 0.5)).collect();
         // A 1.5 m ball crossing the crowd at 2 m/s, ignoring everyone.
         let mut ball = Mover { position: Vec2::new(-25.0, 0.3), velocity: Vec2::new(2.0, 0.0), radius: 1.5 };
         let id = as_mover.then(|| sim.add_mover(ball).unwrap());
@@ -372,21 +377,14 @@ fn vehicle() {
     println!("A vehicle (radius 1.5 m, 2 m/s) drives 50 m straight through 100 standing pedestrians (radius 0.5 m, 1.5 m/s, 2 m apart):\n");
     println!("| mode | vehicle's time to drive 50 m (s) | deepest pedestrian–vehicle penetration (m) | pedestrians displaced more than 1 m |\n|---|---:|---:|---:|");
     for layered in [false, true] {
-        let params = AgentParams { radius: 0.5, max_speed: 1.5, ..AgentParams::default() };
-        let mut sim = Simulator::new(0.1, params).unwrap();
-        let mut goals = Vec::new();
-        for y in 0..10 {
-            for x in 0..10 {
-                let p = Vec2::new(x as f32 * 2.0 - 9.0, y as f32 * 2.0 - 9.0);
-                let id = sim.add_agent(p).unwrap();
-                goals.push(p);
-                if layered {
-                    sim.set_agent_avoidance_mask(id, 3).unwrap();
-                }
+        let (mut sim, start) = standing_block();
+        if layered {
+            for id in sim.agent_ids().to_vec() {
+                sim.set_agent_avoidance_mask(id, 3).unwrap();
             }
         }
-        let start = goals.clone();
-        let vehicle_params = AgentParams { radius: 1.5, max_speed: 2.0, ..params };
+        let mut goals = start.clone();
+        let vehicle_params = AgentParams { radius: 1.5, max_speed: 2.0, ..sim.agent_defaults() };
         let car = sim.add_agent_with(Vec2::new(-25.0, 0.3), vehicle_params).unwrap();
         goals.push(Vec2::new(25.0, 0.3));
         if layered {

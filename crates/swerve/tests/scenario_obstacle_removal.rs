@@ -154,7 +154,7 @@ fn the_runner_removes_at_its_step_as_a_hand_written_loop_does_bit_for_bit() {
     sim.process_obstacles();
     let goals: Vec<Vec2> = population.agents.iter().map(|a| a.goal).collect();
     for a in &population.agents {
-        sim.add_agent_with(a.position, a.params).unwrap();
+        sim.add_agent_with(a.position, a.setup.params).unwrap();
     }
     sim.remove_obstacle(ids[2]).unwrap();
     let bits = |p: &[Vec2]| p.iter().map(|v| [v.x.to_bits(), v.y.to_bits()]).collect::<Vec<_>>();

@@ -1022,12 +1022,12 @@ fn the_convoy_builtin_keeps_its_line_while_pedestrians_step_aside() {
     let vehicles: Vec<_> =
         population.agents.iter().filter(|a| population.groups[a.group as usize] == "vehicles").collect();
     assert_eq!(vehicles.len(), 3);
-    assert!(vehicles.iter().all(|a| (a.avoidance_layers, a.avoidance_mask) == (2, 2)));
+    assert!(vehicles.iter().all(|a| (a.setup.avoidance_layers, a.setup.avoidance_mask) == (2, 2)));
     assert!(population
         .agents
         .iter()
-        .filter(|a| a.params.radius < 0.5)
-        .all(|a| (a.avoidance_layers, a.avoidance_mask) == (1, 3)));
+        .filter(|a| a.setup.params.radius < 0.5)
+        .all(|a| (a.setup.avoidance_layers, a.setup.avoidance_mask) == (1, 3)));
     // The vehicles' grid comes last in the file, so they are the last agents.
     let pedestrians = population.agents.len() - vehicles.len();
     let run = |scenario: &Scenario| {

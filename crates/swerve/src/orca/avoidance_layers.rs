@@ -89,8 +89,18 @@ impl AvoidanceLayers {
         self.masks.get(i).copied().unwrap_or(DEFAULT_AVOIDANCE_MASK)
     }
 
+    /// Sets agent `i`'s layers, keeping its mask.
+    pub(crate) fn set_layers(&mut self, i: usize, layers: u32) {
+        self.set(i, layers, self.mask(i));
+    }
+
+    /// Sets agent `i`'s mask, keeping its layers.
+    pub(crate) fn set_mask(&mut self, i: usize, mask: u32) {
+        self.set(i, self.layers(i), mask);
+    }
+
     /// Sets agent `i`'s layers and mask.
-    pub(crate) fn set(&mut self, i: usize, layers: u32, mask: u32) {
+    fn set(&mut self, i: usize, layers: u32, mask: u32) {
         if !self.stored() {
             if is_default(layers, mask) {
                 return;
@@ -213,16 +223,18 @@ mod tests {
     fn arrays_exist_only_once_some_agent_leaves_the_defaults() {
         let mut layers = AvoidanceLayers::default();
         (0..3).for_each(|_| layers.push());
-        layers.set(1, DEFAULT_AVOIDANCE_LAYERS, DEFAULT_AVOIDANCE_MASK);
+        layers.set_mask(1, DEFAULT_AVOIDANCE_MASK);
         assert!(!layers.stored() && !layers.is_active());
         assert_eq!((layers.layers(2), layers.mask(2)), (1, 1));
-        layers.set(1, 0b10, 0b11);
+        layers.set_layers(1, 0b10);
+        layers.set_mask(1, 0b11);
         assert!(layers.stored() && layers.is_active());
         layers.push();
         assert_eq!((layers.layers(1), layers.mask(1), layers.layers(3)), (0b10, 0b11, 1));
         layers.remove(0);
         assert_eq!((layers.layers(0), layers.mask(0)), (0b10, 0b11));
-        layers.set(0, 1, 1);
+        layers.set_layers(0, 1);
+        layers.set_mask(0, 1);
         assert!(!layers.is_active());
         layers.prepare();
         assert!(layers.view().is_none());

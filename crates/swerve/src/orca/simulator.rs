@@ -662,9 +662,7 @@ impl Simulator {
     /// Layers 0 put an agent on no layer: nobody avoids it. The defaults (layers 1, mask 1 for
     /// everyone) are RVO2 bit for bit.
     pub fn set_agent_avoidance_layers(&mut self, id: AgentId, layers: u32) -> Result<(), Error> {
-        let i = self.dense(id)?;
-        let mask = self.avoidance_layers.mask(i);
-        self.avoidance_layers.set(i, layers, mask);
+        self.avoidance_layers.set_layers(self.dense(id)?, layers);
         self.search_hints_valid = false;
         Ok(())
     }
@@ -673,9 +671,7 @@ impl Simulator {
     /// [`Simulator::set_agent_avoidance_layers`]). Mask 0: the agent avoids no other agent
     /// (it still avoids obstacles and movers).
     pub fn set_agent_avoidance_mask(&mut self, id: AgentId, mask: u32) -> Result<(), Error> {
-        let i = self.dense(id)?;
-        let layers = self.avoidance_layers.layers(i);
-        self.avoidance_layers.set(i, layers, mask);
+        self.avoidance_layers.set_mask(self.dense(id)?, mask);
         self.search_hints_valid = false;
         Ok(())
     }

@@ -453,9 +453,7 @@ impl Simulator {
     /// avoids, and when B ignores A, A takes the whole avoidance of B. The defaults (layers 1,
     /// mask 1 for everyone) are RVO2-3D bit for bit.
     pub fn set_agent_avoidance_layers(&mut self, id: AgentId, layers: u32) -> Result<(), Error> {
-        let i = self.dense(id)?;
-        let mask = self.avoidance_layers.mask(i);
-        self.avoidance_layers.set(i, layers, mask);
+        self.avoidance_layers.set_layers(self.dense(id)?, layers);
         self.hints_valid = false;
         Ok(())
     }
@@ -464,9 +462,7 @@ impl Simulator {
     /// [`Simulator::set_agent_avoidance_layers`]). Mask 0: it avoids no other agent (movers
     /// still).
     pub fn set_agent_avoidance_mask(&mut self, id: AgentId, mask: u32) -> Result<(), Error> {
-        let i = self.dense(id)?;
-        let layers = self.avoidance_layers.layers(i);
-        self.avoidance_layers.set(i, layers, mask);
+        self.avoidance_layers.set_mask(self.dense(id)?, mask);
         self.hints_valid = false;
         Ok(())
     }

@@ -16,7 +16,17 @@ pub struct InitialAgent {
     pub position: Vec2,
     /// Goal (m); the start position when the file gives none.
     pub goal: Vec2,
-    /// Parameters (defaults with overrides applied).
+    /// Parameters and options (defaults with overrides applied).
+    pub setup: AgentSetup,
+    /// Index into [`Population::groups`].
+    pub group: u32,
+}
+
+/// What the simulator is told of an agent besides its position: its parameters and the
+/// per-agent options beyond RVO2 that have setters of their own.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AgentSetup {
+    /// Parameters.
     pub params: AgentParams,
     /// Maximum acceleration (m/s²; `f32::INFINITY`: unlimited).
     pub max_acceleration: f32,
@@ -24,8 +34,28 @@ pub struct InitialAgent {
     pub avoidance_layers: u32,
     /// Avoidance mask ([`crate::Simulator::set_agent_avoidance_mask`]).
     pub avoidance_mask: u32,
-    /// Index into [`Population::groups`].
-    pub group: u32,
+}
+
+impl AgentSetup {
+    /// The library's defaults: RVO2's parameters, no acceleration limit, layer 1, mask 1.
+    pub fn library() -> AgentSetup {
+        AgentSetup {
+            params: AgentParams::default(),
+            max_acceleration: f32::INFINITY,
+            avoidance_layers: crate::orca::DEFAULT_AVOIDANCE_LAYERS,
+            avoidance_mask: crate::orca::DEFAULT_AVOIDANCE_MASK,
+        }
+    }
+
+    /// This setup with the keys present in `overrides` replaced.
+    pub fn with(&self, overrides: &ParamOverrides) -> AgentSetup {
+        AgentSetup {
+            params: overrides.apply(self.params),
+            max_acceleration: overrides.max_acceleration.unwrap_or(self.max_acceleration),
+            avoidance_layers: overrides.avoidance_layers.unwrap_or(self.avoidance_layers),
+            avoidance_mask: overrides.avoidance_mask.unwrap_or(self.avoidance_mask),
+        }
+    }
 }
 
 /// A spawner with its resolved parameters.
@@ -33,14 +63,8 @@ pub struct InitialAgent {
 pub struct SpawnerPlan {
     /// The spawner as written.
     pub spec: SpawnGenerator,
-    /// Parameters of its agents.
-    pub params: AgentParams,
-    /// Maximum acceleration of its agents (m/s²; `f32::INFINITY`: unlimited).
-    pub max_acceleration: f32,
-    /// Avoidance layers of its agents.
-    pub avoidance_layers: u32,
-    /// Avoidance mask of its agents.
-    pub avoidance_mask: u32,
+    /// Parameters and options of its agents.
+    pub setup: AgentSetup,
     /// Index into [`Population::groups`].
     pub group: u32,
 }
@@ -135,10 +159,8 @@ impl Scenario {
 
     /// Expands the generators. Fails only when a random region cannot hold its agents.
     pub fn population(&self) -> Result<Population, Problem> {
-        let defaults = self.agent_defaults.apply(AgentParams::default());
-        let default_acceleration = self.agent_defaults.max_acceleration_or(f32::INFINITY);
-        let default_layers = self.agent_defaults.avoidance_layers_or(crate::orca::DEFAULT_AVOIDANCE_LAYERS);
-        let default_mask = self.agent_defaults.avoidance_mask_or(crate::orca::DEFAULT_AVOIDANCE_MASK);
+        let default_setup = AgentSetup::library().with(&self.agent_defaults);
+        let defaults = default_setup.params;
         let mut groups = Vec::new();
         let mut agents = Vec::new();
         for a in &self.agents {
@@ -146,19 +168,13 @@ impl Scenario {
             agents.push(InitialAgent {
                 position,
                 goal: a.goal.map_or(position, Vec2::from),
-                params: a.params.apply(defaults),
-                max_acceleration: a.params.max_acceleration_or(default_acceleration),
-                avoidance_layers: a.params.avoidance_layers_or(default_layers),
-                avoidance_mask: a.params.avoidance_mask_or(default_mask),
+                setup: default_setup.with(&a.params),
                 group: group_index(&mut groups, a.group.as_ref(), "agents".into()),
             });
         }
         for (k, c) in self.circle.iter().enumerate() {
             let group = group_index(&mut groups, c.group.as_ref(), format!("circle-{k}"));
-            let params = c.params.apply(defaults);
-            let max_acceleration = c.params.max_acceleration_or(default_acceleration);
-            let avoidance_layers = c.params.avoidance_layers_or(default_layers);
-            let avoidance_mask = c.params.avoidance_mask_or(default_mask);
+            let setup = default_setup.with(&c.params);
             let center = Vec2::from(c.center);
             for i in 0..c.count {
                 // RVO2 2.0.3's Circle computes the angle, cos and sin in float; matching its
@@ -168,23 +184,12 @@ impl Scenario {
                 let offset = c.ring_radius * unit;
                 let position = if center == Vec2::ZERO { offset } else { center + offset };
                 let goal = goal_of(c.goal, position, center);
-                agents.push(InitialAgent {
-                    position,
-                    goal,
-                    params,
-                    max_acceleration,
-                    avoidance_layers,
-                    avoidance_mask,
-                    group,
-                });
+                agents.push(InitialAgent { position, goal, setup, group });
             }
         }
         for (k, g) in self.grid.iter().enumerate() {
             let group = group_index(&mut groups, g.group.as_ref(), format!("grid-{k}"));
-            let params = g.params.apply(defaults);
-            let max_acceleration = g.params.max_acceleration_or(default_acceleration);
-            let avoidance_layers = g.params.avoidance_layers_or(default_layers);
-            let avoidance_mask = g.params.avoidance_mask_or(default_mask);
+            let setup = default_setup.with(&g.params);
             let origin = Vec2::from(g.origin);
             let spacing = Vec2::from(g.spacing);
             let center = origin + Vec2::new((g.columns - 1) as f32 * spacing.x, (g.rows - 1) as f32 * spacing.y) * 0.5;
@@ -192,34 +197,24 @@ impl Scenario {
                 for j in 0..g.rows {
                     let position = origin + Vec2::new(i as f32 * spacing.x, j as f32 * spacing.y);
                     let goal = goal_of(g.goal, position, center);
-                    agents.push(InitialAgent {
-                        position,
-                        goal,
-                        params,
-                        max_acceleration,
-                        avoidance_layers,
-                        avoidance_mask,
-                        group,
-                    });
+                    agents.push(InitialAgent { position, goal, setup, group });
                 }
             }
         }
         let obstacles = self.obstacle_polygons();
         for (k, r) in self.random.iter().enumerate() {
             let group = group_index(&mut groups, r.group.as_ref(), format!("random-{k}"));
-            let params = r.params.apply(defaults);
-            let max_acceleration = r.params.max_acceleration_or(default_acceleration);
-            let avoidance_layers = r.params.avoidance_layers_or(default_layers);
-            let avoidance_mask = r.params.avoidance_mask_or(default_mask);
+            let setup = default_setup.with(&r.params);
             let (min, max) = (Vec2::from(r.min), Vec2::from(r.max));
             let center = (min + max) * 0.5;
             let mut rng = ChaCha8Rng::seed_from_u64(r.seed);
             for placed in 0..r.count {
                 let spot = (0..PLACEMENT_ATTEMPTS).map(|_| sample(&mut rng, min, max)).find(|&p| {
-                    clear_of_obstacles(p, params.radius, &obstacles)
+                    let radius = setup.params.radius;
+                    clear_of_obstacles(p, radius, &obstacles)
                         && agents
                             .iter()
-                            .all(|a: &InitialAgent| a.position.distance(p) >= a.params.radius + params.radius)
+                            .all(|a: &InitialAgent| a.position.distance(p) >= a.setup.params.radius + radius)
                 });
                 let Some(position) = spot else {
                     return Err(Problem {
@@ -232,15 +227,7 @@ impl Scenario {
                     });
                 };
                 let goal = goal_of(r.goal, position, center);
-                agents.push(InitialAgent {
-                    position,
-                    goal,
-                    params,
-                    max_acceleration,
-                    avoidance_layers,
-                    avoidance_mask,
-                    group,
-                });
+                agents.push(InitialAgent { position, goal, setup, group });
             }
         }
         let spawners = self
@@ -249,10 +236,7 @@ impl Scenario {
             .enumerate()
             .map(|(k, s)| SpawnerPlan {
                 spec: s.clone(),
-                params: s.params.apply(defaults),
-                max_acceleration: s.params.max_acceleration_or(default_acceleration),
-                avoidance_layers: s.params.avoidance_layers_or(default_layers),
-                avoidance_mask: s.params.avoidance_mask_or(default_mask),
+                setup: default_setup.with(&s.params),
                 group: group_index(&mut groups, s.group.as_ref(), format!("spawn-{k}")),
             })
             .collect();

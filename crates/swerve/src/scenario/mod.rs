@@ -20,7 +20,7 @@ pub mod trajectory;
 
 pub use any::AnyScenario;
 pub use builtin::{builtin, BUILTINS};
-pub use generate::{InitialAgent, InitialBall, Population, SpawnerPlan};
+pub use generate::{AgentSetup, InitialAgent, InitialBall, Population, SpawnerPlan};
 pub use model::*;
 pub use runner::{ObstacleRemoval, Runner};
 pub use spheres::{

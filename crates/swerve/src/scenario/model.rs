@@ -197,21 +197,6 @@ impl ParamOverrides {
             max_speed: self.max_speed.unwrap_or(base.max_speed),
         }
     }
-
-    /// The maximum acceleration when present, else `base` (`f32::INFINITY`: unlimited).
-    pub fn max_acceleration_or(&self, base: f32) -> f32 {
-        self.max_acceleration.unwrap_or(base)
-    }
-
-    /// The avoidance layers when present, else `base`.
-    pub fn avoidance_layers_or(&self, base: u32) -> u32 {
-        self.avoidance_layers.unwrap_or(base)
-    }
-
-    /// The avoidance mask when present, else `base`.
-    pub fn avoidance_mask_or(&self, base: u32) -> u32 {
-        self.avoidance_mask.unwrap_or(base)
-    }
 }
 
 /// Where an agent wants to go.

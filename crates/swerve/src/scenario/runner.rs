@@ -2,7 +2,7 @@
 //! and each [`Runner::step`] applies the preferred-velocity rule and then steps, so the CLI,
 //! the viewer and Python drive scenarios the same way.
 
-use super::generate::{clear_of_obstacles, goal_of, sample, SpawnerPlan};
+use super::generate::{clear_of_obstacles, goal_of, sample, AgentSetup, SpawnerPlan};
 use super::model::{Navigation, Scenario, StopRule};
 use super::{InitialBall, Population};
 use crate::geom::Aabb;
@@ -11,7 +11,7 @@ use crate::navigation::Roadmap;
 use crate::orca::{Mover, MoverId, ObstacleId};
 use crate::physics::{Ball, BroadPhaseKind, World};
 use crate::reference::preferred_velocity_toward;
-use crate::{AgentId, AgentParams, Error, Simulator, Vec2};
+use crate::{AgentId, Error, Simulator, Vec2};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -24,16 +24,6 @@ struct Spawner {
     plan: SpawnerPlan,
     rng: ChaCha8Rng,
     added: usize,
-}
-
-/// What the simulator is told of a new agent besides its position: its parameters and the
-/// options beyond RVO2 that have setters of their own.
-#[derive(Clone, Copy, Debug)]
-struct Setup {
-    params: AgentParams,
-    max_acceleration: f32,
-    avoidance_layers: u32,
-    avoidance_mask: u32,
 }
 
 /// What the runner knows about each agent, indexed by agent id.
@@ -149,8 +139,8 @@ impl Runner {
         }
         let max_radius = agents
             .iter()
-            .map(|a| a.params.radius)
-            .chain(spawners.iter().map(|s| s.params.radius))
+            .map(|a| a.setup.params.radius)
+            .chain(spawners.iter().map(|s| s.setup.params.radius))
             .fold(0.0f32, f32::max);
         let roadmap_clearance = max_radius + scenario.roadmap.margin;
         let roadmap = (scenario.navigation == Navigation::Roadmap).then(|| {
@@ -223,13 +213,7 @@ impl Runner {
             }
         }
         for (a, goal_index) in runner_agents {
-            let setup = Setup {
-                params: a.params,
-                max_acceleration: a.max_acceleration,
-                avoidance_layers: a.avoidance_layers,
-                avoidance_mask: a.avoidance_mask,
-            };
-            runner.add_agent(a.position, a.goal, goal_index, setup, a.group, false)?;
+            runner.add_agent(a.position, a.goal, goal_index, a.setup, a.group, false)?;
         }
         runner.remove_due_obstacles();
         runner.spawn_due();
@@ -242,11 +226,11 @@ impl Runner {
         position: Vec2,
         goal: Vec2,
         goal_index: u32,
-        setup: Setup,
+        setup: AgentSetup,
         group: u32,
         remove_at_goal: bool,
     ) -> Result<AgentId, Error> {
-        let Setup { params, max_acceleration, avoidance_layers, avoidance_mask } = setup;
+        let AgentSetup { params, max_acceleration, avoidance_layers, avoidance_mask } = setup;
         let id = self.sim.add_agent_with(position, params)?;
         if max_acceleration.is_finite() {
             self.sim.set_agent_max_acceleration(id, max_acceleration)?;
@@ -318,7 +302,7 @@ impl Runner {
             while self.spawners[k].added < due {
                 let spawner = &mut self.spawners[k];
                 let (min, max) = (Vec2::from(spawner.plan.spec.min), Vec2::from(spawner.plan.spec.max));
-                let radius = spawner.plan.params.radius;
+                let radius = spawner.plan.setup.params.radius;
                 let (ids, positions, info) = (self.sim.agent_ids(), self.sim.positions(), &self.info);
                 let spot = (0..SPAWN_ATTEMPTS).map(|_| sample(&mut spawner.rng, min, max)).find(|&p| {
                     clear_of_obstacles(p, radius, &self.obstacles)
@@ -330,21 +314,7 @@ impl Runner {
                 let goal = goal_of(plan.spec.goal, position, (min + max) * 0.5);
                 let goal_index = self.roadmap_goals.iter().position(|g| *g == goal).unwrap_or(0) as u32;
                 // Parameters were validated when the scenario was read, so adding cannot fail.
-                if self
-                    .add_agent(
-                        position,
-                        goal,
-                        goal_index,
-                        Setup {
-                            params: plan.params,
-                            max_acceleration: plan.max_acceleration,
-                            avoidance_layers: plan.avoidance_layers,
-                            avoidance_mask: plan.avoidance_mask,
-                        },
-                        plan.group,
-                        plan.spec.remove_at_goal,
-                    )
-                    .is_err()
+                if self.add_agent(position, goal, goal_index, plan.setup, plan.group, plan.spec.remove_at_goal).is_err()
                 {
                     break;
                 }
