@@ -13,7 +13,10 @@
 //!   plane. Returns the first plane it cannot meet.
 //! * `least_violation` — the fallback when the planes conflict (a dense crowd): from the
 //!   failing plane on, the velocity that minimises the largest violation, found as a 3-D
-//!   program over the bisector planes of each pair (the "4-D" program of RVO2-3D).
+//!   program over the bisector planes of each pair (the "4-D" program of RVO2-3D). Beyond
+//!   RVO2-3D, the first planes may be *hard* (the static obstacles'): the fallback keeps them
+//!   as they are instead of trading them off, as RVO2's planar `linearProgram3` keeps its
+//!   obstacle lines.
 //!
 //! Every comparison and operation is RVO2-3D's, in its order, so results are bit-identical.
 
@@ -35,13 +38,20 @@ struct Line {
 }
 
 /// Solves the agent's whole program: the velocity nearest `preferred` within `max_speed` and
-/// every plane, or, when the planes conflict, the one that breaks the worst of them least.
-/// `projected` is scratch for the fallback (reused so that a step does not allocate).
-pub fn solve(planes: &[Plane], max_speed: f32, preferred: Vec3, projected: &mut Vec<Plane>) -> (Vec3, LpOutcome) {
+/// every plane, or, when the planes conflict, the one that breaks the worst of the soft ones
+/// least while meeting the first `hard` planes. `projected` is scratch for the fallback
+/// (reused so that a step does not allocate). With `hard` 0 this is RVO2-3D's program.
+pub fn solve(
+    planes: &[Plane],
+    hard: usize,
+    max_speed: f32,
+    preferred: Vec3,
+    projected: &mut Vec<Plane>,
+) -> (Vec3, LpOutcome) {
     let mut velocity = Vec3::ZERO;
     let failed = in_space(planes, max_speed, preferred, false, &mut velocity);
     if failed < planes.len() {
-        least_violation(planes, failed, max_speed, &mut velocity, projected);
+        least_violation(planes, hard, failed, max_speed, &mut velocity, projected);
         (velocity, LpOutcome::Fallback { first_infeasible: failed })
     } else {
         (velocity, LpOutcome::Feasible)
@@ -195,8 +205,16 @@ fn in_space(planes: &[Plane], radius: f32, target: Vec3, direction_opt: bool, re
 /// For each plane `i` that is broken by more than the violation reached so far, the best
 /// point is where plane `i`'s violation equals every earlier plane's: a 3-D program, pushing
 /// as far along plane `i`'s normal as possible, over the planes that bisect `i` and each
-/// earlier `j`.
-fn least_violation(planes: &[Plane], begin: usize, radius: f32, result: &mut Vec3, projected: &mut Vec<Plane>) {
+/// earlier `j` — and the first `hard` planes themselves, which are met, not traded off (RVO2's
+/// planar `linearProgram3` does the same with its obstacle lines).
+fn least_violation(
+    planes: &[Plane],
+    hard: usize,
+    begin: usize,
+    radius: f32,
+    result: &mut Vec3,
+    projected: &mut Vec<Plane>,
+) {
     let mut distance = 0.0f32;
     for i in begin..planes.len() {
         let plane = planes[i];
@@ -208,7 +226,8 @@ fn least_violation(planes: &[Plane], begin: usize, radius: f32, result: &mut Vec
             continue;
         }
         projected.clear();
-        for earlier in &planes[..i] {
+        projected.extend_from_slice(&planes[..hard.min(i)]);
+        for earlier in &planes[hard.min(i)..i] {
             let cross = earlier.normal.cross(plane.normal);
             let point = if cross.length_squared() <= EPSILON {
                 if plane.normal.dot(earlier.normal) > 0.0 {
@@ -248,8 +267,8 @@ mod tests {
     fn no_planes_keeps_the_preferred_velocity_or_caps_its_speed() {
         let mut scratch = Vec::new();
         let slow = Vec3::new(0.3, -0.4, 0.5);
-        assert_eq!(solve(&[], 2.0, slow, &mut scratch), (slow, LpOutcome::Feasible));
-        let (fast, outcome) = solve(&[], 2.0, Vec3::new(0.0, 6.0, 8.0), &mut scratch);
+        assert_eq!(solve(&[], 0, 2.0, slow, &mut scratch), (slow, LpOutcome::Feasible));
+        let (fast, outcome) = solve(&[], 0, 2.0, Vec3::new(0.0, 6.0, 8.0), &mut scratch);
         assert_eq!(outcome, LpOutcome::Feasible);
         assert!((fast - Vec3::new(0.0, 1.2, 1.6)).length() < 1e-6);
     }
@@ -258,7 +277,7 @@ mod tests {
     fn one_plane_projects_the_preferred_velocity_onto_it() {
         // Permitted: x ≥ 1. Preferred (−1, 0.5, 0) projects to (1, 0.5, 0).
         let planes = [plane([1.0, 0.0, 0.0], [1.0, 0.0, 0.0])];
-        let (v, outcome) = solve(&planes, 2.0, Vec3::new(-1.0, 0.5, 0.0), &mut Vec::new());
+        let (v, outcome) = solve(&planes, 0, 2.0, Vec3::new(-1.0, 0.5, 0.0), &mut Vec::new());
         assert_eq!(outcome, LpOutcome::Feasible);
         assert!((v - Vec3::new(1.0, 0.5, 0.0)).length() < 1e-6, "{v}");
     }
@@ -267,7 +286,7 @@ mod tests {
     fn two_planes_meet_on_their_common_line() {
         // x ≥ 1 and y ≥ 1; preferred at the origin: nearest is (1, 1, 0).
         let planes = [plane([1.0, 0.0, 0.0], [1.0, 0.0, 0.0]), plane([0.0, 1.0, 0.0], [0.0, 1.0, 0.0])];
-        let (v, outcome) = solve(&planes, 2.0, Vec3::ZERO, &mut Vec::new());
+        let (v, outcome) = solve(&planes, 0, 2.0, Vec3::ZERO, &mut Vec::new());
         assert_eq!(outcome, LpOutcome::Feasible);
         assert!((v - Vec3::new(1.0, 1.0, 0.0)).length() < 1e-6, "{v}");
     }
@@ -279,7 +298,7 @@ mod tests {
             plane([0.0, 0.5, 0.0], [0.0, 1.0, 0.0]),
             plane([0.0, 0.0, 0.5], [0.0, 0.0, 1.0]),
         ];
-        let (v, outcome) = solve(&planes, 2.0, Vec3::new(-1.0, -1.0, -1.0), &mut Vec::new());
+        let (v, outcome) = solve(&planes, 0, 2.0, Vec3::new(-1.0, -1.0, -1.0), &mut Vec::new());
         assert_eq!(outcome, LpOutcome::Feasible);
         assert!((v - Vec3::splat(0.5)).length() < 1e-6, "{v}");
     }
@@ -289,7 +308,7 @@ mod tests {
         // x ≥ 1 and x ≤ −1 cannot both hold: the least worst violation is at x = 0, where
         // each is broken by 1.
         let planes = [plane([1.0, 0.0, 0.0], [1.0, 0.0, 0.0]), plane([-1.0, 0.0, 0.0], [-1.0, 0.0, 0.0])];
-        let (v, outcome) = solve(&planes, 2.0, Vec3::new(0.5, 0.0, 0.0), &mut Vec::new());
+        let (v, outcome) = solve(&planes, 0, 2.0, Vec3::new(0.5, 0.0, 0.0), &mut Vec::new());
         assert_eq!(outcome, LpOutcome::Fallback { first_infeasible: 1 });
         assert!(v.x.abs() < 1e-6, "{v}");
         assert!(v.length() <= 2.0 + 1e-5);
@@ -303,11 +322,11 @@ mod tests {
         let conflicting = [plane([1.0, 0.0, 0.0], [1.0, 0.0, 0.0]), plane([-1.0, 0.0, 0.0], [-1.0, 0.0, 0.0])];
         let with_nan = [conflicting[0], nan, conflicting[1], nan];
         let preferred = Vec3::new(0.5, 0.2, 0.0);
-        let (v, _) = solve(&conflicting, 2.0, preferred, &mut Vec::new());
-        let (w, outcome) = solve(&with_nan, 2.0, preferred, &mut Vec::new());
+        let (v, _) = solve(&conflicting, 0, 2.0, preferred, &mut Vec::new());
+        let (w, outcome) = solve(&with_nan, 0, 2.0, preferred, &mut Vec::new());
         assert_eq!(outcome, LpOutcome::Fallback { first_infeasible: 2 });
         assert_eq!(v, w);
-        let (w, outcome) = solve(&[nan, conflicting[0]], 2.0, preferred, &mut Vec::new());
+        let (w, outcome) = solve(&[nan, conflicting[0]], 0, 2.0, preferred, &mut Vec::new());
         assert_eq!((w, outcome), (Vec3::new(1.0, 0.2, 0.0), LpOutcome::Feasible));
     }
 
@@ -315,8 +334,29 @@ mod tests {
     fn a_plane_beyond_the_sphere_is_infeasible() {
         // x ≥ 3 with max speed 2: the fallback goes as far toward it as the sphere allows.
         let planes = [plane([3.0, 0.0, 0.0], [1.0, 0.0, 0.0])];
-        let (v, outcome) = solve(&planes, 2.0, Vec3::ZERO, &mut Vec::new());
+        let (v, outcome) = solve(&planes, 0, 2.0, Vec3::ZERO, &mut Vec::new());
         assert_eq!(outcome, LpOutcome::Fallback { first_infeasible: 0 });
         assert!((v - Vec3::new(2.0, 0.0, 0.0)).length() < 1e-5, "{v}");
+    }
+
+    #[test]
+    fn the_fallback_keeps_hard_planes_and_trades_off_only_the_soft_ones() {
+        // Hard: x ≤ 0.5 (a wall ahead). Soft: x ≥ 1 and y ≥ 1.5, which the wall makes
+        // infeasible together with it.
+        let planes = [
+            plane([0.5, 0.0, 0.0], [-1.0, 0.0, 0.0]),
+            plane([1.0, 0.0, 0.0], [1.0, 0.0, 0.0]),
+            plane([0.0, 1.5, 0.0], [0.0, 1.0, 0.0]),
+        ];
+        let (v, outcome) = solve(&planes, 1, 2.0, Vec3::new(1.0, 0.0, 0.0), &mut Vec::new());
+        assert_eq!(outcome, LpOutcome::Fallback { first_infeasible: 1 });
+        assert!(planes[0].violation(v) <= 1e-6, "the hard plane is broken: {v}");
+        // The soft planes share the least violation: x ≥ 1 is broken by 0.5 at best, so
+        // y ≥ 1.5 is met up to that, as the speed sphere allows.
+        assert!((planes[1].violation(v) - 0.5).abs() < 1e-5, "{v}");
+        assert!(planes[2].violation(v) <= 0.5 + 1e-5, "{v}");
+        // Without the hard plane the same program breaks the wall.
+        let (w, _) = solve(&planes, 0, 2.0, Vec3::new(1.0, 0.0, 0.0), &mut Vec::new());
+        assert!(planes[0].violation(w) > 1e-3, "{w}");
     }
 }

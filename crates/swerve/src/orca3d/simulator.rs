@@ -10,11 +10,13 @@ use super::extensions::{overlap_push, Extensions, Mover};
 use super::grid::{GridAnswer, NeighborGrid};
 use super::kdtree::AgentTree;
 use super::linear_program::solve;
+use super::obstacles::Obstacles;
 use super::plane::Plane;
 use super::symmetry::is_head_on;
 use crate::orca::avoidance_layers::{AvoidanceLayers, LayerView};
 use crate::orca::extensions::{share, MoverList, RVO2_RESPONSIBILITY};
-use crate::orca::{AgentId, LpOutcome, MoverId};
+use crate::orca::{AgentId, LpOutcome, MoverId, ObstacleId};
+use crate::physics3d::Triangle;
 use crate::Error;
 
 /// The parameters RVO2-3D keeps per agent (metres, seconds, metres per second).
@@ -58,6 +60,8 @@ struct Record {
     /// Its neighbours by dense index, nearest first.
     neighbors: Vec<u32>,
     planes: Vec<Plane>,
+    /// How many of `planes` (the first ones) are the static obstacles'.
+    obstacle_planes: usize,
     outcome: LpOutcome,
 }
 
@@ -69,6 +73,8 @@ struct Scratch {
     stack: Vec<(u32, f32)>,
     planes: Vec<Plane>,
     projected: Vec<Plane>,
+    /// The triangles near the agent (the obstacle grid's answer).
+    near: Vec<u32>,
 }
 
 thread_local! {
@@ -85,7 +91,7 @@ const DECIDE_CHUNK: usize = 64;
 const PARALLEL_OVERLAPS: usize = 1024;
 
 /// A crowd of spheres in 3-D: agents with a preferred velocity and a time step, avoiding each
-/// other by ORCA (no obstacles, as in RVO2-3D).
+/// other by ORCA, and — beyond RVO2-3D, which has none — static triangle-mesh obstacles.
 ///
 /// Reproduces RVO2-3D's `RVOSimulator` bit for bit: same parameters, same neighbour search and
 /// tie order, same `f32` arithmetic. A step reads only the state at its start, so it runs in
@@ -160,6 +166,11 @@ pub struct Simulator {
     avoidance_layers: AvoidanceLayers,
     /// The non-cooperative movers.
     movers: MoverList<Mover>,
+    /// The static obstacles (none in RVO2-3D).
+    obstacles: Obstacles,
+    /// Each agent's obstacle time horizon (s), or 0 for "its time horizon"; empty while no
+    /// agent has one of its own.
+    obstacle_time_horizons: Vec<f32>,
 }
 
 impl Simulator {
@@ -196,6 +207,8 @@ impl Simulator {
             limited_accelerations: 0,
             avoidance_layers: AvoidanceLayers::default(),
             movers: MoverList::default(),
+            obstacles: Obstacles::default(),
+            obstacle_time_horizons: Vec::new(),
         })
     }
 
@@ -252,6 +265,9 @@ impl Simulator {
         self.responsibilities.push(RVO2_RESPONSIBILITY);
         self.max_accelerations.push(f32::INFINITY);
         self.avoidance_layers.push();
+        if !self.obstacle_time_horizons.is_empty() {
+            self.obstacle_time_horizons.push(0.0);
+        }
         if self.keeps_records() {
             self.records.push(Record::default());
         }
@@ -279,6 +295,9 @@ impl Simulator {
         self.custom_weights -= usize::from(weight != RVO2_RESPONSIBILITY);
         self.limited_accelerations -= usize::from(self.max_accelerations.remove(dense).is_finite());
         self.avoidance_layers.remove(dense);
+        if !self.obstacle_time_horizons.is_empty() {
+            self.obstacle_time_horizons.remove(dense);
+        }
         if self.keeps_records() {
             self.records.remove(dense);
             // The last step's neighbour lists name dense indices, which just shifted.
@@ -497,6 +516,86 @@ impl Simulator {
         self.movers.live()
     }
 
+    /// Adds a static obstacle (beyond RVO2-3D, which has none): the triangles of a mesh,
+    /// `triangles` indexing `vertices` (m). Both faces are solid and the mesh need not be
+    /// closed: a wall, a floor, a building, terrain. All or nothing: a non-finite vertex, an
+    /// index beyond the vertices or a triangle without area adds none of it
+    /// ([`Triangle::mesh`]). Ids count up from 0 and are never reused.
+    ///
+    /// Every agent keeps clear of every triangle by a hard plane in its program (see
+    /// [`crate::orca3d`], "Static obstacles"): an agent that starts at least its radius from
+    /// every triangle stays so, whatever its neighbours do, unless an acceleration limit or
+    /// safe mode's push moves it (both act after the program). The obstacles take effect at
+    /// the next step.
+    pub fn add_obstacle(&mut self, vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<ObstacleId, Error> {
+        self.obstacles.add(Triangle::mesh(vertices, triangles)?)
+    }
+
+    /// Adds the axis-aligned box from `min` to `max` (m) as a static obstacle of 12
+    /// triangles (see [`Simulator::add_obstacle`]): a building, a pillar, a crate. Errors on
+    /// a non-finite corner or a box that is not at least 10⁻⁴ m thick in every direction.
+    pub fn add_box_obstacle(&mut self, min: Vec3, max: Vec3) -> Result<ObstacleId, Error> {
+        Error::check_finite_vec3("box corner", min)?;
+        Error::check_finite_vec3("box corner", max)?;
+        let thinnest = (max - min).min_element();
+        if !(thinnest >= 1e-4) {
+            return Err(Error::OutOfRange { what: "box thickness", requirement: "at least 1e-4 m", value: thinnest });
+        }
+        let vertices: [Vec3; 8] = std::array::from_fn(|k| {
+            Vec3::new(
+                if k & 1 == 0 { min.x } else { max.x },
+                if k & 2 == 0 { min.y } else { max.y },
+                if k & 4 == 0 { min.z } else { max.z },
+            )
+        });
+        // Two triangles a face (corner k has bit 0 for x, 1 for y, 2 for z).
+        const FACES: [[u32; 4]; 6] = [[0, 2, 6, 4], [1, 5, 7, 3], [0, 4, 5, 1], [2, 3, 7, 6], [0, 1, 3, 2], [4, 6, 7, 5]];
+        let triangles: Vec<[u32; 3]> = FACES.iter().flat_map(|&[a, b, c, d]| [[a, b, c], [a, c, d]]).collect();
+        self.add_obstacle(&vertices, &triangles)
+    }
+
+    /// Removes a static obstacle, from the next step on; the other obstacles keep their ids.
+    pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<(), Error> {
+        self.obstacles.remove(id)
+    }
+
+    /// A static obstacle's triangles.
+    pub fn obstacle(&self, id: ObstacleId) -> Result<&[Triangle], Error> {
+        self.obstacles.mesh(id)
+    }
+
+    /// The static obstacles and their triangles, in the order they were added (removed ones
+    /// left out).
+    pub fn obstacles(&self) -> impl Iterator<Item = (ObstacleId, &[Triangle])> + '_ {
+        self.obstacles.iter()
+    }
+
+    /// An agent's obstacle time horizon (s): how far ahead it avoids reaching a static
+    /// obstacle. Its time horizon ([`AgentParams::time_horizon`]) unless set with
+    /// [`Simulator::set_agent_obstacle_time_horizon`].
+    pub fn agent_obstacle_time_horizon(&self, id: AgentId) -> Result<f32, Error> {
+        let i = self.dense(id)?;
+        Ok(match self.obstacle_time_horizons.get(i) {
+            Some(&horizon) if horizon > 0.0 => horizon,
+            _ => self.params[i].time_horizon,
+        })
+    }
+
+    /// Sets how far ahead (s, > 0) an agent avoids reaching a static obstacle (RVO2's planar
+    /// `timeHorizonObst`): it closes the gap to a triangle at no more than gap / horizon, so it
+    /// slows down as it nears one and can pass close by. A horizon shorter than the time step
+    /// acts as one time step. With an acceleration limit `a`, a horizon of at least
+    /// `max_speed / a` lets the agent brake in time for a wall it flies at head-on.
+    pub fn set_agent_obstacle_time_horizon(&mut self, id: AgentId, horizon: f32) -> Result<(), Error> {
+        let i = self.dense(id)?;
+        let horizon = Error::check_positive("obstacle time horizon", horizon)?;
+        if self.obstacle_time_horizons.is_empty() {
+            self.obstacle_time_horizons = vec![0.0; self.ids.len()];
+        }
+        self.obstacle_time_horizons[i] = horizon;
+        Ok(())
+    }
+
     fn check_mover(mover: &Mover) -> Result<(), Error> {
         Error::check_finite_vec3("mover position", mover.position)?;
         Error::check_finite_vec3("mover velocity", mover.velocity)?;
@@ -568,13 +667,20 @@ impl Simulator {
         Ok(self.record(id)?.neighbors.iter().map(|&n| self.ids[n as usize]))
     }
 
-    /// The ORCA planes the agent had to respect in the last step, one per neighbour, in
-    /// neighbour order (but none from a neighbour it does not yield to,
-    /// [`Simulator::set_agent_responsibility`]), then one per nearby mover. An exactly
+    /// The ORCA planes the agent had to respect in the last step: first one per static
+    /// obstacle triangle within reach ([`Simulator::agent_obstacle_plane_count`] of them),
+    /// then one per neighbour, in neighbour order (but none from a neighbour it does not yield
+    /// to, [`Simulator::set_agent_responsibility`]), then one per nearby mover. An exactly
     /// degenerate pair (two agents on one point) gives a NaN plane, as in RVO2-3D, whose
     /// programs skip it.
     pub fn agent_planes(&self, id: AgentId) -> Result<&[Plane], Error> {
         Ok(&self.record(id)?.planes)
+    }
+
+    /// How many of [`Simulator::agent_planes`] (the first ones) came from static obstacles:
+    /// hard planes, which the program's fallback does not trade off.
+    pub fn agent_obstacle_plane_count(&self, id: AgentId) -> Result<usize, Error> {
+        Ok(self.record(id)?.obstacle_planes)
     }
 
     /// Which linear program decided the agent's velocity in the last step.
@@ -604,6 +710,7 @@ impl Simulator {
         self.grid.build(&self.positions, typical_radius);
         self.decisions.resize(count, (Vec3::ZERO, 0.0));
         self.avoidance_layers.prepare();
+        self.obstacles.prepare();
 
         let keep_records = self.keeps_records();
         let context = StepContext {
@@ -624,6 +731,8 @@ impl Simulator {
             layers: self.avoidance_layers.view(),
             max_accelerations: (self.limited_accelerations > 0).then_some(self.max_accelerations.as_slice()),
             movers: self.movers.live(),
+            obstacles: (!self.obstacles.is_empty()).then_some(&self.obstacles),
+            obstacle_time_horizons: &self.obstacle_time_horizons,
         };
         context.decide_all(&mut self.decisions, keep_records.then_some(&mut self.records[..]), false);
 
@@ -737,6 +846,10 @@ struct StepContext<'a> {
     /// Each agent's maximum acceleration, when any agent has a finite one.
     max_accelerations: Option<&'a [f32]>,
     movers: &'a [Mover],
+    /// The static obstacles, when there are any.
+    obstacles: Option<&'a Obstacles>,
+    /// Each agent's own obstacle time horizon, 0 for its time horizon (empty: all 0).
+    obstacle_time_horizons: &'a [f32],
 }
 
 impl StepContext<'_> {
@@ -825,6 +938,22 @@ impl StepContext<'_> {
             }
         };
 
+        // Static obstacles first: hard planes, which the program's fallback keeps (beyond
+        // RVO2-3D; see `obstacles.rs`).
+        if let Some(obstacles) = self.obstacles {
+            scratch.near.reserve(obstacles.triangle_count());
+            let horizon = match self.obstacle_time_horizons.get(index) {
+                Some(&horizon) if horizon > 0.0 => horizon,
+                _ => params.time_horizon,
+            };
+            // A horizon shorter than a step would let the agent reach the plane within the step.
+            let inv_horizon = (1.0 / horizon).min(1.0 / self.time_step);
+            let reach = agent.radius + params.max_speed / inv_horizon;
+            let inv_time_step = 1.0 / self.time_step;
+            obstacles.planes(agent.position, agent.radius, reach, inv_horizon, inv_time_step, &mut scratch.near, &mut scratch.planes);
+        }
+        let obstacle_planes = scratch.planes.len();
+
         let inv_time_horizon = 1.0 / params.time_horizon;
         let body = |other: usize| Body {
             position: self.positions[other],
@@ -910,7 +1039,9 @@ impl StepContext<'_> {
             _ => None,
         };
 
-        let (mut velocity, outcome) = solve(&scratch.planes, params.max_speed, preferred, &mut scratch.projected);
+        scratch.projected.reserve(scratch.planes.len());
+        let (mut velocity, outcome) =
+            solve(&scratch.planes, obstacle_planes, params.max_speed, preferred, &mut scratch.projected);
         if self.extensions.strict_speed_limit && velocity.length_squared() > params.max_speed * params.max_speed {
             velocity *= params.max_speed / velocity.length();
         }
@@ -923,8 +1054,9 @@ impl StepContext<'_> {
             record.neighbors.reserve(room);
             record.neighbors.extend(scratch.neighbors.iter().map(|&(_, other)| other));
             record.planes.clear();
-            record.planes.reserve(plane_room);
+            record.planes.reserve(plane_room + obstacle_planes);
             record.planes.extend_from_slice(&scratch.planes);
+            record.obstacle_planes = obstacle_planes;
             record.outcome = outcome;
         }
         (velocity, radius)

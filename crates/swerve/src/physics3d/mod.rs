@@ -47,7 +47,7 @@ pub mod scene;
 mod sphere;
 pub mod time_of_impact;
 mod triangle;
-mod triangle_grid;
+pub(crate) mod triangle_grid;
 mod world;
 
 pub use crate::physics::StepStats;

@@ -66,6 +66,34 @@ impl Triangle {
         Ok(Triangle { a, b, c })
     }
 
+    /// The triangles of a mesh: `triangles` index `vertices` (m), each checked as by
+    /// [`Triangle::new`].
+    ///
+    /// # Errors
+    /// * [`Error::NonFinite`] (`"mesh vertex"`) for a vertex with a NaN or infinite coordinate.
+    /// * [`Error::MeshIndexOutOfRange`] for an index beyond the vertices.
+    /// * [`Error::DegenerateTriangle`] (`triangle`: its place in `triangles`) for a triangle
+    ///   without area.
+    pub fn mesh(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<Vec<Triangle>, Error> {
+        for &v in vertices {
+            Error::check_finite_vec3("mesh vertex", v)?;
+        }
+        let mut mesh = Vec::with_capacity(triangles.len());
+        for (k, corners) in triangles.iter().enumerate() {
+            let corner = |index: u32| {
+                vertices.get(index as usize).copied().ok_or(Error::MeshIndexOutOfRange {
+                    triangle: k,
+                    index,
+                    vertices: vertices.len(),
+                })
+            };
+            let triangle = Triangle::new(corner(corners[0])?, corner(corners[1])?, corner(corners[2])?)
+                .map_err(|_| Error::DegenerateTriangle { triangle: k })?;
+            mesh.push(triangle);
+        }
+        Ok(mesh)
+    }
+
     /// The smallest axis-aligned box holding the triangle.
     #[inline]
     pub fn bounding_box(&self) -> Aabb3 {

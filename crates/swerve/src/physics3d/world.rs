@@ -460,23 +460,7 @@ impl World {
     /// the face; that touch is left out of the resting contacts whenever a face the sphere
     /// touches no farther away goes on past that edge).
     pub fn add_mesh(&mut self, vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<(), Error> {
-        for &v in vertices {
-            Error::check_finite_vec3("mesh vertex", v)?;
-        }
-        let mut mesh = Vec::with_capacity(triangles.len());
-        for (k, corners) in triangles.iter().enumerate() {
-            let corner = |index: u32| {
-                vertices.get(index as usize).copied().ok_or(Error::MeshIndexOutOfRange {
-                    triangle: k,
-                    index,
-                    vertices: vertices.len(),
-                })
-            };
-            let triangle = Triangle::new(corner(corners[0])?, corner(corners[1])?, corner(corners[2])?)
-                .map_err(|_| Error::DegenerateTriangle { triangle: k })?;
-            mesh.push(triangle);
-        }
-        self.add_triangles(&mesh)
+        self.add_triangles(&Triangle::mesh(vertices, triangles)?)
     }
 
     /// Adds checked triangles, all or none.
