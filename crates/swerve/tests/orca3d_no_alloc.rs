@@ -15,7 +15,7 @@ use swerve::orca3d::{Extensions, Mover, OverlapResolution, Vec3};
 static GLOBAL: CountingAllocator = CountingAllocator;
 
 #[test]
-fn a_warm_3d_step_does_not_allocate_with_or_without_records_or_safe_mode() {
+fn a_warm_3d_step_does_not_allocate_with_or_without_records_or_safe_mode_or_obstacles() {
     // Driven from inside a rayon pool, as the planar test is: from a thread outside any pool,
     // rayon's global injector allocates one 63-slot block per 63 steps, which is rayon's and
     // not the step's.
@@ -40,6 +40,13 @@ fn warm_steps() {
             for x in [-3.0, 3.0] {
                 sim.add_mover(Mover { position: Vec3::new(x, 0.0, 0.0), velocity: Vec3::ZERO, radius: 4.0 }).unwrap();
             }
+        }
+        if record || safe {
+            // Static obstacles in the crowd's way: a box at the centre, where everyone crosses,
+            // and a slanted wall (their planes come first in every program near them).
+            sim.add_box_obstacle(Vec3::new(-4.0, -4.0, 6.0), Vec3::new(4.0, 4.0, 14.0)).unwrap();
+            let wall = [Vec3::new(-30.0, -30.0, -20.0), Vec3::new(30.0, -30.0, -10.0), Vec3::new(0.0, 30.0, -15.0)];
+            sim.add_obstacle(&wall, &[[0, 1, 2]]).unwrap();
         }
         if safe {
             // Avoidance layers: every fourth agent on layer 2, avoiding both; the others ignore it.

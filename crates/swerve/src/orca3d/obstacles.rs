@@ -58,7 +58,11 @@ impl Obstacles {
         let live = self.live + mesh.len();
         // Triangle numbers are `u32` in the grid.
         if live >= u32::MAX as usize || self.meshes.len() >= u32::MAX as usize {
-            return Err(Error::OutOfRange { what: "obstacle triangle count", requirement: "below 2^32 - 1", value: live as f32 });
+            return Err(Error::OutOfRange {
+                what: "obstacle triangle count",
+                requirement: "below 2^32 - 1",
+                value: live as f32,
+            });
         }
         self.meshes.push(Some(mesh));
         self.live = live;
@@ -216,5 +220,56 @@ mod tests {
         let (mut near, mut planes) = (Vec::new(), Vec::new());
         obstacles.planes(Vec3::new(1.0, 0.0, 0.0), 1.0, 5.0, 0.5, 4.0, &mut near, &mut planes);
         assert!(planes.is_empty());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// The grid finds every triangle that gives a plane: the planes equal those of a
+        /// brute-force pass over all triangles (as sets; the grid's order is its own).
+        #[test]
+        fn the_grid_gives_the_planes_of_a_brute_force_pass(
+            centres in proptest::collection::vec(proptest::array::uniform3(-20.0f32..20.0), 1..200),
+            offsets in proptest::collection::vec(proptest::array::uniform3(-2.0f32..2.0), 600),
+            position in proptest::array::uniform3(-25.0f32..25.0),
+            radius in 0.2f32..2.0,
+            reach_over_radius in 1.0f32..8.0,
+        ) {
+            // Small triangles (about 2 m) scattered over 40 m, so that the grid's cells are
+            // small and a query that looked at too few of them would miss some.
+            let triangles: Vec<Triangle> = centres
+                .iter()
+                .zip(offsets.chunks_exact(3))
+                .filter_map(|(&c, o)| {
+                    let c = Vec3::from(c);
+                    Triangle::new(c + Vec3::from(o[0]), c + Vec3::from(o[1]), c + Vec3::from(o[2])).ok()
+                })
+                .collect();
+            let mut obstacles = Obstacles::default();
+            obstacles.add(triangles.clone()).unwrap();
+            obstacles.prepare();
+            let (position, reach) = (Vec3::from(position), radius * reach_over_radius);
+            let (mut near, mut planes) = (Vec::new(), Vec::new());
+            obstacles.planes(position, radius, reach, 0.25, 8.0, &mut near, &mut planes);
+
+            let mut expected: Vec<Plane> = Vec::new();
+            let p = position.as_dvec3();
+            for t in &triangles {
+                let offset = p - t.closest_point(p);
+                let d = offset.length();
+                if d < f64::from(reach) {
+                    let n = if d > 0.0 { offset / d } else { t.normal() };
+                    let gap = d - f64::from(radius);
+                    let speed = if gap >= 0.0 { -gap * 0.25 } else { -gap * 8.0 };
+                    let plane = Plane { point: (n * speed).as_vec3(), normal: n.as_vec3() };
+                    if !expected.contains(&plane) {
+                        expected.push(plane);
+                    }
+                }
+            }
+            let key = |p: &Plane| [p.point.x, p.point.y, p.point.z, p.normal.x, p.normal.y, p.normal.z].map(f32::to_bits);
+            planes.sort_by_key(key);
+            expected.sort_by_key(key);
+            proptest::prop_assert_eq!(planes, expected);
+        }
     }
 }

@@ -549,7 +549,8 @@ impl Simulator {
             )
         });
         // Two triangles a face (corner k has bit 0 for x, 1 for y, 2 for z).
-        const FACES: [[u32; 4]; 6] = [[0, 2, 6, 4], [1, 5, 7, 3], [0, 4, 5, 1], [2, 3, 7, 6], [0, 1, 3, 2], [4, 6, 7, 5]];
+        const FACES: [[u32; 4]; 6] =
+            [[0, 2, 6, 4], [1, 5, 7, 3], [0, 4, 5, 1], [2, 3, 7, 6], [0, 1, 3, 2], [4, 6, 7, 5]];
         let triangles: Vec<[u32; 3]> = FACES.iter().flat_map(|&[a, b, c, d]| [[a, b, c], [a, c, d]]).collect();
         self.add_obstacle(&vertices, &triangles)
     }
@@ -950,7 +951,15 @@ impl StepContext<'_> {
             let inv_horizon = (1.0 / horizon).min(1.0 / self.time_step);
             let reach = agent.radius + params.max_speed / inv_horizon;
             let inv_time_step = 1.0 / self.time_step;
-            obstacles.planes(agent.position, agent.radius, reach, inv_horizon, inv_time_step, &mut scratch.near, &mut scratch.planes);
+            obstacles.planes(
+                agent.position,
+                agent.radius,
+                reach,
+                inv_horizon,
+                inv_time_step,
+                &mut scratch.near,
+                &mut scratch.planes,
+            );
         }
         let obstacle_planes = scratch.planes.len();
 
