@@ -2,7 +2,7 @@
 //! mode, which is RVO2 bit for bit). Prints Markdown tables.
 //!
 //! `cargo run --release -p swerve-bench --example beyond_rvo2 [SECTION...]` (sections: stalls,
-//! overlaps, accelerations, responsibility, movers, layers; all by default)
+//! overlaps, accelerations, responsibility, movers, layers, obstacles3d; all by default)
 
 use std::time::Instant;
 use swerve::orca::{Extensions, Mover, OverlapResolution, SymmetryBreaking};
@@ -507,15 +507,144 @@ fn layers() {
     println!();
 }
 
+/// `cube N`'s forest of pillars: a square pillar 2 m wide through the whole height of the
+/// cube in every other gap between the lattice's columns (a checkerboard), where no agent of
+/// the lattice can start (the jitter leaves at least 0.25 m), as `(min, max)` corners.
+fn pillars(n: usize) -> Vec<(swerve::orca3d::Vec3, swerve::orca3d::Vec3)> {
+    use swerve::orca3d::Vec3;
+    use swerve_bench::orca3d::CUBE_SPACING;
+    let side = (1..).find(|s: &usize| s * s * s >= n).unwrap();
+    let (bottom, top) = (-CUBE_SPACING, side as f32 * CUBE_SPACING);
+    let mut boxes = Vec::new();
+    for i in 0..side.saturating_sub(1) {
+        for j in 0..side.saturating_sub(1) {
+            if (i + j) % 2 == 0 {
+                let centre = Vec3::new(i as f32 + 0.5, j as f32 + 0.5, 0.0) * CUBE_SPACING;
+                boxes.push((
+                    Vec3::new(centre.x - 1.0, centre.y - 1.0, bottom),
+                    Vec3::new(centre.x + 1.0, centre.y + 1.0, top),
+                ));
+            }
+        }
+    }
+    boxes
+}
+
+/// 3-D static obstacles: the cube's crowd through a forest of pillars, with the pillars as
+/// obstacles and as RVO2-3D (which has none) sees them; then the step time.
+fn obstacles3d() {
+    use swerve::orca3d::Vec3;
+    use swerve_bench::orca3d::{preferred_velocity, Scene3};
+    println!(
+        "### 3-D static obstacles: a crowd through a forest of pillars
+"
+    );
+    let n = 1_000;
+    let scene = Scene3::cube(n);
+    let boxes = pillars(n);
+    println!("`cube {n}` (RVO2-3D's Sphere parameters: radius 1.5 m, 2 m/s, time step 0.125 s) flies to its goals for 120 s through {} square pillars 2 m wide through the cube's height (every other gap of the lattice). Depth: how far an agent's sphere reached into a pillar.
+", boxes.len());
+    println!("| mode | agents within 3 m of their goal at 120 s | deepest depth into a pillar (m) | agent-steps inside a pillar | ms per step (median) |
+|---|---:|---:|---:|---:|");
+    let depth_into = |p: Vec3, (min, max): (Vec3, Vec3)| {
+        // Outside: minus the distance to the box; inside: the distance to its surface.
+        let outside = (min - p).max(p - max).max(Vec3::ZERO).length();
+        let inside = (p - min).min(max - p).min_element();
+        if outside > 0.0 {
+            1.5 - outside
+        } else {
+            1.5 + inside
+        }
+    };
+    // 0: RVO2-3D; 1: the pillars as boxes; 2: the same pillars as triangle meshes.
+    for mode in 0..3 {
+        let mut sim = scene.simulator().unwrap();
+        for &(min, max) in &boxes {
+            match mode {
+                1 => drop(sim.add_box_obstacle(min, max).unwrap()),
+                2 => {
+                    // The box's 12 triangles, as a mesh: one plane per triangle near an agent.
+                    let mut probe = swerve::orca3d::Simulator::new(1.0, Default::default()).unwrap();
+                    let id = probe.add_box_obstacle(min, max).unwrap();
+                    let triangles = probe.obstacle(id).unwrap();
+                    let vertices: Vec<Vec3> = triangles.iter().flat_map(|t| [t.a, t.b, t.c]).collect();
+                    let indices: Vec<[u32; 3]> =
+                        (0..triangles.len() as u32).map(|k| [3 * k, 3 * k + 1, 3 * k + 2]).collect();
+                    sim.add_obstacle(&vertices, &indices).unwrap();
+                }
+                _ => {}
+            }
+        }
+        let (mut deepest, mut inside, mut times) = (0.0f32, 0usize, Vec::new());
+        let mut prefs = Vec::with_capacity(n);
+        for _ in 0..960 {
+            prefs.clear();
+            prefs.extend(sim.positions().iter().zip(&scene.goals).map(|(&p, &g)| preferred_velocity(g, p)));
+            sim.set_pref_velocities(&prefs).unwrap();
+            let start = Instant::now();
+            sim.step();
+            times.push(start.elapsed().as_secs_f64() * 1e3);
+            for &p in sim.positions() {
+                let depth = boxes.iter().map(|&b| depth_into(p, b)).fold(f32::MIN, f32::max);
+                deepest = deepest.max(depth);
+                inside += usize::from(depth > 1e-3);
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        let arrived = sim.positions().iter().zip(&scene.goals).filter(|(p, g)| p.distance(**g) < 3.0).count();
+        let mode = [
+            "RVO2-3D: no obstacles",
+            "pillars as boxes (`add_box_obstacle`)",
+            "pillars as triangle meshes (`add_obstacle`, 12 triangles each)",
+        ][mode];
+        println!("| {mode} | {arrived} of {n} | {deepest:.3} | {inside} | {:.3} |", times[times.len() / 2]);
+    }
+    let unreachable = scene.goals.iter().filter(|&&g| boxes.iter().any(|&b| depth_into(g, b) > 0.0)).count();
+    println!("\n{unreachable} of the {n} goals lie within 1.5 m of a pillar, where no agent can get to.\n");
+    println!(
+        "Step time on `cube N` with and without the pillars (median of 20 steps after 5; median of 3 runs alternated):
+"
+    );
+    println!(
+        "| N | pillars (triangles) | ms per step with them | without (RVO2-3D's path, same runs) | ratio |
+|---:|---:|---:|---:|---:|"
+    );
+    for n in [10_000, 50_000] {
+        let scene = Scene3::cube(n);
+        let boxes = pillars(n);
+        let (plain, with) = alternated_medians(3, &|with_obstacles| {
+            let mut sim = scene.simulator().unwrap();
+            if with_obstacles {
+                for &(min, max) in &boxes {
+                    sim.add_box_obstacle(min, max).unwrap();
+                }
+            }
+            let goals = scene.goals.clone();
+            let mut prefs = Vec::with_capacity(goals.len());
+            Box::new(move || {
+                prefs.clear();
+                prefs.extend(sim.positions().iter().zip(&goals).map(|(&p, &g)| preferred_velocity(g, p)));
+                sim.set_pref_velocities(&prefs).unwrap();
+                let start = Instant::now();
+                sim.step();
+                start.elapsed().as_secs_f64() * 1e3
+            })
+        });
+        println!("| {n} | {} ({}) | {with:.2} | {plain:.2} | {:.2}× |", boxes.len(), boxes.len() * 12, with / plain);
+    }
+    println!();
+}
+
 fn main() {
     // Every section, or only those named: `beyond_rvo2 layers movers`.
-    let sections: [(&str, fn()); 6] = [
+    let sections: [(&str, fn()); 7] = [
         ("stalls", stalls),
         ("overlaps", overlaps),
         ("accelerations", accelerations),
         ("responsibility", responsibility),
         ("movers", movers),
         ("layers", layers),
+        ("obstacles3d", obstacles3d),
     ];
     let asked: Vec<String> = std::env::args().skip(1).collect();
     if let Some(unknown) = asked.iter().find(|a| !sections.iter().any(|(name, _)| name == a)) {

@@ -26,12 +26,25 @@ fn distance_to_obstacles(sim: &Simulator, p: Vec3) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-/// The smallest clearance (distance to the obstacles minus the radius) over all agents (m).
-fn min_clearance(sim: &Simulator) -> f64 {
+/// A solid box obstacle, as `(min, max)`.
+type SolidBox = (Vec3, Vec3);
+
+/// Whether `p` lies inside one of `boxes` (solid, unlike a mesh's surface).
+fn inside(boxes: &[SolidBox], p: Vec3) -> bool {
+    boxes.iter().any(|&(min, max)| p.cmpgt(min).all() && p.cmplt(max).all())
+}
+
+/// The smallest clearance (distance to the obstacles' surfaces minus the radius; inside a
+/// solid box, minus the distance too) over all agents (m).
+fn min_clearance(sim: &Simulator, boxes: &[SolidBox]) -> f64 {
     sim.agent_ids()
         .iter()
         .zip(sim.positions())
-        .map(|(&id, &p)| distance_to_obstacles(sim, p) - f64::from(sim.agent_params(id).unwrap().radius))
+        .map(|(&id, &p)| {
+            let d = distance_to_obstacles(sim, p);
+            let d = if inside(boxes, p) { -d } else { d };
+            d - f64::from(sim.agent_params(id).unwrap().radius)
+        })
         .fold(f64::INFINITY, f64::min)
 }
 
@@ -50,12 +63,12 @@ fn wall_with_window(half: f32, hole: f32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
 }
 
 /// Steps `sim` toward `goals` for `steps` steps; returns the smallest clearance seen.
-fn fly(sim: &mut Simulator, goals: &[Vec3], steps: usize) -> f64 {
-    let mut smallest = min_clearance(sim);
+fn fly(sim: &mut Simulator, goals: &[Vec3], steps: usize, boxes: &[SolidBox]) -> f64 {
+    let mut smallest = min_clearance(sim, boxes);
     for _ in 0..steps {
         set_prefs(sim, goals);
         sim.step();
-        smallest = smallest.min(min_clearance(sim));
+        smallest = smallest.min(min_clearance(sim, boxes));
     }
     smallest
 }
@@ -85,17 +98,19 @@ fn obstacles_out_of_reach_and_removed_obstacles_leave_rvo2_3d_bits() {
 /// A random scene: `boxes` boxes and one slanted triangle in a 60 m cube, `agents` agents of
 /// varied radii and speeds placed at least 0.1 m clear of them and of each other, with goals
 /// clear of the obstacles too.
-fn random_scene(seed: u64, boxes: usize, agents: usize) -> (Simulator, Vec<Vec3>) {
+fn random_scene(seed: u64, boxes: usize, agents: usize) -> (Simulator, Vec<Vec3>, Vec<SolidBox>) {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let params = AgentParams { neighbor_dist: 8.0, max_neighbors: 10, time_horizon: 4.0, radius: 0.6, max_speed: 2.0 };
     let mut sim = Simulator::new(0.125, params).unwrap();
-    let mut point = |rng: &mut rand_chacha::ChaCha8Rng| {
+    let point = |rng: &mut rand_chacha::ChaCha8Rng| {
         Vec3::new(rng.random_range(-30.0..30.0), rng.random_range(-30.0..30.0), rng.random_range(-30.0..30.0))
     };
+    let mut solids = Vec::new();
     for _ in 0..boxes {
         let min = point(&mut rng);
         let size = Vec3::new(rng.random_range(1.0..12.0), rng.random_range(1.0..12.0), rng.random_range(1.0..12.0));
         sim.add_box_obstacle(min, min + size).unwrap();
+        solids.push((min, min + size));
     }
     let (a, b, c) = (point(&mut rng), point(&mut rng), point(&mut rng));
     sim.add_obstacle(&[a, b, c], &[[0, 1, 2]]).unwrap();
@@ -103,7 +118,7 @@ fn random_scene(seed: u64, boxes: usize, agents: usize) -> (Simulator, Vec<Vec3>
     while sim.num_agents() < agents {
         let radius = rng.random_range(0.3..1.2);
         let (p, goal) = (point(&mut rng), point(&mut rng));
-        let clear = |q: Vec3| distance_to_obstacles(&sim, q) >= f64::from(radius) + 0.1;
+        let clear = |q: Vec3| !inside(&solids, q) && distance_to_obstacles(&sim, q) >= f64::from(radius) + 0.1;
         let apart = sim
             .agent_ids()
             .iter()
@@ -118,14 +133,14 @@ fn random_scene(seed: u64, boxes: usize, agents: usize) -> (Simulator, Vec<Vec3>
             goals.push(goal);
         }
     }
-    (sim, goals)
+    (sim, goals, solids)
 }
 
 #[test]
 fn no_agent_comes_closer_than_its_radius_to_a_triangle_in_random_scenes() {
     for seed in 0..6 {
-        let (mut sim, goals) = random_scene(seed, 12, 60);
-        let smallest = fly(&mut sim, &goals, 240);
+        let (mut sim, goals, boxes) = random_scene(seed, 12, 60);
+        let smallest = fly(&mut sim, &goals, 240, &boxes);
         assert!(smallest >= -1e-3, "seed {seed}: an agent came {:.5} m inside an obstacle", -smallest);
     }
 }
@@ -135,7 +150,7 @@ fn obstacles_hold_with_every_option_on_and_thread_counts_change_nothing() {
     let run = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| {
-            let (mut sim, goals) = random_scene(11, 10, 80);
+            let (mut sim, goals, boxes) = random_scene(11, 10, 80);
             sim.set_extensions(Extensions {
                 symmetry_breaking: Some(SymmetryBreaking::default()),
                 overlap_resolution: None,
@@ -156,7 +171,7 @@ fn obstacles_hold_with_every_option_on_and_thread_counts_change_nothing() {
                 radius: 3.0,
             })
             .unwrap();
-            let smallest = fly(&mut sim, &goals, 200);
+            let smallest = fly(&mut sim, &goals, 200, &boxes);
             (smallest, sim.positions().to_vec())
         })
     };
@@ -187,7 +202,7 @@ fn a_dense_crowd_pressed_against_a_wall_falls_back_but_keeps_clear_of_it() {
     for _ in 0..160 {
         set_prefs(&mut sim, &goals);
         sim.step();
-        smallest = smallest.min(min_clearance(&sim));
+        smallest = smallest.min(min_clearance(&sim, &[]));
         for &id in sim.agent_ids() {
             let planes = sim.agent_planes(id).unwrap();
             let hard = sim.agent_obstacle_plane_count(id).unwrap();
@@ -205,7 +220,7 @@ fn a_dense_crowd_pressed_against_a_wall_falls_back_but_keeps_clear_of_it() {
     assert!(smallest >= -1e-3, "an agent came {:.5} m inside the wall", -smallest);
     // The wall's planes are what held them: without it they all fly on.
     sim.remove_obstacle(wall).unwrap();
-    fly(&mut sim, &goals, 200);
+    fly(&mut sim, &goals, 200, &[]);
     assert!(sim.positions().iter().all(|p| p.x > 5.0), "the crowd did not cross once the wall was gone");
 }
 
@@ -224,7 +239,7 @@ fn agents_fly_through_a_window_to_their_goals() {
         sim.add_agent(Vec3::new(-15.0, y, z)).unwrap();
         goals.push(Vec3::new(15.0, 0.2 * y, 0.2 * z));
     }
-    let smallest = fly(&mut sim, &goals, 800);
+    let smallest = fly(&mut sim, &goals, 800, &[]);
     assert!(smallest >= -1e-3, "an agent came {:.5} m inside the wall", -smallest);
     for (i, (p, g)) in sim.positions().iter().zip(&goals).enumerate() {
         assert!(p.distance(*g) < 0.5, "agent {i} at {p} did not reach {g}");
@@ -263,7 +278,8 @@ fn an_acceleration_limit_brakes_in_time_when_the_horizon_is_max_speed_over_the_l
     let fly_at_wall = |horizon: f32| {
         let params = AgentParams { radius: 1.0, max_speed: 2.0, ..AgentParams::default() };
         let mut sim = Simulator::new(0.125, params).unwrap();
-        sim.add_box_obstacle(Vec3::new(0.0, -50.0, -50.0), Vec3::new(1.0, 50.0, 50.0)).unwrap();
+        let wall = (Vec3::new(0.0, -50.0, -50.0), Vec3::new(1.0, 50.0, 50.0));
+        sim.add_box_obstacle(wall.0, wall.1).unwrap();
         let id = sim.add_agent(Vec3::new(-30.0, 0.0, 0.0)).unwrap();
         sim.set_agent_velocity(id, Vec3::new(2.0, 0.0, 0.0)).unwrap();
         sim.set_agent_max_acceleration(id, 1.0).unwrap();
@@ -272,7 +288,7 @@ fn an_acceleration_limit_brakes_in_time_when_the_horizon_is_max_speed_over_the_l
         for _ in 0..400 {
             sim.set_agent_pref_velocity(id, Vec3::new(2.0, 0.0, 0.0)).unwrap();
             sim.step();
-            smallest = smallest.min(min_clearance(&sim));
+            smallest = smallest.min(min_clearance(&sim, &[wall]));
         }
         smallest
     };
@@ -359,10 +375,27 @@ fn safe_mode_pushes_stay_within_a_few_centimetres_of_the_obstacles() {
     // Safe mode scales the radius in the obstacle planes as in the neighbours' (a clearance),
     // but its overlap push acts after the program and may move an agent a little toward a
     // triangle; the next step's plane pushes it out again.
-    let (mut crowd, goals) = random_scene(3, 8, 40);
+    let (mut crowd, goals, boxes) = random_scene(3, 8, 40);
     crowd
         .set_extensions(Extensions { overlap_resolution: Some(OverlapResolution::default()), ..Extensions::default() })
         .unwrap();
-    let smallest = fly(&mut crowd, &goals, 120);
+    let smallest = fly(&mut crowd, &goals, 120, &boxes);
     assert!(smallest >= -0.05, "safe mode: an agent came {:.5} m inside an obstacle", -smallest);
+}
+
+#[test]
+fn an_agent_placed_inside_a_box_leaves_it_through_the_nearest_face() {
+    // Boxes are solid (a mesh is only a surface): 0.5 m inside the face x = 4 of a box, the
+    // agent must leave along +x, at up to its max speed, and then stay out.
+    let mut sim = Simulator::new(0.125, AgentParams::default()).unwrap();
+    let solid = (Vec3::new(0.0, 0.0, 0.0), Vec3::new(4.0, 20.0, 20.0));
+    sim.add_box_obstacle(solid.0, solid.1).unwrap();
+    let id = sim.add_agent(Vec3::new(3.5, 10.0, 10.0)).unwrap();
+    for _ in 0..40 {
+        sim.set_agent_pref_velocity(id, Vec3::ZERO).unwrap();
+        sim.step();
+    }
+    let p = sim.agent_position(id).unwrap();
+    assert!((p.y, p.z) == (10.0, 10.0) && p.x >= 4.0 + 1.5 - 1e-3, "{p}");
+    assert!(min_clearance(&sim, &[solid]) >= -1e-3);
 }

@@ -25,10 +25,16 @@
 //! standing still, so the obstacle planes never conflict with each other or with the speed
 //! limit; only the other agents' planes give way in a dense crowd.
 //!
-//! **Finding the triangles.** A uniform grid over the triangles (the 3-D balls' grid, built
-//! once after obstacles change) gives the triangles near the cube of half-side
-//! `r + max_speed · τ`; a triangle farther than that cannot constrain a velocity within the
-//! max-speed sphere.
+//! **Boxes** ([`super::Simulator::add_box_obstacle`]) are solid: one plane per box, through
+//! the box's point nearest the agent (a clamp), instead of one per triangle of its surface —
+//! fewer and less conservative planes (the planes of a box's faces seen past their edges
+//! would forbid velocities that pass the box), at a fraction of the cost.
+//!
+//! **Finding them.** Two uniform grids with cells about as wide as the agents' typical reach
+//! `r + max_speed · τ` (built once after the obstacles change; a triangle or box farther than
+//! the reach cannot constrain a velocity within the max-speed sphere): the 3-D balls' grid
+//! over the triangles, and a grid over the boxes' bounds that reports each box once, from
+//! the first cell of the query that it covers.
 
 use glam::{DVec3, Vec3};
 
@@ -38,14 +44,25 @@ use crate::physics3d::triangle_grid::TriangleGrid;
 use crate::physics3d::{Aabb3, Triangle};
 use crate::Error;
 
-/// The obstacle meshes of a 3-D crowd and the grid over their triangles.
+/// One obstacle: its surface's triangles, and for a box, the box (which gives its planes).
+#[derive(Clone, Debug)]
+struct Obstacle {
+    triangles: Vec<Triangle>,
+    solid_box: Option<Aabb3>,
+}
+
+/// The obstacles of a 3-D crowd and the grids over them.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Obstacles {
-    /// Each obstacle's triangles, by id; `None` once removed.
-    meshes: Vec<Option<Vec<Triangle>>>,
-    /// Every live mesh's triangles, in id order (rebuilt by [`Obstacles::prepare`]).
+    /// Each obstacle, by id; `None` once removed.
+    meshes: Vec<Option<Obstacle>>,
+    /// Every live mesh's triangles (not the boxes'), in id order (rebuilt by
+    /// [`Obstacles::prepare`]).
     triangles: Vec<Triangle>,
     grid: TriangleGrid,
+    /// Every live box, in id order (rebuilt by [`Obstacles::prepare`]).
+    boxes: Vec<Aabb3>,
+    box_grid: BoxGrid,
     /// How many triangles the live meshes have.
     live: usize,
     /// Whether `triangles` and `grid` predate the last change.
@@ -55,7 +72,16 @@ pub(crate) struct Obstacles {
 impl Obstacles {
     /// Adds a mesh of checked triangles; its id.
     pub(crate) fn add(&mut self, mesh: Vec<Triangle>) -> Result<ObstacleId, Error> {
-        let live = self.live + mesh.len();
+        self.push(Obstacle { triangles: mesh, solid_box: None })
+    }
+
+    /// Adds the solid box `solid` (checked), whose surface is `triangles`; its id.
+    pub(crate) fn add_box(&mut self, solid: Aabb3, triangles: Vec<Triangle>) -> Result<ObstacleId, Error> {
+        self.push(Obstacle { triangles, solid_box: Some(solid) })
+    }
+
+    fn push(&mut self, obstacle: Obstacle) -> Result<ObstacleId, Error> {
+        let live = self.live + obstacle.triangles.len();
         // Triangle numbers are `u32` in the grid.
         if live >= u32::MAX as usize || self.meshes.len() >= u32::MAX as usize {
             return Err(Error::OutOfRange {
@@ -64,7 +90,7 @@ impl Obstacles {
                 value: live as f32,
             });
         }
-        self.meshes.push(Some(mesh));
+        self.meshes.push(Some(obstacle));
         self.live = live;
         self.stale = true;
         Ok(ObstacleId(self.meshes.len() as u32 - 1))
@@ -74,7 +100,7 @@ impl Obstacles {
     pub(crate) fn remove(&mut self, id: ObstacleId) -> Result<(), Error> {
         match self.meshes.get_mut(id.0 as usize) {
             Some(mesh @ Some(_)) => {
-                self.live -= mesh.take().map_or(0, |m| m.len());
+                self.live -= mesh.take().map_or(0, |m| m.triangles.len());
                 self.stale = true;
                 Ok(())
             }
@@ -85,19 +111,22 @@ impl Obstacles {
     /// Obstacle `id`'s triangles.
     pub(crate) fn mesh(&self, id: ObstacleId) -> Result<&[Triangle], Error> {
         match self.meshes.get(id.0 as usize) {
-            Some(Some(mesh)) => Ok(mesh),
+            Some(Some(mesh)) => Ok(&mesh.triangles),
             _ => Err(Error::UnknownObstacle(id.0)),
         }
     }
 
     /// The live obstacles and their triangles, in id order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (ObstacleId, &[Triangle])> + '_ {
-        self.meshes.iter().enumerate().filter_map(|(id, mesh)| Some((ObstacleId(id as u32), mesh.as_deref()?)))
+        self.meshes
+            .iter()
+            .enumerate()
+            .filter_map(|(id, mesh)| Some((ObstacleId(id as u32), mesh.as_ref()?.triangles.as_slice())))
     }
 
-    /// Whether there is no live triangle (as of the last [`Obstacles::prepare`]).
+    /// Whether there is no live obstacle (as of the last [`Obstacles::prepare`]).
     pub(crate) fn is_empty(&self) -> bool {
-        self.triangles.is_empty()
+        self.triangles.is_empty() && self.boxes.is_empty()
     }
 
     /// How many live triangles there are (as of the last [`Obstacles::prepare`]): the most a
@@ -106,13 +135,19 @@ impl Obstacles {
         self.triangles.len()
     }
 
-    /// Brings the triangle list and the grid up to date after a change (allocates then only).
-    pub(crate) fn prepare(&mut self) {
+    /// Brings the triangle list and the grid up to date after a change (allocates then only),
+    /// with cells of about `reach()` (m), the agents' typical obstacle reach: a query then
+    /// looks at a few cells a side, however long the triangles are.
+    pub(crate) fn prepare(&mut self, reach: impl FnOnce() -> f32) {
         if !self.stale {
             return;
         }
-        self.triangles = self.meshes.iter().flatten().flatten().copied().collect();
-        self.grid = TriangleGrid::build(&self.triangles);
+        let live = || self.meshes.iter().flatten();
+        self.triangles = live().filter(|m| m.solid_box.is_none()).flat_map(|m| m.triangles.iter().copied()).collect();
+        self.boxes = live().filter_map(|m| m.solid_box).collect();
+        let reach = f64::from(reach());
+        self.grid = TriangleGrid::build_with_cell(&self.triangles, Some(reach));
+        self.box_grid = BoxGrid::build(&self.boxes, reach);
         self.stale = false;
     }
 
@@ -134,28 +169,176 @@ impl Obstacles {
         out: &mut Vec<Plane>,
     ) {
         let query = Aabb3 { min: position - Vec3::splat(reach), max: position + Vec3::splat(reach) };
+        // The speed at which the plane lets the agent close a gap (m/s; negative: it must
+        // open an overlap within the step).
+        let gap_speed =
+            |gap: f64| if gap >= 0.0 { -gap * f64::from(inv_horizon) } else { -gap * f64::from(inv_time_step) };
+        // Boxes: one plane each, through the nearest point (inside: the nearest face's).
+        self.box_grid.for_each_near(&query, |b| {
+            let solid = &self.boxes[b as usize];
+            let offset = position - position.clamp(solid.min, solid.max);
+            let distance_squared = offset.length_squared();
+            if distance_squared.is_nan() || distance_squared >= reach * reach {
+                return;
+            }
+            let (normal, gap) = if distance_squared > 0.0 {
+                let distance = distance_squared.sqrt();
+                (offset / distance, distance - radius)
+            } else {
+                // Inside: out through the nearest face.
+                let (below, above) = (position - solid.min, solid.max - position);
+                let depth = below.min(above).min_element();
+                let axis = (0..3).find(|&k| below[k] == depth || above[k] == depth).unwrap_or(0);
+                let mut normal = Vec3::ZERO;
+                normal[axis] = if below[axis] == depth { -1.0 } else { 1.0 };
+                (normal, -depth - radius)
+            };
+            let plane = Plane { point: normal * gap_speed(f64::from(gap)) as f32, normal };
+            if plane.is_finite() {
+                out.push(plane);
+            }
+        });
+
         self.grid.near(&query, near);
         let first = out.len();
         let p = position.as_dvec3();
+        let reach_f32 = reach;
         let (radius, reach) = (f64::from(radius), f64::from(reach));
         for &t in near.iter() {
             let triangle = &self.triangles[t as usize];
+            // The triangle's box is a cheap first test: most of what the grid returns lies
+            // farther than `reach` from the agent.
+            let bounds = triangle.bounding_box();
+            let outside = (bounds.min - position).max(position - bounds.max).max(Vec3::ZERO);
+            if outside.length_squared() > reach_f32 * reach_f32 * (1.0 + 1e-5) {
+                continue;
+            }
             let offset = p - triangle.closest_point(p);
             let distance_squared = offset.length_squared();
-            // `!(a < b)`: a NaN distance (a position too large for `f64` products) adds nothing.
-            if !(distance_squared < reach * reach) {
+            // A NaN distance (a position too large for `f64` products) adds nothing.
+            if distance_squared.is_nan() || distance_squared >= reach * reach {
                 continue;
             }
             let distance = distance_squared.sqrt();
             // On the triangle itself: away along its normal (either face would do).
             let normal: DVec3 = if distance > 0.0 { offset / distance } else { triangle.normal() };
-            let gap = distance - radius;
-            let speed = if gap >= 0.0 { -gap * f64::from(inv_horizon) } else { -gap * f64::from(inv_time_step) };
-            let plane = Plane { point: (normal * speed).as_vec3(), normal: normal.as_vec3() };
+            let plane = Plane { point: (normal * gap_speed(distance - radius)).as_vec3(), normal: normal.as_vec3() };
             if plane.is_finite() && !out[first..].contains(&plane) {
                 out.push(plane);
             }
         }
+    }
+}
+
+/// A uniform grid over boxes: each box is listed in every cell its bounds overlap, and a query
+/// reports it once, from the first cell of the query's range it covers (no sort, no marks).
+#[derive(Clone, Debug, Default)]
+struct BoxGrid {
+    origin: DVec3,
+    cell: f64,
+    /// Cells along x, y and z (all 0 for the empty grid).
+    counts: [usize; 3],
+    /// Compressed rows: the boxes of cell `c` are `entries[starts[c]..starts[c + 1]]`.
+    starts: Vec<u32>,
+    entries: Vec<u32>,
+    /// Each box's first cell along x, y and z.
+    first_cells: Vec<[usize; 3]>,
+}
+
+impl BoxGrid {
+    /// How many cells the grid may have per box, plus 64: the bound on its memory.
+    const CELLS_PER_BOX: usize = 8;
+
+    /// The grid over `boxes` (finite and not inverted, as [`super::Simulator::add_box_obstacle`]
+    /// checks), with cells of about `cell` (m), coarser if the bound on the cell count needs.
+    fn build(boxes: &[Aabb3], cell: f64) -> BoxGrid {
+        let Some(bounds) = boxes.iter().copied().reduce(|a, b| a.union(&b)) else {
+            return BoxGrid::default();
+        };
+        let (origin, size) = (bounds.min.as_dvec3(), bounds.max.as_dvec3() - bounds.min.as_dvec3());
+        let mut cell = if cell.is_finite() && cell > 0.0 { cell } else { size.max_element() };
+        cell = cell.max(1e-6 * size.max_element()).max(f64::from(f32::MIN_POSITIVE));
+        // `as` saturates: a huge count stays huge rather than wrapping.
+        let counts_for = |cell: f64| size.to_array().map(|s| (s / cell) as usize + 1);
+        let bound = Self::CELLS_PER_BOX.saturating_mul(boxes.len()).saturating_add(64);
+        while counts_for(cell).iter().fold(1usize, |acc, &k| acc.saturating_mul(k)) > bound {
+            cell *= 2.0;
+        }
+        let mut grid = BoxGrid { origin, cell, counts: counts_for(cell), ..BoxGrid::default() };
+        let ranges: Vec<[(usize, usize); 3]> =
+            boxes.iter().map(|b| grid.cell_range(b).unwrap_or([(1, 0); 3])).collect();
+        let total = grid.counts.iter().product::<usize>();
+        let mut starts = vec![0u32; total + 1];
+        for range in &ranges {
+            grid.for_each_cell(range, |c| starts[c + 1] += 1);
+        }
+        for c in 0..total {
+            starts[c + 1] += starts[c];
+        }
+        let mut entries = vec![0u32; starts[total] as usize];
+        for (b, range) in ranges.iter().enumerate() {
+            grid.for_each_cell(range, |c| {
+                entries[starts[c] as usize] = b as u32;
+                starts[c] += 1;
+            });
+        }
+        for c in (1..=total).rev() {
+            starts[c] = starts[c - 1];
+        }
+        starts[0] = 0;
+        grid.first_cells = ranges.iter().map(|r| r.map(|(lo, _)| lo)).collect();
+        grid.starts = starts;
+        grid.entries = entries;
+        grid
+    }
+
+    /// The cells (inclusive ranges along x, y and z) that `b` overlaps, or `None` when it lies
+    /// outside the grid or is not finite (the planar grid's rule: a monotone cell index).
+    fn cell_range(&self, b: &Aabb3) -> Option<[(usize, usize); 3]> {
+        if self.counts[0] == 0 {
+            return None; // the empty grid
+        }
+        let mut range = [(0, 0); 3];
+        for (axis, slot) in range.iter_mut().enumerate() {
+            let n = self.counts[axis] as f64;
+            let lo = (f64::from(b.min[axis]) - self.origin[axis]) / self.cell;
+            let hi = (f64::from(b.max[axis]) - self.origin[axis]) / self.cell;
+            // Also false for NaN.
+            if !(hi >= 0.0 && lo < n && lo <= hi) {
+                return None;
+            }
+            *slot = (lo.clamp(0.0, n - 1.0) as usize, hi.clamp(0.0, n - 1.0) as usize);
+        }
+        Some(range)
+    }
+
+    fn for_each_cell(&self, range: &[(usize, usize); 3], mut f: impl FnMut(usize)) {
+        let [(x0, x1), (y0, y1), (z0, z1)] = *range;
+        for z in z0..=z1 {
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    f((z * self.counts[1] + y) * self.counts[0] + x);
+                }
+            }
+        }
+    }
+
+    /// Calls `f` once with every box whose bounds overlap `query`'s cells (a superset of the
+    /// boxes that meet `query`).
+    fn for_each_near(&self, query: &Aabb3, mut f: impl FnMut(u32)) {
+        let Some(range) = self.cell_range(query) else { return };
+        let [(x0, _), (y0, _), (z0, _)] = range;
+        self.for_each_cell(&range, |c| {
+            let (x, y, z) =
+                (c % self.counts[0], (c / self.counts[0]) % self.counts[1], c / (self.counts[0] * self.counts[1]));
+            for &b in &self.entries[self.starts[c] as usize..self.starts[c + 1] as usize] {
+                let [bx, by, bz] = self.first_cells[b as usize];
+                // The first cell of the box within the query's range: report it there only.
+                if x == bx.max(x0) && y == by.max(y0) && z == bz.max(z0) {
+                    f(b);
+                }
+            }
+        });
     }
 }
 
@@ -173,7 +356,7 @@ mod tests {
         ];
         let mut obstacles = Obstacles::default();
         obstacles.add(Triangle::mesh(&corners, &[[0, 1, 2], [0, 2, 3]]).unwrap()).unwrap();
-        obstacles.prepare();
+        obstacles.prepare(|| 5.0);
         obstacles
     }
 
@@ -215,7 +398,7 @@ mod tests {
         obstacles.remove(ObstacleId(0)).unwrap();
         obstacles.remove(second).unwrap();
         assert!(matches!(obstacles.remove(second), Err(Error::UnknownObstacle(1))));
-        obstacles.prepare();
+        obstacles.prepare(|| 5.0);
         assert!(obstacles.is_empty());
         let (mut near, mut planes) = (Vec::new(), Vec::new());
         obstacles.planes(Vec3::new(1.0, 0.0, 0.0), 1.0, 5.0, 0.5, 4.0, &mut near, &mut planes);
@@ -246,7 +429,7 @@ mod tests {
                 .collect();
             let mut obstacles = Obstacles::default();
             obstacles.add(triangles.clone()).unwrap();
-            obstacles.prepare();
+            obstacles.prepare(|| 5.0);
             let (position, reach) = (Vec3::from(position), radius * reach_over_radius);
             let (mut near, mut planes) = (Vec::new(), Vec::new());
             obstacles.planes(position, radius, reach, 0.25, 8.0, &mut near, &mut planes);
@@ -271,5 +454,59 @@ mod tests {
             expected.sort_by_key(key);
             proptest::prop_assert_eq!(planes, expected);
         }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// The box grid reports every box that meets the query once, and only boxes near it.
+        #[test]
+        fn the_box_grid_reports_each_box_meeting_the_query_once(
+            corners in proptest::collection::vec(proptest::array::uniform3(-30.0f32..30.0), 1..120),
+            sizes in proptest::collection::vec(proptest::array::uniform3(0.01f32..25.0), 120),
+            centre in proptest::array::uniform3(-40.0f32..40.0),
+            half in 0.1f32..20.0,
+            cell in 0.5f64..30.0,
+        ) {
+            let boxes: Vec<Aabb3> = corners
+                .iter()
+                .zip(&sizes)
+                .map(|(&c, &s)| Aabb3 { min: Vec3::from(c), max: Vec3::from(c) + Vec3::from(s) })
+                .collect();
+            let grid = BoxGrid::build(&boxes, cell);
+            let query = Aabb3 { min: Vec3::from(centre) - half, max: Vec3::from(centre) + half };
+            let mut reported = Vec::new();
+            grid.for_each_near(&query, |b| reported.push(b));
+            let count = reported.len();
+            reported.sort_unstable();
+            reported.dedup();
+            proptest::prop_assert_eq!(count, reported.len(), "a box reported twice");
+            for (b, solid) in boxes.iter().enumerate() {
+                let meets = solid.min.cmple(query.max).all() && query.min.cmple(solid.max).all();
+                if meets {
+                    proptest::prop_assert!(reported.binary_search(&(b as u32)).is_ok(), "box {} missed", b);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_box_gives_one_plane_through_its_nearest_point_and_pushes_out_through_the_nearest_face() {
+        let mut obstacles = Obstacles::default();
+        let solid = Aabb3 { min: Vec3::new(0.0, 0.0, 0.0), max: Vec3::new(4.0, 2.0, 10.0) };
+        obstacles.add_box(solid, Vec::new()).unwrap();
+        obstacles.prepare(|| 5.0);
+        let (mut near, mut planes) = (Vec::new(), Vec::new());
+        // Beyond the corner (4, 2, ·): the normal points from the edge to the agent.
+        obstacles.planes(Vec3::new(7.0, 6.0, 5.0), 1.0, 10.0, 0.5, 8.0, &mut near, &mut planes);
+        assert_eq!(planes.len(), 1);
+        assert!((planes[0].normal - Vec3::new(0.6, 0.8, 0.0)).length() < 1e-6, "{planes:?}");
+        // Distance 5, radius 1: closing at 4 m / 2 s = 2 m/s along the normal is the limit.
+        assert!(planes[0].violation(Vec3::new(-1.2, -1.6, 0.0)).abs() < 1e-6);
+        // Inside, 0.5 m from the face x = 4 (the nearest): out along +x at (0.5 + 1) / 0.125.
+        planes.clear();
+        obstacles.planes(Vec3::new(3.5, 1.0, 5.0), 1.0, 10.0, 0.5, 8.0, &mut near, &mut planes);
+        assert_eq!(planes.len(), 1);
+        assert_eq!(planes[0].normal, Vec3::X);
+        assert!(planes[0].violation(Vec3::new(12.0, 0.0, 0.0)).abs() < 1e-5, "{planes:?}");
     }
 }

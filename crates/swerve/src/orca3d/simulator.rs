@@ -16,7 +16,7 @@ use super::symmetry::is_head_on;
 use crate::orca::avoidance_layers::{AvoidanceLayers, LayerView};
 use crate::orca::extensions::{share, MoverList, RVO2_RESPONSIBILITY};
 use crate::orca::{AgentId, LpOutcome, MoverId, ObstacleId};
-use crate::physics3d::Triangle;
+use crate::physics3d::{Aabb3, Triangle};
 use crate::Error;
 
 /// The parameters RVO2-3D keeps per agent (metres, seconds, metres per second).
@@ -531,14 +531,18 @@ impl Simulator {
         self.obstacles.add(Triangle::mesh(vertices, triangles)?)
     }
 
-    /// Adds the axis-aligned box from `min` to `max` (m) as a static obstacle of 12
-    /// triangles (see [`Simulator::add_obstacle`]): a building, a pillar, a crate. Errors on
-    /// a non-finite corner or a box that is not at least 10⁻⁴ m thick in every direction.
+    /// Adds the solid axis-aligned box from `min` to `max` (m) as a static obstacle (see
+    /// [`Simulator::add_obstacle`]): a building, a pillar, a crate. Its surface is 12 triangles
+    /// ([`Simulator::obstacle`]), but it gives an agent one plane, through the box's point
+    /// nearest the agent, instead of one per triangle: fewer, less conservative planes at a
+    /// fraction of the cost, so prefer it to the same box as a mesh. Errors on a non-finite
+    /// corner or a box that is not at least 10⁻⁴ m thick in every direction.
     pub fn add_box_obstacle(&mut self, min: Vec3, max: Vec3) -> Result<ObstacleId, Error> {
         Error::check_finite_vec3("box corner", min)?;
         Error::check_finite_vec3("box corner", max)?;
         let thinnest = (max - min).min_element();
-        if !(thinnest >= 1e-4) {
+        // Finite corners: `thinnest` is a number.
+        if thinnest < 1e-4 {
             return Err(Error::OutOfRange { what: "box thickness", requirement: "at least 1e-4 m", value: thinnest });
         }
         let vertices: [Vec3; 8] = std::array::from_fn(|k| {
@@ -552,7 +556,7 @@ impl Simulator {
         const FACES: [[u32; 4]; 6] =
             [[0, 2, 6, 4], [1, 5, 7, 3], [0, 4, 5, 1], [2, 3, 7, 6], [0, 1, 3, 2], [4, 6, 7, 5]];
         let triangles: Vec<[u32; 3]> = FACES.iter().flat_map(|&[a, b, c, d]| [[a, b, c], [a, c, d]]).collect();
-        self.add_obstacle(&vertices, &triangles)
+        self.obstacles.add_box(Aabb3 { min, max }, Triangle::mesh(&vertices, &triangles)?)
     }
 
     /// Removes a static obstacle, from the next step on; the other obstacles keep their ids.
@@ -711,7 +715,12 @@ impl Simulator {
         self.grid.build(&self.positions, typical_radius);
         self.decisions.resize(count, (Vec3::ZERO, 0.0));
         self.avoidance_layers.prepare();
-        self.obstacles.prepare();
+        let (params, horizons, time_step) = (&self.params, &self.obstacle_time_horizons, self.time_step);
+        self.obstacles.prepare(|| {
+            let reach =
+                |(i, p): (usize, &AgentParams)| p.radius + p.max_speed * obstacle_horizon(p, horizons, i, time_step);
+            params.iter().enumerate().map(reach).sum::<f32>() / params.len().max(1) as f32
+        });
 
         let keep_records = self.keeps_records();
         let context = StepContext {
@@ -943,13 +952,9 @@ impl StepContext<'_> {
         // RVO2-3D; see `obstacles.rs`).
         if let Some(obstacles) = self.obstacles {
             scratch.near.reserve(obstacles.triangle_count());
-            let horizon = match self.obstacle_time_horizons.get(index) {
-                Some(&horizon) if horizon > 0.0 => horizon,
-                _ => params.time_horizon,
-            };
-            // A horizon shorter than a step would let the agent reach the plane within the step.
-            let inv_horizon = (1.0 / horizon).min(1.0 / self.time_step);
-            let reach = agent.radius + params.max_speed / inv_horizon;
+            let horizon = obstacle_horizon(params, self.obstacle_time_horizons, index, self.time_step);
+            let inv_horizon = 1.0 / horizon;
+            let reach = agent.radius + params.max_speed * horizon;
             let inv_time_step = 1.0 / self.time_step;
             obstacles.planes(
                 agent.position,
@@ -1070,6 +1075,17 @@ impl StepContext<'_> {
         }
         (velocity, radius)
     }
+}
+
+/// Agent `index`'s obstacle time horizon as its planes use it (s): its own, or its time
+/// horizon, and at least one time step (a shorter one would let it reach a plane within the
+/// step).
+fn obstacle_horizon(params: &AgentParams, horizons: &[f32], index: usize, time_step: f32) -> f32 {
+    let horizon = match horizons.get(index) {
+        Some(&horizon) if horizon > 0.0 => horizon,
+        _ => params.time_horizon,
+    };
+    horizon.max(time_step)
 }
 
 /// `v` if it is within `reach` of `centre` (as it is, bit for bit: a limit that never binds

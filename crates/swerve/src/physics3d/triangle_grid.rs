@@ -57,6 +57,15 @@ impl TriangleGrid {
     /// Builds the grid over `triangles`. A triangle with a non-finite corner (possible only
     /// for one written out field by field) is listed in no cell.
     pub(crate) fn build(triangles: &[Triangle]) -> TriangleGrid {
+        Self::build_with_cell(triangles, None)
+    }
+
+    /// [`TriangleGrid::build`] with cells of about `cell` (m) instead of a typical triangle's
+    /// size, for queries of a known size (the 3-D crowd's: an agent's obstacle reach): long
+    /// triangles (a tower's walls) would otherwise make cells as large as the scene. The cell
+    /// count bound still holds; `None`, or a `cell` that is not positive and finite, is
+    /// [`TriangleGrid::build`].
+    pub(crate) fn build_with_cell(triangles: &[Triangle], cell: Option<f64>) -> TriangleGrid {
         let boxes: Vec<Aabb3> = triangles.iter().map(Triangle::bounding_box).collect();
         let finite = |b: &Aabb3| b.min.is_finite() && b.max.is_finite();
         let Some(bounds) = boxes.iter().filter(|b| finite(b)).copied().reduce(|acc, b| acc.union(&b)) else {
@@ -72,7 +81,8 @@ impl TriangleGrid {
         // the triangles; the cell count bound below handles sparse scenes instead.
         let typical = boxes.iter().filter(|b| finite(b)).map(|b| (b.max - b.min).as_dvec3().max_element()).sum::<f64>()
             / n as f64;
-        let mut cell = typical.max(1e-6 * size.max_element()).max(f64::from(f32::MIN_POSITIVE));
+        let wanted = cell.filter(|c| c.is_finite() && *c > 0.0).unwrap_or(typical);
+        let mut cell = wanted.max(1e-6 * size.max_element()).max(f64::from(f32::MIN_POSITIVE));
         // `as` saturates: a huge count stays huge rather than wrapping.
         let counts = |cell: f64| size.to_array().map(|s| (s / cell) as usize + 1);
         let bound = Self::CELLS_PER_TRIANGLE.saturating_mul(n).saturating_add(Self::MIN_CELLS);
