@@ -129,12 +129,6 @@ impl Obstacles {
         self.triangles.is_empty() && self.boxes.is_empty()
     }
 
-    /// How many live triangles there are (as of the last [`Obstacles::prepare`]): the most a
-    /// query can return.
-    pub(crate) fn triangle_count(&self) -> usize {
-        self.triangles.len()
-    }
-
     /// Brings the triangle list and the grid up to date after a change (allocates then only),
     /// with cells of about `reach()` (m), the agents' typical obstacle reach: a query then
     /// looks at a few cells a side, however long the triangles are.
@@ -155,8 +149,8 @@ impl Obstacles {
     /// the module's account), leaving out a plane equal to one already appended (the corner
     /// that several triangles of a mesh share gives the same plane to each).
     ///
-    /// `near` is scratch; with capacity for [`Obstacles::triangle_count`] triangles, this does
-    /// not allocate beyond growing `out`.
+    /// `visited` is the thread's scratch; once it has seen [`Obstacles::triangle_count`]
+    /// triangles, this does not allocate beyond growing `out`.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn planes(
         &self,
@@ -165,7 +159,7 @@ impl Obstacles {
         reach: f32,
         inv_horizon: f32,
         inv_time_step: f32,
-        near: &mut Vec<u32>,
+        visited: &mut Visited,
         out: &mut Vec<Plane>,
     ) {
         let query = Aabb3 { min: position - Vec3::splat(reach), max: position + Vec3::splat(reach) };
@@ -199,25 +193,28 @@ impl Obstacles {
             }
         });
 
-        self.grid.near(&query, near);
+        visited.begin(self.triangles.len());
         let first = out.len();
         let p = position.as_dvec3();
         let reach_f32 = reach;
         let (radius, reach) = (f64::from(radius), f64::from(reach));
-        for &t in near.iter() {
+        self.grid.for_each_listed(&query, |t| {
+            if !visited.first_visit(t) {
+                return;
+            }
             let triangle = &self.triangles[t as usize];
             // The triangle's box is a cheap first test: most of what the grid returns lies
             // farther than `reach` from the agent.
             let bounds = triangle.bounding_box();
             let outside = (bounds.min - position).max(position - bounds.max).max(Vec3::ZERO);
             if outside.length_squared() > reach_f32 * reach_f32 * (1.0 + 1e-5) {
-                continue;
+                return;
             }
             let offset = p - triangle.closest_point(p);
             let distance_squared = offset.length_squared();
             // A NaN distance (a position too large for `f64` products) adds nothing.
             if distance_squared.is_nan() || distance_squared >= reach * reach {
-                continue;
+                return;
             }
             let distance = distance_squared.sqrt();
             // On the triangle itself: away along its normal (either face would do).
@@ -226,7 +223,39 @@ impl Obstacles {
             if plane.is_finite() && !out[first..].contains(&plane) {
                 out.push(plane);
             }
+        });
+    }
+}
+
+/// A thread's marks of the triangles one query has looked at: a long triangle is listed in
+/// many of the cells a query covers, and marking it is cheaper than sorting the lists.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Visited {
+    /// The query that last looked at each triangle.
+    stamps: Vec<u32>,
+    current: u32,
+}
+
+impl Visited {
+    /// Starts a query over `count` triangles (allocates only when `count` grows).
+    fn begin(&mut self, count: usize) {
+        if self.stamps.len() < count {
+            self.stamps.resize(count, 0);
         }
+        self.current = self.current.wrapping_add(1);
+        if self.current == 0 {
+            // After 2³² queries: clear the stamps so that none equals the new mark by chance.
+            self.stamps.fill(0);
+            self.current = 1;
+        }
+    }
+
+    /// Whether this query looks at triangle `t` for the first time (and marks it).
+    fn first_visit(&mut self, t: u32) -> bool {
+        let stamp = &mut self.stamps[t as usize];
+        let first = *stamp != self.current;
+        *stamp = self.current;
+        first
     }
 }
 
@@ -362,7 +391,7 @@ mod tests {
 
     #[test]
     fn a_wall_ahead_allows_closing_in_at_the_gap_over_the_horizon() {
-        let (mut near, mut planes) = (Vec::new(), Vec::new());
+        let (mut near, mut planes) = (Visited::default(), Vec::new());
         // 5 m from the wall, radius 1: a gap of 4 m, closed at most in the horizon of 2 s.
         wall().planes(Vec3::new(5.0, 0.3, 0.2), 1.0, 6.0, 0.5, 4.0, &mut near, &mut planes);
         // The face the agent is in front of gives the wall's own plane; the other triangle of
@@ -380,7 +409,7 @@ mod tests {
 
     #[test]
     fn an_overlapping_agent_must_leave_within_a_step_and_a_far_one_gets_no_plane() {
-        let (mut near, mut planes) = (Vec::new(), Vec::new());
+        let (mut near, mut planes) = (Visited::default(), Vec::new());
         wall().planes(Vec3::new(0.5, 0.0, 0.0), 1.0, 3.0, 0.5, 4.0, &mut near, &mut planes);
         // Half a metre short: at least 0.5 / 0.25 = 2 m/s away from the wall.
         assert!(planes.iter().all(|p| p.violation(Vec3::new(2.0, 0.0, 0.0)).abs() < 1e-6));
@@ -400,7 +429,7 @@ mod tests {
         assert!(matches!(obstacles.remove(second), Err(Error::UnknownObstacle(1))));
         obstacles.prepare(|| 5.0);
         assert!(obstacles.is_empty());
-        let (mut near, mut planes) = (Vec::new(), Vec::new());
+        let (mut near, mut planes) = (Visited::default(), Vec::new());
         obstacles.planes(Vec3::new(1.0, 0.0, 0.0), 1.0, 5.0, 0.5, 4.0, &mut near, &mut planes);
         assert!(planes.is_empty());
     }
@@ -431,7 +460,7 @@ mod tests {
             obstacles.add(triangles.clone()).unwrap();
             obstacles.prepare(|| 5.0);
             let (position, reach) = (Vec3::from(position), radius * reach_over_radius);
-            let (mut near, mut planes) = (Vec::new(), Vec::new());
+            let (mut near, mut planes) = (Visited::default(), Vec::new());
             obstacles.planes(position, radius, reach, 0.25, 8.0, &mut near, &mut planes);
 
             let mut expected: Vec<Plane> = Vec::new();
@@ -495,7 +524,7 @@ mod tests {
         let solid = Aabb3 { min: Vec3::new(0.0, 0.0, 0.0), max: Vec3::new(4.0, 2.0, 10.0) };
         obstacles.add_box(solid, Vec::new()).unwrap();
         obstacles.prepare(|| 5.0);
-        let (mut near, mut planes) = (Vec::new(), Vec::new());
+        let (mut near, mut planes) = (Visited::default(), Vec::new());
         // Beyond the corner (4, 2, ·): the normal points from the edge to the agent.
         obstacles.planes(Vec3::new(7.0, 6.0, 5.0), 1.0, 10.0, 0.5, 8.0, &mut near, &mut planes);
         assert_eq!(planes.len(), 1);

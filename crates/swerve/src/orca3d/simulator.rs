@@ -10,7 +10,7 @@ use super::extensions::{overlap_push, Extensions, Mover};
 use super::grid::{GridAnswer, NeighborGrid};
 use super::kdtree::AgentTree;
 use super::linear_program::solve;
-use super::obstacles::Obstacles;
+use super::obstacles::{Obstacles, Visited};
 use super::plane::Plane;
 use super::symmetry::is_head_on;
 use crate::orca::avoidance_layers::{AvoidanceLayers, LayerView};
@@ -73,8 +73,8 @@ struct Scratch {
     stack: Vec<(u32, f32)>,
     planes: Vec<Plane>,
     projected: Vec<Plane>,
-    /// The triangles near the agent (the obstacle grid's answer).
-    near: Vec<u32>,
+    /// Which obstacle triangles the agent's query has looked at.
+    visited: Visited,
 }
 
 thread_local! {
@@ -951,7 +951,6 @@ impl StepContext<'_> {
         // Static obstacles first: hard planes, which the program's fallback keeps (beyond
         // RVO2-3D; see `obstacles.rs`).
         if let Some(obstacles) = self.obstacles {
-            scratch.near.reserve(obstacles.triangle_count());
             let horizon = obstacle_horizon(params, self.obstacle_time_horizons, index, self.time_step);
             let inv_horizon = 1.0 / horizon;
             let reach = agent.radius + params.max_speed * horizon;
@@ -962,7 +961,7 @@ impl StepContext<'_> {
                 reach,
                 inv_horizon,
                 inv_time_step,
-                &mut scratch.near,
+                &mut scratch.visited,
                 &mut scratch.planes,
             );
         }

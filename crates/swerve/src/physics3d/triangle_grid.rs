@@ -120,6 +120,20 @@ impl TriangleGrid {
         TriangleGrid { layout, starts, entries }
     }
 
+    /// Calls `f` with every triangle listed in a cell that `query` overlaps, as often as it is
+    /// listed there (a long triangle is listed in many cells): for callers that mark what they
+    /// have seen instead of sorting. Never panics, whatever the box.
+    pub(crate) fn for_each_listed(&self, query: &Aabb3, mut f: impl FnMut(u32)) {
+        let Some([(x0, x1), (y0, y1), (z0, z1)]) = self.layout.cell_range(query) else { return };
+        for z in z0..=z1 {
+            for y in y0..=y1 {
+                let row = (z * self.layout.rows + y) * self.layout.columns;
+                let (s, e) = (self.starts[row + x0] as usize, self.starts[row + x1 + 1] as usize);
+                self.entries[s..e].iter().for_each(|&t| f(t));
+            }
+        }
+    }
+
     /// Writes into `out` (cleared first) every triangle index that meets `query`, each once, in
     /// increasing order; it may add a few that only come near (within about a cell). Never a
     /// false negative: a triangle touching the box counts.
