@@ -428,8 +428,9 @@ typedef struct SwerveDecision {
   size_t obstacle_half_planes;
 } SwerveDecision;
 
-// The parameters RVO2-3D keeps per agent (the same names and meaning as RVO2-3D's; there
-// is no obstacle horizon, as there are no obstacles).
+// The parameters RVO2-3D keeps per agent (the same names and meaning as RVO2-3D's; RVO2-3D
+// has no obstacles, so the obstacle time horizon is set on its own, with
+// `swerve_simulator3d_set_agent_obstacle_time_horizon`).
 typedef struct SwerveAgentParams3d {
   // How far away other agents are taken into account (m), ≥ 0.
   float neighbor_dist;
@@ -2369,6 +2370,86 @@ enum SwerveStatus swerve_simulator3d_mover(const struct SwerveSimulator3d *sim,
 // `sim` is null or a live handle.
 enum SwerveStatus swerve_simulator3d_remove_mover(struct SwerveSimulator3d *sim, uint32_t id);
 
+// Adds a static obstacle: the triangles of a mesh, `indices` holding `triangle_count`
+// triples of indices into the `vertex_count` `vertices` (m). Both faces are solid and the
+// mesh need not be closed (a wall, a floor, a building). Every agent keeps at least its
+// radius from every triangle by a hard plane in its program, from the next step on (unless
+// an acceleration limit or safe mode's push moves it). `*out_id` receives the obstacle's id
+// (0, 1, 2, … never reused). All or nothing: a non-finite vertex, an index beyond the
+// vertices or a triangle without area adds none of it (the message names the triangle).
+//
+// # Safety
+// `sim` is null or a live handle; `vertices` is null or valid for reading `vertex_count`
+// vectors; `indices` is null or valid for reading `3 * triangle_count` indices; `out_id` is
+// null or valid for writing.
+enum SwerveStatus swerve_simulator3d_add_obstacle(struct SwerveSimulator3d *sim,
+                                                  const struct SwerveVec3 *vertices,
+                                                  size_t vertex_count,
+                                                  const uint32_t *indices,
+                                                  size_t triangle_count,
+                                                  uint32_t *out_id);
+
+// Adds the solid axis-aligned box from `min` to `max` (m) as a static obstacle (see
+// `swerve_simulator3d_add_obstacle`): its surface is 12 triangles, but it gives an agent one
+// plane, through the box's nearest point, so prefer it to the same box as a mesh (fewer, less
+// conservative planes, faster). `*out_id` receives its id. Refused: a non-finite
+// corner, a box thinner than 1e-4 m in any direction.
+//
+// # Safety
+// `sim` is null or a live handle; `out_id` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_add_box_obstacle(struct SwerveSimulator3d *sim,
+                                                      struct SwerveVec3 min,
+                                                      struct SwerveVec3 max,
+                                                      uint32_t *out_id);
+
+// Removes a static obstacle, from the next step on; the others keep their ids.
+//
+// # Safety
+// `sim` is null or a live handle.
+enum SwerveStatus swerve_simulator3d_remove_obstacle(struct SwerveSimulator3d *sim, uint32_t id);
+
+// The static obstacles' ids (added and not removed), in the order they were added; `*count`
+// and `out` as in `swerve_simulator3d_agent_ids`.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing `capacity` ids;
+// `count` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_obstacle_ids(const struct SwerveSimulator3d *sim,
+                                                  uint32_t *out,
+                                                  size_t capacity,
+                                                  size_t *count);
+
+// A static obstacle's triangles (a mesh's in the order given, a box's 12); `*count` and
+// `out` as in `swerve_simulator3d_agent_ids`.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing `capacity` triangles;
+// `count` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_obstacle_triangles(const struct SwerveSimulator3d *sim,
+                                                        uint32_t id,
+                                                        struct SwerveTriangle *out,
+                                                        size_t capacity,
+                                                        size_t *count);
+
+// An agent's obstacle time horizon (s): how far ahead it avoids reaching a static obstacle;
+// its time horizon unless set with `swerve_simulator3d_set_agent_obstacle_time_horizon`.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_agent_obstacle_time_horizon(const struct SwerveSimulator3d *sim,
+                                                                 uint32_t id,
+                                                                 float *out);
+
+// Sets how far ahead (s, > 0, finite) an agent avoids reaching a static obstacle (RVO2's
+// `timeHorizonObst`): it closes the gap to a triangle at no more than gap / horizon, so a
+// short horizon lets it fly close before slowing.
+//
+// # Safety
+// `sim` is null or a live handle.
+enum SwerveStatus swerve_simulator3d_set_agent_obstacle_time_horizon(struct SwerveSimulator3d *sim,
+                                                                     uint32_t id,
+                                                                     float horizon);
+
 // Whether each step keeps every agent's neighbours and ORCA planes for the functions
 // below (off by default: it costs memory traffic). Turned on, records fill from the next
 // step on.
@@ -2391,11 +2472,12 @@ enum SwerveStatus swerve_simulator3d_agent_neighbors(const struct SwerveSimulato
                                                      size_t capacity,
                                                      size_t *count);
 
-// An agent's ORCA planes of the last step (RVO2-3D's `getAgentORCAPlane`): one per
-// neighbour in neighbour order (none from a neighbour it does not yield to, see
-// `swerve_simulator3d_set_agent_responsibility`), then one per nearby mover. Two agents on
-// one point give a NaN plane, as in RVO2-3D, whose programs skip it. `*count` and `out` as
-// in `swerve_simulator3d_agent_ids`; `NotRecorded` unless decisions are recorded.
+// An agent's ORCA planes of the last step (RVO2-3D's `getAgentORCAPlane`): first one per
+// static obstacle triangle within reach (`swerve_simulator3d_agent_obstacle_plane_count` of
+// them), then one per neighbour in neighbour order (none from a neighbour it does not yield
+// to, see `swerve_simulator3d_set_agent_responsibility`), then one per nearby mover. Two
+// agents on one point give a NaN plane, as in RVO2-3D, whose programs skip it. `*count` and
+// `out` as in `swerve_simulator3d_agent_ids`; `NotRecorded` unless decisions are recorded.
 //
 // # Safety
 // `sim` is null or a live handle; `out` is null or valid for writing `capacity` planes;
@@ -2405,6 +2487,16 @@ enum SwerveStatus swerve_simulator3d_agent_planes(const struct SwerveSimulator3d
                                                   struct SwervePlane *out,
                                                   size_t capacity,
                                                   size_t *count);
+
+// How many of an agent's planes of the last step (the first ones of
+// `swerve_simulator3d_agent_planes`) came from static obstacles: hard planes, which the
+// program's fallback does not trade off. `NotRecorded` unless decisions are recorded.
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_agent_obstacle_plane_count(const struct SwerveSimulator3d *sim,
+                                                                uint32_t id,
+                                                                size_t *out);
 
 // The message of the last call on this thread that failed, as a NUL-terminated UTF-8
 // string; empty if none has. Calls that succeed leave it as it is. The pointer stays valid

@@ -1,13 +1,16 @@
 //! The 3-D ORCA simulator (`swerve::orca3d::Simulator`, RVO2-3D bit for bit) for C: a handle,
-//! its agents (spheres), the options beyond RVO2-3D, movers and the per-agent records that
-//! show why an agent chose its velocity. As in RVO2-3D there are no obstacles.
+//! its agents (spheres), the options beyond RVO2-3D, movers, static triangle-mesh obstacles
+//! (RVO2-3D has none) and the per-agent records that show why an agent chose its velocity.
 
+use crate::balls3d::SwerveTriangle;
 use crate::orca::SwerveOverlapResolution;
 use crate::status::{
-    arg, arg_mut, change, fill, guard, inner, inner_mut, query, slice, Handle, Out, SwerveStatus, Workers,
+    arg, arg_mut, change, fill, guard, inner, inner_mut, query, slice, Failure, Handle, Out, SwerveStatus, Workers,
 };
 use swerve::orca::{AgentId, MoverId};
-use swerve::orca3d::{AgentParams, Extensions, Mover, OverlapResolution, Simulator, SymmetryBreaking, Vec3};
+use swerve::orca3d::{
+    AgentParams, Extensions, Mover, ObstacleId, OverlapResolution, Simulator, SymmetryBreaking, Triangle, Vec3,
+};
 
 /// A vector in space: a position (m) or a velocity (m/s).
 #[repr(C)]
@@ -33,8 +36,9 @@ impl From<Vec3> for SwerveVec3 {
     }
 }
 
-/// The parameters RVO2-3D keeps per agent (the same names and meaning as RVO2-3D's; there
-/// is no obstacle horizon, as there are no obstacles).
+/// The parameters RVO2-3D keeps per agent (the same names and meaning as RVO2-3D's; RVO2-3D
+/// has no obstacles, so the obstacle time horizon is set on its own, with
+/// `swerve_simulator3d_set_agent_obstacle_time_horizon`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SwerveAgentParams3d {
@@ -820,6 +824,149 @@ pub unsafe extern "C" fn swerve_simulator3d_remove_mover(sim: *mut SwerveSimulat
     unsafe { change(sim, |sim| Ok(sim.remove_mover(MoverId(id))?)) }
 }
 
+// ----- static obstacles (beyond RVO2-3D, which has none) -----
+
+/// Adds a static obstacle: the triangles of a mesh, `indices` holding `triangle_count`
+/// triples of indices into the `vertex_count` `vertices` (m). Both faces are solid and the
+/// mesh need not be closed (a wall, a floor, a building). Every agent keeps at least its
+/// radius from every triangle by a hard plane in its program, from the next step on (unless
+/// an acceleration limit or safe mode's push moves it). `*out_id` receives the obstacle's id
+/// (0, 1, 2, … never reused). All or nothing: a non-finite vertex, an index beyond the
+/// vertices or a triangle without area adds none of it (the message names the triangle).
+///
+/// # Safety
+/// `sim` is null or a live handle; `vertices` is null or valid for reading `vertex_count`
+/// vectors; `indices` is null or valid for reading `3 * triangle_count` indices; `out_id` is
+/// null or valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn swerve_simulator3d_add_obstacle(
+    sim: *mut SwerveSimulator3d,
+    vertices: *const SwerveVec3,
+    vertex_count: usize,
+    indices: *const u32,
+    triangle_count: usize,
+    out_id: *mut u32,
+) -> SwerveStatus {
+    guard(|| {
+        let sim = unsafe { inner_mut(sim) }?;
+        let vertices = unsafe { slice(vertices, vertex_count, "vertices") }?;
+        let index_count = triangle_count
+            .checked_mul(3)
+            .ok_or_else(|| Failure::invalid(format!("{triangle_count} triangles are more than memory holds")))?;
+        let indices = unsafe { slice(indices, index_count, "indices") }?;
+        let out = Out::new(out_id, "out_id")?;
+        let triangles: Vec<[u32; 3]> = indices.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect();
+        let id = sim.add_obstacle(bytemuck::cast_slice(vertices), &triangles)?;
+        unsafe { out.set(id.0) };
+        Ok(())
+    })
+}
+
+/// Adds the solid axis-aligned box from `min` to `max` (m) as a static obstacle (see
+/// `swerve_simulator3d_add_obstacle`): its surface is 12 triangles, but it gives an agent one
+/// plane, through the box's nearest point, so prefer it to the same box as a mesh (fewer, less
+/// conservative planes, faster). `*out_id` receives its id. Refused: a non-finite
+/// corner, a box thinner than 1e-4 m in any direction.
+///
+/// # Safety
+/// `sim` is null or a live handle; `out_id` is null or valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn swerve_simulator3d_add_box_obstacle(
+    sim: *mut SwerveSimulator3d,
+    min: SwerveVec3,
+    max: SwerveVec3,
+    out_id: *mut u32,
+) -> SwerveStatus {
+    guard(|| {
+        let sim = unsafe { inner_mut(sim) }?;
+        let out = Out::new(out_id, "out_id")?;
+        let id = sim.add_box_obstacle(min.into(), max.into())?;
+        unsafe { out.set(id.0) };
+        Ok(())
+    })
+}
+
+/// Removes a static obstacle, from the next step on; the others keep their ids.
+///
+/// # Safety
+/// `sim` is null or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn swerve_simulator3d_remove_obstacle(sim: *mut SwerveSimulator3d, id: u32) -> SwerveStatus {
+    unsafe { change(sim, |sim| Ok(sim.remove_obstacle(ObstacleId(id))?)) }
+}
+
+/// The static obstacles' ids (added and not removed), in the order they were added; `*count`
+/// and `out` as in `swerve_simulator3d_agent_ids`.
+///
+/// # Safety
+/// `sim` is null or a live handle; `out` is null or valid for writing `capacity` ids;
+/// `count` is null or valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn swerve_simulator3d_obstacle_ids(
+    sim: *const SwerveSimulator3d,
+    out: *mut u32,
+    capacity: usize,
+    count: *mut usize,
+) -> SwerveStatus {
+    guard(|| {
+        let sim = unsafe { inner(sim) }?;
+        let ids: Vec<u32> = sim.obstacles().map(|(id, _)| id.0).collect();
+        unsafe { fill(ids.into_iter(), out, capacity, count) }
+    })
+}
+
+/// A static obstacle's triangles (a mesh's in the order given, a box's 12); `*count` and
+/// `out` as in `swerve_simulator3d_agent_ids`.
+///
+/// # Safety
+/// `sim` is null or a live handle; `out` is null or valid for writing `capacity` triangles;
+/// `count` is null or valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn swerve_simulator3d_obstacle_triangles(
+    sim: *const SwerveSimulator3d,
+    id: u32,
+    out: *mut SwerveTriangle,
+    capacity: usize,
+    count: *mut usize,
+) -> SwerveStatus {
+    guard(|| {
+        let sim = unsafe { inner(sim) }?;
+        let triangles = sim.obstacle(ObstacleId(id))?;
+        let triangles =
+            triangles.iter().map(|&Triangle { a, b, c }| SwerveTriangle { a: a.into(), b: b.into(), c: c.into() });
+        unsafe { fill(triangles, out, capacity, count) }
+    })
+}
+
+/// An agent's obstacle time horizon (s): how far ahead it avoids reaching a static obstacle;
+/// its time horizon unless set with `swerve_simulator3d_set_agent_obstacle_time_horizon`.
+///
+/// # Safety
+/// `sim` is null or a live handle; `out` is null or valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn swerve_simulator3d_agent_obstacle_time_horizon(
+    sim: *const SwerveSimulator3d,
+    id: u32,
+    out: *mut f32,
+) -> SwerveStatus {
+    unsafe { query(sim, out, |sim| Ok(sim.agent_obstacle_time_horizon(AgentId(id))?)) }
+}
+
+/// Sets how far ahead (s, > 0, finite) an agent avoids reaching a static obstacle (RVO2's
+/// `timeHorizonObst`): it closes the gap to a triangle at no more than gap / horizon, so a
+/// short horizon lets it fly close before slowing.
+///
+/// # Safety
+/// `sim` is null or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn swerve_simulator3d_set_agent_obstacle_time_horizon(
+    sim: *mut SwerveSimulator3d,
+    id: u32,
+    horizon: f32,
+) -> SwerveStatus {
+    unsafe { change(sim, |sim| Ok(sim.set_agent_obstacle_time_horizon(AgentId(id), horizon)?)) }
+}
+
 // ----- why an agent chose its velocity -----
 
 /// Whether each step keeps every agent's neighbours and ORCA planes for the functions
@@ -864,11 +1011,12 @@ pub unsafe extern "C" fn swerve_simulator3d_agent_neighbors(
     })
 }
 
-/// An agent's ORCA planes of the last step (RVO2-3D's `getAgentORCAPlane`): one per
-/// neighbour in neighbour order (none from a neighbour it does not yield to, see
-/// `swerve_simulator3d_set_agent_responsibility`), then one per nearby mover. Two agents on
-/// one point give a NaN plane, as in RVO2-3D, whose programs skip it. `*count` and `out` as
-/// in `swerve_simulator3d_agent_ids`; `NotRecorded` unless decisions are recorded.
+/// An agent's ORCA planes of the last step (RVO2-3D's `getAgentORCAPlane`): first one per
+/// static obstacle triangle within reach (`swerve_simulator3d_agent_obstacle_plane_count` of
+/// them), then one per neighbour in neighbour order (none from a neighbour it does not yield
+/// to, see `swerve_simulator3d_set_agent_responsibility`), then one per nearby mover. Two
+/// agents on one point give a NaN plane, as in RVO2-3D, whose programs skip it. `*count` and
+/// `out` as in `swerve_simulator3d_agent_ids`; `NotRecorded` unless decisions are recorded.
 ///
 /// # Safety
 /// `sim` is null or a live handle; `out` is null or valid for writing `capacity` planes;
@@ -887,4 +1035,19 @@ pub unsafe extern "C" fn swerve_simulator3d_agent_planes(
         let planes = planes.iter().map(|p| SwervePlane { point: p.point.into(), normal: p.normal.into() });
         unsafe { fill(planes, out, capacity, count) }
     })
+}
+
+/// How many of an agent's planes of the last step (the first ones of
+/// `swerve_simulator3d_agent_planes`) came from static obstacles: hard planes, which the
+/// program's fallback does not trade off. `NotRecorded` unless decisions are recorded.
+///
+/// # Safety
+/// `sim` is null or a live handle; `out` is null or valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn swerve_simulator3d_agent_obstacle_plane_count(
+    sim: *const SwerveSimulator3d,
+    id: u32,
+    out: *mut usize,
+) -> SwerveStatus {
+    unsafe { query(sim, out, |sim| Ok(sim.agent_obstacle_plane_count(AgentId(id))?)) }
 }

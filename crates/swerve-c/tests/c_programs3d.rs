@@ -1,8 +1,9 @@
 //! C programs driving the 3-D simulator (`swerve_simulator3d_*`) through `include/swerve.h`,
 //! linked statically and shared, run, and checked: RVO2-3D's recordings replayed bit for bit,
-//! the options beyond RVO2-3D stepping as swerve does from Rust, bad input refused. The C#
-//! twin of the replay program (`tests/cs/Replay3D.cs`, on `Swerve.CrowdSimulator3D` under
-//! Mono) passes the same checks.
+//! the options beyond RVO2-3D and the static obstacles stepping as swerve does from Rust (and
+//! keeping every agent clear of every obstacle), bad input refused. The C# twins of the replay
+//! programs (`tests/cs/Replay3D.cs`, `tests/cs/Obstacles3D.cs`, on `Swerve.CrowdSimulator3D`
+//! under Mono) pass the same checks.
 
 mod common;
 
@@ -12,8 +13,8 @@ use common::{
 use std::io::Read;
 use std::path::Path;
 
-use swerve::orca::{AgentId, MoverId};
-use swerve::orca3d::{AgentParams, Extensions, Mover, OverlapResolution, Simulator, SymmetryBreaking, Vec3};
+use swerve::orca::{AgentId, MoverId, ObstacleId};
+use swerve::orca3d::{AgentParams, Extensions, Mover, OverlapResolution, Simulator, SymmetryBreaking, Triangle, Vec3};
 
 /// One agent of a scenario.
 #[derive(Clone)]
@@ -351,4 +352,393 @@ fn a_csharp_program_replays_every_rvo2_3d_recording_bit_for_bit() {
 fn the_options_beyond_rvo2_3d_step_from_csharp_as_from_rust() {
     let program = build_csharp(&["Replay3D.cs", "Input.cs"], "replay3d-options");
     options_step_as_from_rust(&program.path);
+}
+
+// ----- static obstacles (beyond RVO2-3D) -----
+
+/// A static obstacle of a scene: a mesh (vertices, index triples) or a box (min, max).
+#[derive(Clone)]
+enum Obstacle {
+    Mesh(Vec<Vec3>, Vec<[u32; 3]>),
+    Box(Vec3, Vec3),
+}
+
+/// An agent of an obstacle scene: from `position` toward `goal` at `speed` (m/s), with its
+/// own obstacle time horizon or the default (its time horizon).
+#[derive(Clone)]
+struct Flier {
+    position: Vec3,
+    goal: Vec3,
+    speed: f32,
+    obstacle_horizon: Option<f32>,
+}
+
+/// What tests/c/obstacles3d.c reads (see there).
+#[derive(Clone)]
+struct ObstacleScene {
+    name: &'static str,
+    time_step: f32,
+    defaults: AgentParams,
+    agents: Vec<Flier>,
+    obstacles: Vec<Obstacle>,
+    /// Removes obstacle `.1` before step `.0` (counted from 1).
+    remove: Option<(usize, u32)>,
+    steps: usize,
+}
+
+fn obstacle_scene_text(s: &ObstacleScene) -> String {
+    let v = |v: Vec3| format!("{} {} {}", v.x, v.y, v.z);
+    let p = &s.defaults;
+    let mut text = format!(
+        "{}\n{} {} {} {} {}\n{}\n",
+        s.time_step,
+        p.neighbor_dist,
+        p.max_neighbors,
+        p.time_horizon,
+        p.radius,
+        p.max_speed,
+        s.agents.len()
+    );
+    for a in &s.agents {
+        text += &format!("{} {} {} {}\n", v(a.position), v(a.goal), a.speed, a.obstacle_horizon.unwrap_or(0.0));
+    }
+    text += &format!("{}\n", s.obstacles.len());
+    for o in &s.obstacles {
+        match o {
+            Obstacle::Mesh(vertices, triangles) => {
+                text += &format!("0 {} {}\n", vertices.len(), triangles.len());
+                for &vertex in vertices {
+                    text += &format!("{}\n", v(vertex));
+                }
+                for t in triangles {
+                    text += &format!("{} {} {}\n", t[0], t[1], t[2]);
+                }
+            }
+            Obstacle::Box(min, max) => text += &format!("1 {} {}\n", v(*min), v(*max)),
+        }
+    }
+    let (before, id) = s.remove.unwrap_or((0, 0));
+    text + &format!("{before} {id}\n{}\n", s.steps)
+}
+
+/// What tests/c/obstacles3d.c prints for `s`, computed by swerve's 3-D simulator from Rust.
+fn obstacle_rust_output(s: &ObstacleScene) -> String {
+    let mut sim = Simulator::new(s.time_step, s.defaults).expect("a simulator");
+    sim.set_record_decisions(true);
+    for a in &s.agents {
+        let id = sim.add_agent(a.position).expect("an agent");
+        if let Some(horizon) = a.obstacle_horizon {
+            sim.set_agent_obstacle_time_horizon(id, horizon).expect("its obstacle horizon");
+        }
+    }
+    let mut out = String::new();
+    for o in &s.obstacles {
+        let id = match o {
+            Obstacle::Mesh(vertices, triangles) => sim.add_obstacle(vertices, triangles),
+            Obstacle::Box(min, max) => sim.add_box_obstacle(*min, *max),
+        }
+        .expect("an obstacle");
+        let triangles = sim.obstacle(id).unwrap();
+        let corners: String = triangles.iter().map(|t| hex(t.a) + &hex(t.b) + &hex(t.c)).collect();
+        out += &format!("obstacle {} {}{corners}\n", id.0, triangles.len());
+    }
+    let ids = sim.agent_ids().to_vec();
+    for &id in &ids {
+        out += &format!("horizon {} {:08x}\n", id.0, sim.agent_obstacle_time_horizon(id).unwrap().to_bits());
+    }
+    let obstacle_ids = |sim: &Simulator, step: usize| {
+        let ids: String = sim.obstacles().map(|(id, _)| format!(" {}", id.0)).collect();
+        format!("obstacles {step}{ids}\n")
+    };
+    out += &obstacle_ids(&sim, 0);
+    for step in 1..=s.steps {
+        if let Some((_, id)) = s.remove.filter(|&(before, _)| before == step) {
+            sim.remove_obstacle(ObstacleId(id)).expect("a live obstacle");
+            out += &obstacle_ids(&sim, step);
+        }
+        let prefs: Vec<Vec3> = ids
+            .iter()
+            .zip(sim.positions())
+            .map(|(id, &p)| {
+                let a = &s.agents[id.0 as usize];
+                preferred(a.goal, p) * a.speed
+            })
+            .collect();
+        sim.set_pref_velocities(&prefs).unwrap();
+        sim.step();
+        for (i, &id) in ids.iter().enumerate() {
+            let state = hex(sim.positions()[i]) + &hex(sim.velocities()[i]) + &hex(prefs[i]);
+            let planes = sim.agent_planes(id).unwrap().len();
+            let obstacle_planes = sim.agent_obstacle_plane_count(id).unwrap();
+            out += &format!("{step} {}{state} {planes} {obstacle_planes}\n", id.0);
+        }
+    }
+    out
+}
+
+/// One agent after one step, read back from a program's output.
+struct Sample {
+    step: usize,
+    agent: usize,
+    position: Vec3,
+    velocity: Vec3,
+    preferred: Vec3,
+    obstacle_planes: usize,
+}
+
+fn samples(output: &str) -> Vec<Sample> {
+    output
+        .lines()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .map(|line| {
+            let f: Vec<&str> = line.split(' ').collect();
+            assert_eq!(f.len(), 13, "line {line:?}");
+            let x = |i: usize| f32::from_bits(u32::from_str_radix(f[i], 16).expect("hex bits"));
+            let v = |i: usize| Vec3::new(x(i), x(i + 1), x(i + 2));
+            let planes: usize = f[11].parse().expect("a plane count");
+            let obstacle_planes: usize = f[12].parse().expect("an obstacle plane count");
+            assert!(obstacle_planes <= planes, "{line}");
+            Sample {
+                step: f[0].parse().expect("step"),
+                agent: f[1].parse().expect("id"),
+                position: v(2),
+                velocity: v(5),
+                preferred: v(8),
+                obstacle_planes,
+            }
+        })
+        .collect()
+}
+
+/// The distance from `p` to the nearest of `triangles` (f64).
+fn distance_to(triangles: &[Triangle], p: Vec3) -> f64 {
+    let p = p.as_dvec3();
+    triangles.iter().map(|t| p.distance(t.closest_point(p))).fold(f64::INFINITY, f64::min)
+}
+
+/// The triangles of an obstacle, as the simulator holds them.
+fn triangles_of(obstacle: &Obstacle) -> Vec<Triangle> {
+    let mut sim = Simulator::new(0.1, AgentParams::default()).unwrap();
+    let id = match obstacle {
+        Obstacle::Mesh(vertices, triangles) => sim.add_obstacle(vertices, triangles),
+        Obstacle::Box(min, max) => sim.add_box_obstacle(*min, *max),
+    }
+    .unwrap();
+    sim.obstacle(id).unwrap().to_vec()
+}
+
+/// The rectangle `x`, `y0..y1` by `z0..z1` as two triangles, added to a mesh.
+fn rectangle(mesh: &mut (Vec<Vec3>, Vec<[u32; 3]>), x: f32, (y0, y1): (f32, f32), (z0, z1): (f32, f32)) {
+    let first = mesh.0.len() as u32;
+    mesh.0.extend([Vec3::new(x, y0, z0), Vec3::new(x, y1, z0), Vec3::new(x, y1, z1), Vec3::new(x, y0, z1)]);
+    mesh.1.extend([[first, first + 1, first + 2], [first, first + 2, first + 3]]);
+}
+
+/// The hard planes keep an agent at least its radius from every triangle, up to `f32`
+/// rounding.
+const CLEARANCE_SLACK: f64 = 1e-3;
+
+fn obstacle_params(radius: f32, neighbor_dist: f32) -> AgentParams {
+    AgentParams { neighbor_dist, max_neighbors: 10, time_horizon: 5.0, radius, max_speed: 2.0 }
+}
+
+fn flier(position: [f32; 3], goal: [f32; 3], speed: f32, obstacle_horizon: Option<f32>) -> Flier {
+    Flier { position: Vec3::from_array(position), goal: Vec3::from_array(goal), speed, obstacle_horizon }
+}
+
+/// Agents flying at a wall (x = 0, 20 m square) stop short of it, some with a short obstacle
+/// time horizon (they fly closer before slowing).
+fn wall_scene() -> ObstacleScene {
+    let mut wall = (Vec::new(), Vec::new());
+    rectangle(&mut wall, 0.0, (-10.0, 10.0), (-10.0, 10.0));
+    ObstacleScene {
+        name: "wall",
+        time_step: 0.1,
+        defaults: obstacle_params(1.0, 15.0),
+        agents: vec![
+            flier([-8.0, 0.0, 0.0], [8.0, 0.0, 0.0], 2.0, None),
+            flier([-8.0, 3.0, 2.0], [8.0, 3.0, 2.0], 2.0, Some(0.5)),
+            flier([-6.0, -3.0, -2.5], [8.0, -3.0, -2.5], 1.5, None),
+            flier([-9.0, 5.0, -4.0], [8.0, 5.5, -4.0], 2.0, Some(1.5)),
+        ],
+        obstacles: vec![Obstacle::Mesh(wall.0, wall.1)],
+        remove: None,
+        steps: 300,
+    }
+}
+
+/// Agents fly through a 4 m square window in the wall.
+fn window_scene() -> ObstacleScene {
+    let mut frame = (Vec::new(), Vec::new());
+    for (y, z) in [
+        ((-10.0, -2.0), (-10.0, 10.0)),
+        ((2.0, 10.0), (-10.0, 10.0)),
+        ((-2.0, 2.0), (-10.0, -2.0)),
+        ((-2.0, 2.0), (2.0, 10.0)),
+    ] {
+        rectangle(&mut frame, 0.0, y, z);
+    }
+    ObstacleScene {
+        name: "window",
+        time_step: 0.1,
+        defaults: obstacle_params(0.5, 15.0),
+        agents: vec![
+            flier([-8.0, 0.0, 0.0], [8.0, 0.0, 0.0], 1.5, None),
+            flier([-8.0, 0.8, -0.5], [8.0, 0.8, -0.5], 1.5, Some(1.0)),
+            flier([-12.0, 1.0, 1.0], [8.0, 1.0, 1.0], 2.0, None),
+        ],
+        obstacles: vec![Obstacle::Mesh(frame.0, frame.1)],
+        remove: None,
+        steps: 200,
+    }
+}
+
+/// Two agents flying head-on with a box between them.
+fn box_scene() -> ObstacleScene {
+    ObstacleScene {
+        name: "box head-on",
+        time_step: 0.1,
+        defaults: obstacle_params(0.5, 15.0),
+        agents: vec![
+            flier([-8.0, 0.0, 0.0], [8.0, 0.0, 0.0], 2.0, None),
+            flier([8.0, 0.0, 0.0], [-8.0, 0.0, 0.0], 2.0, None),
+        ],
+        obstacles: vec![Obstacle::Box(Vec3::splat(-1.0), Vec3::splat(1.0))],
+        remove: None,
+        steps: 150,
+    }
+}
+
+/// When the slab of `slab_scene` is removed (the step it is removed before).
+const SLAB_REMOVED_BEFORE: usize = 60;
+
+/// Two agents in lanes 6 m apart (too far to see each other) held by a slab across both,
+/// which is removed before step 60; a second box far away stays.
+fn slab_scene() -> ObstacleScene {
+    ObstacleScene {
+        name: "slab removed",
+        time_step: 0.1,
+        defaults: obstacle_params(0.5, 1.0),
+        agents: vec![
+            flier([-6.0, -3.0, 0.0], [6.0, -3.0, 0.0], 2.0, Some(1.0)),
+            flier([-6.0, 3.0, 0.0], [6.0, 3.0, 0.0], 2.0, Some(0.25)),
+        ],
+        obstacles: vec![
+            Obstacle::Box(Vec3::new(-1.0, -5.0, -1.0), Vec3::new(1.0, 5.0, 1.0)),
+            Obstacle::Box(Vec3::new(30.0, 30.0, 30.0), Vec3::new(31.0, 32.0, 33.0)),
+        ],
+        remove: Some((SLAB_REMOVED_BEFORE, 0)),
+        steps: 140,
+    }
+}
+
+fn obstacle_scenes() -> Vec<ObstacleScene> {
+    vec![wall_scene(), window_scene(), box_scene(), slab_scene()]
+}
+
+/// Runs every obstacle scene through `program` (C or C#): its output is swerve's from Rust,
+/// line for line, and every agent keeps at least its radius from every obstacle at every step
+/// (and does what its scene is about: stops at the wall, passes the window, flies straight
+/// once the slab is gone).
+fn obstacles_step_as_from_rust(program: &Path) {
+    for (k, s) in obstacle_scenes().iter().enumerate() {
+        let output = run_program(program, &[&(1 + k % 2).to_string()], &obstacle_scene_text(s));
+        assert_same_lines(s.name, &output, &obstacle_rust_output(s).lines().collect::<Vec<_>>());
+        let radius = f64::from(s.defaults.radius);
+        let triangles: Vec<Vec<Triangle>> = s.obstacles.iter().map(triangles_of).collect();
+        let samples = samples(&output);
+        assert_eq!(samples.len(), s.steps * s.agents.len(), "{}: one line per agent and step", s.name);
+        for x in &samples {
+            // The slab holds only until it is removed.
+            let live = triangles
+                .iter()
+                .enumerate()
+                .filter(|&(id, _)| !matches!(s.remove, Some((before, gone)) if id as u32 == gone && x.step >= before));
+            for (id, mesh) in live {
+                let d = distance_to(mesh, x.position);
+                assert!(
+                    d >= radius - CLEARANCE_SLACK,
+                    "{}: agent {} at step {} is {d} m from obstacle {id}",
+                    s.name,
+                    x.agent,
+                    x.step
+                );
+            }
+        }
+        let last: Vec<&Sample> = samples.iter().filter(|x| x.step == s.steps).collect();
+        match s.name {
+            "wall" => {
+                for x in &last {
+                    // Pressed up to the wall, with its plane among its hard ones.
+                    assert!(
+                        -x.position.x < 1.0 + 0.05 && x.obstacle_planes >= 1,
+                        "{}: agent {} at {}",
+                        s.name,
+                        x.agent,
+                        x.position
+                    );
+                }
+                // The short horizon (agent 1) flew closer sooner than the default (agent 0).
+                let at = |agent: usize, step: usize| {
+                    samples.iter().find(|x| x.agent == agent && x.step == step).unwrap().position
+                };
+                assert!(at(1, 30).x > at(0, 30).x + 1.0, "{} {}", at(1, 30), at(0, 30));
+            }
+            "window" => {
+                for x in &last {
+                    assert!(
+                        x.position.distance(s.agents[x.agent].goal) < 0.1,
+                        "{}: agent {} at {}",
+                        s.name,
+                        x.agent,
+                        x.position
+                    );
+                }
+            }
+            "box head-on" => {
+                // Held in front of their faces of the box.
+                assert!(
+                    last[0].position.x < -1.4 && last[1].position.x > 1.4,
+                    "{} {}",
+                    last[0].position,
+                    last[1].position
+                );
+            }
+            _ => {
+                assert!(
+                    output.contains("\nobstacles 0 0 1\n")
+                        && output.contains(&format!("\nobstacles {SLAB_REMOVED_BEFORE} 1\n"))
+                );
+                for x in &samples {
+                    if x.step < SLAB_REMOVED_BEFORE {
+                        assert!(x.position.x <= -1.5 + 1e-3, "held by the slab: {}", x.position);
+                    } else {
+                        // Nothing in the way: the preferred velocity, bit for bit.
+                        assert_eq!(x.velocity.to_array().map(f32::to_bits), x.preferred.to_array().map(f32::to_bits));
+                        assert_eq!(x.obstacle_planes, 0);
+                    }
+                }
+                for held in samples.iter().filter(|x| x.step == SLAB_REMOVED_BEFORE - 1) {
+                    assert!(
+                        held.position.x > -1.6 && held.obstacle_planes >= 1,
+                        "pressed up to the slab: {}",
+                        held.position
+                    );
+                }
+                assert!(last.iter().all(|x| x.position.x > 5.0), "flew on past the slab");
+            }
+        }
+    }
+}
+
+#[test]
+fn static_obstacles_from_c_keep_agents_clear_and_step_as_from_rust() {
+    let program = build_c("obstacles3d.c", Link::Static, false);
+    obstacles_step_as_from_rust(&program.path);
+}
+
+#[test]
+fn static_obstacles_from_csharp_keep_agents_clear_and_step_as_from_rust() {
+    let program = build_csharp(&["Obstacles3D.cs", "Input.cs"], "obstacles3d");
+    obstacles_step_as_from_rust(&program.path);
 }

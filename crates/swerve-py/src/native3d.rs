@@ -1,15 +1,17 @@
 //! `swerve.Simulator3d`: the numpy API of the 3-D crowd (`swerve::orca3d`, RVO2-3D-exact).
 //! The same shape as `swerve.Simulator` one dimension up: agents are added and read in bulk
 //! as `(N, 3)` arrays, so a step of a large crowd costs one Python call, not one per agent.
+//! Beyond RVO2-3D (which has none), static triangle-mesh obstacles.
 
 use crate::convert::{bit_mask, per_agent, per_agent_count};
 use crate::errors::{invalid_value, IntoPyResult};
+use crate::world3d::index_triples;
 use glam::Vec3;
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use swerve::orca::{AgentId, LpOutcome};
-use swerve::orca3d::{AgentParams, Mover, MoverId, Simulator};
+use swerve::orca3d::{AgentParams, Mover, MoverId, ObstacleId, Simulator};
 
 /// A point or vector from a tuple, a list or a numpy array of three numbers.
 ///
@@ -121,7 +123,8 @@ impl ParamArgs<'_, '_> {
 ///
 /// Agents are identified by stable integer ids (0, 1, 2, … in order of addition, never
 /// reused after `remove_agent`). Bulk methods (`positions()`, `set_pref_velocities()`, …)
-/// use the order of `agent_ids()`.
+/// use the order of `agent_ids()`. Static obstacles (`add_obstacle`, `add_box_obstacle`) are
+/// triangle meshes every agent keeps clear of, beyond RVO2-3D.
 #[pyclass(module = "swerve", name = "Simulator3d")]
 pub struct PySimulator3d {
     sim: Simulator,
@@ -150,9 +153,9 @@ impl PySimulator3d {
     }
 
     /// Whether each step keeps every agent's neighbours, ORCA planes and linear-program
-    /// outcome for `neighbors()`, `planes()` and `first_infeasible()` (which raise
-    /// `SwerveError` otherwise). Off by default, which makes large crowds step faster;
-    /// records fill from the next step on.
+    /// outcome for `neighbors()`, `planes()`, `obstacle_plane_count()` and
+    /// `first_infeasible()` (which raise `SwerveError` otherwise). Off by default, which makes
+    /// large crowds step faster; records fill from the next step on.
     #[getter]
     fn get_record_decisions(&self) -> bool {
         self.sim.records_decisions()
@@ -443,9 +446,10 @@ impl PySimulator3d {
     }
 
     /// The ORCA planes of an agent in the last step as a `(K, 6)` float32 array of rows
-    /// `(point_x, point_y, point_z, normal_x, normal_y, normal_z)`, one per neighbour in
-    /// `neighbors()` order (none from a neighbour it does not yield to), then one per nearby
-    /// mover: permitted velocities `v` have `(v - point) · normal ≥ 0`.
+    /// `(point_x, point_y, point_z, normal_x, normal_y, normal_z)`: first one per static
+    /// obstacle triangle within reach (`obstacle_plane_count(agent)` of them, hard planes), then
+    /// one per neighbour in `neighbors()` order (none from a neighbour it does not yield to),
+    /// then one per nearby mover: permitted velocities `v` have `(v - point) · normal ≥ 0`.
     fn planes<'py>(&self, py: Python<'py>, agent: u32) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let planes = self.sim.agent_planes(id(agent)).py()?;
         let flat: Vec<f32> =
@@ -529,6 +533,64 @@ impl PySimulator3d {
     /// Removes a mover; the other movers keep their ids.
     fn remove_mover(&mut self, mover: u32) -> PyResult<()> {
         self.sim.remove_mover(MoverId(mover)).py()
+    }
+
+    /// Adds a static obstacle (beyond RVO2-3D, which has none): a triangle mesh, `vertices` an
+    /// `(N, 3)` array (m) and `triangles` an `(M, 3)` integer array of vertex indices. Both
+    /// faces are solid and the mesh need not be closed (a wall, a floor, a building). Every
+    /// agent keeps at least its radius from every triangle by a hard plane in its program, from
+    /// the next step on. Returns the obstacle's id (0, 1, 2, … never reused). All or nothing: a
+    /// non-finite vertex, an index out of range or a triangle without area raises
+    /// `InvalidValueError` (a `ValueError`) and adds nothing.
+    fn add_obstacle(&mut self, vertices: &Bound<'_, PyAny>, triangles: &Bound<'_, PyAny>) -> PyResult<u32> {
+        let vertices = points3(vertices, "vertices")?;
+        let triangles = index_triples(triangles)?;
+        Ok(self.sim.add_obstacle(&vertices, &triangles).py()?.0)
+    }
+
+    /// Adds the solid axis-aligned box from `min` to `max` (each `(x, y, z)`, m) as a static
+    /// obstacle; returns its id. Its surface is 12 triangles (`obstacle_triangles`), but it gives
+    /// an agent one plane, through the box's nearest point: prefer it to the same box as a mesh. Raises `InvalidValueError` for a non-finite corner or
+    /// a box thinner than 1e-4 m in any direction.
+    fn add_box_obstacle(&mut self, min: &Bound<'_, PyAny>, max: &Bound<'_, PyAny>) -> PyResult<u32> {
+        Ok(self.sim.add_box_obstacle(vec3(min, "box min")?, vec3(max, "box max")?).py()?.0)
+    }
+
+    /// Removes a static obstacle, from the next step on; the others keep their ids. Raises
+    /// `UnknownIdError` (a `LookupError`), changing nothing, for an id never added or removed.
+    fn remove_obstacle(&mut self, obstacle: u32) -> PyResult<()> {
+        self.sim.remove_obstacle(ObstacleId(obstacle)).py()
+    }
+
+    /// The ids of the static obstacles not removed (uint32), in the order they were added.
+    fn obstacle_ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
+        PyArray1::from_iter(py, self.sim.obstacles().map(|(id, _)| id.0))
+    }
+
+    /// A static obstacle's triangles as a new `(M, 3, 3)` float32 array: triangle, corner,
+    /// coordinate (a box's 12, a mesh's in the order given).
+    fn obstacle_triangles<'py>(&self, py: Python<'py>, obstacle: u32) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        let triangles = self.sim.obstacle(ObstacleId(obstacle)).py()?;
+        let flat: Vec<f32> = triangles.iter().flat_map(|t| [t.a, t.b, t.c]).flat_map(|v| v.to_array()).collect();
+        PyArray1::from_vec(py, flat).reshape([triangles.len(), 3, 3])
+    }
+
+    /// Sets how far ahead (s, > 0) `agent` avoids reaching a static obstacle (RVO2's
+    /// `timeHorizonObst`): it closes the gap to a triangle at no more than gap / horizon, so a
+    /// short horizon lets it fly close before slowing. Default: its `time_horizon`.
+    fn set_obstacle_time_horizon(&mut self, agent: u32, horizon: f32) -> PyResult<()> {
+        self.sim.set_agent_obstacle_time_horizon(id(agent), horizon).py()
+    }
+
+    /// An agent's obstacle time horizon (s): its `time_horizon` unless set.
+    fn obstacle_time_horizon(&self, agent: u32) -> PyResult<f32> {
+        self.sim.agent_obstacle_time_horizon(id(agent)).py()
+    }
+
+    /// How many of `planes(agent)` (the first ones) came from static obstacles in the last
+    /// step. Needs `record_decisions`, as `planes()` does.
+    fn obstacle_plane_count(&self, agent: u32) -> PyResult<usize> {
+        self.sim.agent_obstacle_plane_count(id(agent)).py()
     }
 
     /// The ids of the agents `agent` took into account in the last step, nearest first.

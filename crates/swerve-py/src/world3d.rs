@@ -57,7 +57,7 @@ fn per_sphere(value: &Bound<'_, PyAny>, n: usize, what: &str) -> PyResult<Vec<f6
 
 /// An `(M, 3)` array of vertex indices: integers only (a float index is refused rather than
 /// truncated), none negative or beyond `u32`.
-fn index_triples(value: &Bound<'_, PyAny>) -> PyResult<Vec<[u32; 3]>> {
+pub fn index_triples(value: &Bound<'_, PyAny>) -> PyResult<Vec<[u32; 3]>> {
     let numpy = value.py().import("numpy")?;
     let array = numpy
         .call_method1("asarray", (value,))

@@ -48,7 +48,7 @@ def test_stubs_and_py_typed_are_installed_and_match():
             names |= {item.target.id for item in node.body if isinstance(item, ast.AnnAssign)}
             stubbed[node.name] = names
     for name in ("Simulator", "PyRVOSimulator", "RVOSimulator", "Vector2", "SwerveError", "InvalidValueError",
-                 "UnknownIdError", "World3d"):
+                 "UnknownIdError", "World3d", "Simulator3d"):
         assert name in stubbed, name
         runtime = getattr(swerve._swerve, name)
         missing = {m for m in public(runtime) if m not in stubbed[name]} - {"args", "with_traceback", "add_note"}

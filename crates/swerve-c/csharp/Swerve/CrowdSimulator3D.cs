@@ -12,7 +12,8 @@ namespace Swerve
     ///
     /// <remarks>The same rules as <see cref="CrowdSimulator"/>: stable ids, arrays in
     /// <see cref="GetAgentIds"/> order, exceptions that change nothing, one thread at a time.
-    /// There are no obstacles (RVO2-3D has none).</remarks>
+    /// Beyond RVO2-3D (which has none), static triangle-mesh obstacles
+    /// (<see cref="AddObstacle"/>, <see cref="AddBoxObstacle"/>).</remarks>
     public sealed unsafe class CrowdSimulator3D : IDisposable
     {
         private readonly Simulator3DHandle handle = new Simulator3DHandle();
@@ -427,6 +428,80 @@ namespace Swerve
             Call(NativeMethods.swerve_simulator3d_remove_mover(Raw, id));
         }
 
+        /// <summary>Adds a static obstacle (beyond RVO2-3D, which has none): a triangle mesh,
+        /// <paramref name="indices"/> holding three numbers of <paramref name="vertices"/> (m) per
+        /// triangle. Both faces are solid and the mesh need not be closed (a wall, a floor, a
+        /// building); every agent keeps at least its radius from every triangle from the next
+        /// step on. Returns its id (0, 1, 2, … never reused). All or nothing: a non-finite vertex,
+        /// an index beyond the vertices or a triangle without area raises ArgumentException and
+        /// adds nothing.</summary>
+        public uint AddObstacle(Vector3[] vertices, uint[] indices)
+        {
+            Buffers.NotNull(vertices, "vertices");
+            Buffers.NotNull(indices, "indices");
+            if (indices.Length % 3 != 0)
+            {
+                throw new ArgumentException("a mesh's indices come in triples, got " + indices.Length + " indices");
+            }
+            uint id;
+            fixed (Vector3* v = vertices)
+            fixed (uint* i = indices)
+            {
+                Call(NativeMethods.swerve_simulator3d_add_obstacle(Raw, (SwerveVec3*)v, (UIntPtr)vertices.Length, i, (UIntPtr)(indices.Length / 3), &id));
+            }
+            return id;
+        }
+
+        /// <summary>Adds the solid axis-aligned box from <paramref name="min"/> to
+        /// <paramref name="max"/> (m) as a solid static obstacle (12 triangles, but one plane
+        /// an agent, through its nearest point: prefer it to the same box as a mesh); returns its id. A
+        /// non-finite corner or a box thinner than 1e-4 m raises ArgumentException.</summary>
+        public uint AddBoxObstacle(Vector3 min, Vector3 max)
+        {
+            uint id;
+            Call(NativeMethods.swerve_simulator3d_add_box_obstacle(Raw, Vec.ToNative(min), Vec.ToNative(max), &id));
+            return id;
+        }
+
+        /// <summary>Removes a static obstacle, from the next step on; the others keep their
+        /// ids.</summary>
+        public void RemoveObstacle(uint id)
+        {
+            Call(NativeMethods.swerve_simulator3d_remove_obstacle(Raw, id));
+        }
+
+        /// <summary>The static obstacles' ids (not removed), in the order they were added.</summary>
+        public uint[] GetObstacleIds()
+        {
+            return Buffers.Items<uint>((void* p, UIntPtr capacity, UIntPtr* count) =>
+                NativeMethods.swerve_simulator3d_obstacle_ids(Raw, (uint*)p, capacity, count), handle);
+        }
+
+        /// <summary>A static obstacle's triangles (a mesh's in the order given, a box's 12).</summary>
+        public Triangle[] GetObstacleTriangles(uint id)
+        {
+            // Triangle is laid out as SwerveTriangle (three corners): filled in place.
+            return Buffers.Items<Triangle>((void* p, UIntPtr capacity, UIntPtr* count) =>
+                NativeMethods.swerve_simulator3d_obstacle_triangles(Raw, id, (SwerveTriangle*)p, capacity, count), handle);
+        }
+
+        /// <summary>An agent's obstacle time horizon (s): how far ahead it avoids reaching a
+        /// static obstacle; its time horizon unless set.</summary>
+        public float GetAgentObstacleTimeHorizon(uint id)
+        {
+            float value;
+            Call(NativeMethods.swerve_simulator3d_agent_obstacle_time_horizon(Raw, id, &value));
+            return value;
+        }
+
+        /// <summary>Sets how far ahead (s, &gt; 0, finite) an agent avoids reaching a static
+        /// obstacle (RVO2's timeHorizonObst): it closes the gap to a triangle at no more than gap
+        /// / horizon, so a short horizon lets it fly close before slowing.</summary>
+        public void SetAgentObstacleTimeHorizon(uint id, float horizon)
+        {
+            Call(NativeMethods.swerve_simulator3d_set_agent_obstacle_time_horizon(Raw, id, horizon));
+        }
+
         private static SwerveMover3d ToNative(Mover3D mover)
         {
             SwerveMover3d native;
@@ -450,12 +525,22 @@ namespace Swerve
                 NativeMethods.swerve_simulator3d_agent_neighbors(Raw, id, (uint*)p, capacity, count), handle);
         }
 
-        /// <summary>An agent's ORCA planes of the last step.</summary>
+        /// <summary>An agent's ORCA planes of the last step: first the static obstacles' (see
+        /// <see cref="GetAgentObstaclePlaneCount"/>), then its neighbours', then the movers'.</summary>
         public Plane3D[] GetAgentPlanes(uint id)
         {
             // Plane3D is laid out as SwervePlane (point, then normal): filled in place.
             return Buffers.Items<Plane3D>((void* p, UIntPtr capacity, UIntPtr* count) =>
                 NativeMethods.swerve_simulator3d_agent_planes(Raw, id, (SwervePlane*)p, capacity, count), handle);
+        }
+
+        /// <summary>How many of <see cref="GetAgentPlanes"/> (the first ones) came from static
+        /// obstacles in the last step: hard planes, which the program's fallback keeps.</summary>
+        public int GetAgentObstaclePlaneCount(uint id)
+        {
+            UIntPtr value;
+            Call(NativeMethods.swerve_simulator3d_agent_obstacle_plane_count(Raw, id, &value));
+            return Status.Count(value);
         }
     }
 }

@@ -1054,6 +1054,88 @@ namespace Swerve.Native
         internal static extern SwerveStatus swerve_simulator3d_remove_mover(SwerveSimulator3d* sim, uint id);
 
         /// <summary>
+        ///  Adds a static obstacle: the triangles of a mesh, `indices` holding `triangle_count`
+        ///  triples of indices into the `vertex_count` `vertices` (m). Both faces are solid and the
+        ///  mesh need not be closed (a wall, a floor, a building). Every agent keeps at least its
+        ///  radius from every triangle by a hard plane in its program, from the next step on (unless
+        ///  an acceleration limit or safe mode's push moves it). `*out_id` receives the obstacle's id
+        ///  (0, 1, 2, … never reused). All or nothing: a non-finite vertex, an index beyond the
+        ///  vertices or a triangle without area adds none of it (the message names the triangle).
+        ///
+        ///  # Safety
+        ///  `sim` is null or a live handle; `vertices` is null or valid for reading `vertex_count`
+        ///  vectors; `indices` is null or valid for reading `3 * triangle_count` indices; `out_id` is
+        ///  null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_simulator3d_add_obstacle", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_simulator3d_add_obstacle(SwerveSimulator3d* sim, SwerveVec3* vertices, System.UIntPtr vertex_count, uint* indices, System.UIntPtr triangle_count, uint* out_id);
+
+        /// <summary>
+        ///  Adds the solid axis-aligned box from `min` to `max` (m) as a static obstacle (see
+        ///  `swerve_simulator3d_add_obstacle`): its surface is 12 triangles, but it gives an agent one
+        ///  plane, through the box's nearest point, so prefer it to the same box as a mesh (fewer, less
+        ///  conservative planes, faster). `*out_id` receives its id. Refused: a non-finite
+        ///  corner, a box thinner than 1e-4 m in any direction.
+        ///
+        ///  # Safety
+        ///  `sim` is null or a live handle; `out_id` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_simulator3d_add_box_obstacle", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_simulator3d_add_box_obstacle(SwerveSimulator3d* sim, SwerveVec3 min, SwerveVec3 max, uint* out_id);
+
+        /// <summary>
+        ///  Removes a static obstacle, from the next step on; the others keep their ids.
+        ///
+        ///  # Safety
+        ///  `sim` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_simulator3d_remove_obstacle", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_simulator3d_remove_obstacle(SwerveSimulator3d* sim, uint id);
+
+        /// <summary>
+        ///  The static obstacles' ids (added and not removed), in the order they were added; `*count`
+        ///  and `out` as in `swerve_simulator3d_agent_ids`.
+        ///
+        ///  # Safety
+        ///  `sim` is null or a live handle; `out` is null or valid for writing `capacity` ids;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_simulator3d_obstacle_ids", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_simulator3d_obstacle_ids(SwerveSimulator3d* sim, uint* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  A static obstacle's triangles (a mesh's in the order given, a box's 12); `*count` and
+        ///  `out` as in `swerve_simulator3d_agent_ids`.
+        ///
+        ///  # Safety
+        ///  `sim` is null or a live handle; `out` is null or valid for writing `capacity` triangles;
+        ///  `count` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_simulator3d_obstacle_triangles", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_simulator3d_obstacle_triangles(SwerveSimulator3d* sim, uint id, SwerveTriangle* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  An agent's obstacle time horizon (s): how far ahead it avoids reaching a static obstacle;
+        ///  its time horizon unless set with `swerve_simulator3d_set_agent_obstacle_time_horizon`.
+        ///
+        ///  # Safety
+        ///  `sim` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_simulator3d_agent_obstacle_time_horizon", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_simulator3d_agent_obstacle_time_horizon(SwerveSimulator3d* sim, uint id, float* @out);
+
+        /// <summary>
+        ///  Sets how far ahead (s, &gt; 0, finite) an agent avoids reaching a static obstacle (RVO2's
+        ///  `timeHorizonObst`): it closes the gap to a triangle at no more than gap / horizon, so a
+        ///  short horizon lets it fly close before slowing.
+        ///
+        ///  # Safety
+        ///  `sim` is null or a live handle.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_simulator3d_set_agent_obstacle_time_horizon", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_simulator3d_set_agent_obstacle_time_horizon(SwerveSimulator3d* sim, uint id, float horizon);
+
+        /// <summary>
         ///  Whether each step keeps every agent's neighbours and ORCA planes for the functions
         ///  below (off by default: it costs memory traffic). Turned on, records fill from the next
         ///  step on.
@@ -1078,11 +1160,12 @@ namespace Swerve.Native
         internal static extern SwerveStatus swerve_simulator3d_agent_neighbors(SwerveSimulator3d* sim, uint id, uint* @out, System.UIntPtr capacity, System.UIntPtr* count);
 
         /// <summary>
-        ///  An agent's ORCA planes of the last step (RVO2-3D's `getAgentORCAPlane`): one per
-        ///  neighbour in neighbour order (none from a neighbour it does not yield to, see
-        ///  `swerve_simulator3d_set_agent_responsibility`), then one per nearby mover. Two agents on
-        ///  one point give a NaN plane, as in RVO2-3D, whose programs skip it. `*count` and `out` as
-        ///  in `swerve_simulator3d_agent_ids`; `NotRecorded` unless decisions are recorded.
+        ///  An agent's ORCA planes of the last step (RVO2-3D's `getAgentORCAPlane`): first one per
+        ///  static obstacle triangle within reach (`swerve_simulator3d_agent_obstacle_plane_count` of
+        ///  them), then one per neighbour in neighbour order (none from a neighbour it does not yield
+        ///  to, see `swerve_simulator3d_set_agent_responsibility`), then one per nearby mover. Two
+        ///  agents on one point give a NaN plane, as in RVO2-3D, whose programs skip it. `*count` and
+        ///  `out` as in `swerve_simulator3d_agent_ids`; `NotRecorded` unless decisions are recorded.
         ///
         ///  # Safety
         ///  `sim` is null or a live handle; `out` is null or valid for writing `capacity` planes;
@@ -1090,6 +1173,17 @@ namespace Swerve.Native
         /// </summary>
         [DllImport(__DllName, EntryPoint = "swerve_simulator3d_agent_planes", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         internal static extern SwerveStatus swerve_simulator3d_agent_planes(SwerveSimulator3d* sim, uint id, SwervePlane* @out, System.UIntPtr capacity, System.UIntPtr* count);
+
+        /// <summary>
+        ///  How many of an agent's planes of the last step (the first ones of
+        ///  `swerve_simulator3d_agent_planes`) came from static obstacles: hard planes, which the
+        ///  program's fallback does not trade off. `NotRecorded` unless decisions are recorded.
+        ///
+        ///  # Safety
+        ///  `sim` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_simulator3d_agent_obstacle_plane_count", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_simulator3d_agent_obstacle_plane_count(SwerveSimulator3d* sim, uint id, System.UIntPtr* @out);
 
         /// <summary>
         ///  The broad phases' names, as static NUL-terminated strings, brute force first:
@@ -2461,8 +2555,9 @@ namespace Swerve.Native
     }
 
     /// <summary>
-    ///  The parameters RVO2-3D keeps per agent (the same names and meaning as RVO2-3D's; there
-    ///  is no obstacle horizon, as there are no obstacles).
+    ///  The parameters RVO2-3D keeps per agent (the same names and meaning as RVO2-3D's; RVO2-3D
+    ///  has no obstacles, so the obstacle time horizon is set on its own, with
+    ///  `swerve_simulator3d_set_agent_obstacle_time_horizon`).
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     internal unsafe partial struct SwerveAgentParams3d

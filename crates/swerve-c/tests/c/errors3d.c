@@ -354,6 +354,113 @@ int main(void) {
   CHECK(swerve_simulator3d_add_agent(sim, vec3(0.0f, 0.0f, 0.0f), &id) == SWERVE_STATUS_OK && id == 2);
 
   swerve_simulator3d_free(sim);
+
+  /* Static obstacles (beyond RVO2-3D): refused meshes, boxes and horizons change nothing and
+   * take no id, as a twin shows; the same calls with good values do change the run. */
+  sim = head_on();
+  twin = head_on();
+  CHECK(sim != NULL && twin != NULL);
+  {
+    SwerveVec3 wall[4], nan_wall[4];
+    uint32_t square[6] = {0, 1, 2, 0, 2, 3}, beyond[6] = {0, 1, 2, 0, 2, 4}, flat[6] = {0, 1, 2, 0, 2, 2};
+    SwerveTriangle triangles[12];
+    SwervePlane box_planes[32];
+    size_t obstacle_planes = 99;
+    wall[0] = vec3(0.0f, -10.0f, -10.0f);
+    wall[1] = vec3(0.0f, 10.0f, -10.0f);
+    wall[2] = vec3(0.0f, 10.0f, 10.0f);
+    wall[3] = vec3(0.0f, -10.0f, 10.0f);
+    memcpy(nan_wall, wall, sizeof wall);
+    nan_wall[2].y = NAN;
+    id = 7;
+    CHECK(swerve_simulator3d_add_obstacle(sim, nan_wall, 4, square, 2, &id) == SWERVE_STATUS_INVALID_ARGUMENT);
+    CHECK(message_mentions("mesh vertex must be finite"));
+    CHECK(swerve_simulator3d_add_obstacle(sim, wall, 4, beyond, 2, &id) == SWERVE_STATUS_INVALID_ARGUMENT);
+    CHECK(message_mentions("triangle 1 names vertex 4, but the mesh has 4 vertices"));
+    CHECK(swerve_simulator3d_add_obstacle(sim, wall, 4, flat, 2, &id) == SWERVE_STATUS_INVALID_ARGUMENT);
+    CHECK(message_mentions("triangle 1 has no area"));
+    CHECK(swerve_simulator3d_add_obstacle(sim, wall, 4, square, (size_t)-1, &id) == SWERVE_STATUS_INVALID_ARGUMENT);
+    CHECK(message_mentions("more than memory holds"));
+    CHECK(swerve_simulator3d_add_obstacle(sim, NULL, 4, square, 2, &id) == SWERVE_STATUS_NULL_POINTER);
+    CHECK(message_mentions("vertices"));
+    CHECK(swerve_simulator3d_add_obstacle(sim, wall, 4, NULL, 2, &id) == SWERVE_STATUS_NULL_POINTER);
+    CHECK(message_mentions("indices"));
+    CHECK(swerve_simulator3d_add_obstacle(sim, wall, 4, square, 2, NULL) == SWERVE_STATUS_NULL_POINTER);
+    CHECK(message_mentions("out_id"));
+    CHECK(swerve_simulator3d_add_obstacle(NULL, wall, 4, square, 2, &id) == SWERVE_STATUS_NULL_POINTER);
+    CHECK(message_mentions("simulator"));
+    CHECK(swerve_simulator3d_add_box_obstacle(sim, vec3(-1.0f, -1.0f, -1.0f), vec3(1.0f, 1.0f, -0.99995f), &id) ==
+          SWERVE_STATUS_INVALID_ARGUMENT);
+    CHECK(message_mentions("box thickness"));
+    CHECK(swerve_simulator3d_add_box_obstacle(sim, vec3(1.0f, 1.0f, 1.0f), vec3(-1.0f, 2.0f, 2.0f), &id) ==
+          SWERVE_STATUS_INVALID_ARGUMENT);
+    CHECK(message_mentions("box thickness"));
+    CHECK(swerve_simulator3d_add_box_obstacle(sim, vec3(-1.0f, -1.0f, -1.0f), vec3(1.0f, INFINITY, 1.0f), &id) ==
+          SWERVE_STATUS_INVALID_ARGUMENT);
+    CHECK(message_mentions("box corner must be finite"));
+    CHECK(swerve_simulator3d_add_box_obstacle(sim, vec3(-1.0f, -1.0f, -1.0f), vec3(1.0f, 1.0f, 1.0f), NULL) ==
+          SWERVE_STATUS_NULL_POINTER);
+    CHECK(id == 7);
+    CHECK(swerve_simulator3d_obstacle_ids(sim, ids, 4, &count) == SWERVE_STATUS_OK && count == 0);
+    CHECK(swerve_simulator3d_remove_obstacle(sim, 0) == SWERVE_STATUS_UNKNOWN_ID);
+    CHECK(message_mentions("unknown obstacle id 0"));
+    CHECK(swerve_simulator3d_obstacle_triangles(sim, 0, triangles, 12, &count) == SWERVE_STATUS_UNKNOWN_ID);
+    /* Obstacle time horizons: > 0 and finite; the agent's time horizon (10 s) unless set. */
+    CHECK(swerve_simulator3d_set_agent_obstacle_time_horizon(sim, 0, 0.0f) == SWERVE_STATUS_INVALID_ARGUMENT);
+    CHECK(message_mentions("obstacle time horizon"));
+    CHECK(swerve_simulator3d_set_agent_obstacle_time_horizon(sim, 1, -2.0f) == SWERVE_STATUS_INVALID_ARGUMENT);
+    CHECK(swerve_simulator3d_set_agent_obstacle_time_horizon(sim, 0, NAN) == SWERVE_STATUS_INVALID_ARGUMENT);
+    CHECK(swerve_simulator3d_set_agent_obstacle_time_horizon(sim, 0, INFINITY) == SWERVE_STATUS_INVALID_ARGUMENT);
+    CHECK(message_mentions("finite"));
+    CHECK(swerve_simulator3d_set_agent_obstacle_time_horizon(sim, 9, 1.0f) == SWERVE_STATUS_UNKNOWN_ID);
+    CHECK(message_mentions("unknown agent id 9"));
+    CHECK(swerve_simulator3d_set_agent_obstacle_time_horizon(NULL, 0, 1.0f) == SWERVE_STATUS_NULL_POINTER);
+    value = -1.0f;
+    CHECK(swerve_simulator3d_agent_obstacle_time_horizon(sim, 9, &value) == SWERVE_STATUS_UNKNOWN_ID && value == -1.0f);
+    CHECK(swerve_simulator3d_agent_obstacle_time_horizon(sim, 0, NULL) == SWERVE_STATUS_NULL_POINTER);
+    CHECK(swerve_simulator3d_agent_obstacle_time_horizon(sim, 0, &value) == SWERVE_STATUS_OK && value == 10.0f);
+    CHECK(swerve_simulator3d_agent_obstacle_time_horizon(sim, 1, &value) == SWERVE_STATUS_OK && value == 10.0f);
+    /* The plane count is a record. */
+    CHECK(swerve_simulator3d_agent_obstacle_plane_count(sim, 0, &obstacle_planes) == SWERVE_STATUS_NOT_RECORDED);
+    CHECK(swerve_simulator3d_agent_obstacle_plane_count(sim, 9, &obstacle_planes) == SWERVE_STATUS_UNKNOWN_ID);
+    CHECK(obstacle_planes == 99);
+    CHECK(step_alike(sim, twin, 20));
+
+    /* Good values: a box between the two, which then holds them apart from it. */
+    CHECK(swerve_simulator3d_add_box_obstacle(sim, vec3(-1.0f, -1.0f, -1.0f), vec3(1.0f, 1.0f, 1.0f), &id) ==
+          SWERVE_STATUS_OK);
+    CHECK(id == 0); /* the refused adds took no id */
+    CHECK(swerve_simulator3d_add_obstacle(sim, wall, 4, square, 2, &id) == SWERVE_STATUS_OK && id == 1);
+    CHECK(swerve_simulator3d_obstacle_ids(sim, ids, 4, &count) == SWERVE_STATUS_OK && count == 2);
+    CHECK(ids[0] == 0 && ids[1] == 1);
+    triangles[0].a.x = -9.0f;
+    CHECK(swerve_simulator3d_obstacle_triangles(sim, 0, triangles, 11, &count) == SWERVE_STATUS_BUFFER_TOO_SMALL);
+    CHECK(count == 12 && triangles[0].a.x == -9.0f);
+    CHECK(swerve_simulator3d_obstacle_triangles(sim, 1, triangles, 12, &count) == SWERVE_STATUS_OK && count == 2);
+    CHECK(same_vec3(triangles[1].a, wall[0]) && same_vec3(triangles[1].b, wall[2]) && same_vec3(triangles[1].c, wall[3]));
+    CHECK(swerve_simulator3d_remove_obstacle(sim, 1) == SWERVE_STATUS_OK);
+    CHECK(swerve_simulator3d_remove_obstacle(sim, 1) == SWERVE_STATUS_UNKNOWN_ID);
+    CHECK(swerve_simulator3d_obstacle_triangles(sim, 1, triangles, 12, &count) == SWERVE_STATUS_UNKNOWN_ID);
+    CHECK(swerve_simulator3d_obstacle_ids(sim, ids, 4, &count) == SWERVE_STATUS_OK && count == 1 && ids[0] == 0);
+    CHECK(swerve_simulator3d_set_agent_obstacle_time_horizon(sim, 0, 2.0f) == SWERVE_STATUS_OK);
+    CHECK(swerve_simulator3d_agent_obstacle_time_horizon(sim, 0, &value) == SWERVE_STATUS_OK && value == 2.0f);
+    CHECK(swerve_simulator3d_agent_obstacle_time_horizon(sim, 1, &value) == SWERVE_STATUS_OK && value == 10.0f);
+    CHECK(swerve_simulator3d_set_record_decisions(sim, true) == SWERVE_STATUS_OK);
+    CHECK(!step_alike(sim, twin, 1));
+    /* Both are within reach of the box (radius 1.5 + 2 m/s over a horizon of 2 or 10 s). */
+    CHECK(swerve_simulator3d_agent_obstacle_plane_count(sim, 0, &obstacle_planes) == SWERVE_STATUS_OK);
+    CHECK(swerve_simulator3d_agent_planes(sim, 0, box_planes, 32, &count) == SWERVE_STATUS_OK);
+    CHECK(obstacle_planes >= 1 && obstacle_planes < count); /* then the neighbour's */
+    /* Among the obstacles' planes, the box's face at x = -1's: away from it, along -x. */
+    seen = false;
+    for (n = 0; n < obstacle_planes; ++n) {
+      seen = seen || box_planes[n].normal.x < -0.99f;
+    }
+    CHECK(seen);
+    CHECK(swerve_simulator3d_agent_obstacle_plane_count(sim, 1, NULL) == SWERVE_STATUS_NULL_POINTER);
+  }
+  swerve_simulator3d_free(sim);
+  swerve_simulator3d_free(twin);
   swerve_simulator3d_free(NULL);
   return finish();
 }

@@ -12,6 +12,34 @@ using Vec3 = System.Numerics.Vector3;
 
 static class Errors
 {
+    // Two agents flying at each other along x, with preferred velocities set.
+    static CrowdSimulator3D HeadOn3D()
+    {
+        CrowdSimulator3D sim = new CrowdSimulator3D(0.125f);
+        sim.SetAgentPrefVelocity(sim.AddAgent(new Vec3(-6.0f, 0.0f, 0.0f)), new Vec3(1.0f, 0.0f, 0.0f));
+        sim.SetAgentPrefVelocity(sim.AddAgent(new Vec3(6.0f, 0.0f, 0.0f)), new Vec3(-1.0f, 0.0f, 0.0f));
+        return sim;
+    }
+
+    // Steps both `steps` times; whether every position and velocity stays the same in both.
+    static bool StepAlike3D(CrowdSimulator3D a, CrowdSimulator3D b, int steps)
+    {
+        for (int k = 0; k < steps; ++k)
+        {
+            a.Step();
+            b.Step();
+            Vec3[] pa = a.GetPositions(), pb = b.GetPositions(), va = a.GetVelocities(), vb = b.GetVelocities();
+            for (int i = 0; i < pa.Length; ++i)
+            {
+                if (pa[i] != pb[i] || va[i] != vb[i])
+                {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     static int Main()
     {
         C.Check(Library.Version.Length > 0, "a version");
@@ -174,6 +202,65 @@ static class Errors
                 sim3.Step();
                 C.Check(Math.Abs(sim3.GetAgentVelocity(c).Z - 0.5f * step) < 1e-5f, "0.5 m/s more at 3-D step " + step);
             }
+        }
+
+        // 3-D static obstacles (beyond RVO2-3D): refused calls raise, take no id and change
+        // nothing (a twin stepped beside shows it); the same calls with good values do change
+        // the run.
+        using (CrowdSimulator3D sim3 = HeadOn3D())
+        using (CrowdSimulator3D twin3 = HeadOn3D())
+        {
+            Vec3[] panel = { new Vec3(0.0f, -10.0f, -10.0f), new Vec3(0.0f, 10.0f, -10.0f), new Vec3(0.0f, 10.0f, 10.0f), new Vec3(0.0f, -10.0f, 10.0f) };
+            uint[] square = { 0, 1, 2, 0, 2, 3 };
+            Vec3[] nanPanel = (Vec3[])panel.Clone();
+            nanPanel[2].Y = float.NaN;
+            Vec3 low = new Vec3(-1.0f, -1.0f, -1.0f);
+            C.Raises<ArgumentException>(() => sim3.AddObstacle(nanPanel, square), "mesh vertex must be finite", "a NaN mesh vertex");
+            C.Raises<ArgumentException>(() => sim3.AddObstacle(panel, new uint[] { 0, 1, 2, 0, 2, 4 }), "triangle 1 names vertex 4", "an index beyond the vertices");
+            C.Raises<ArgumentException>(() => sim3.AddObstacle(panel, new uint[] { 0, 1, 2, 0, 2, 2 }), "triangle 1 has no area", "a triangle without area");
+            C.Raises<ArgumentException>(() => sim3.AddObstacle(panel, new uint[] { 0, 1, 2, 3 }), "triples", "indices not in triples");
+            C.Raises<ArgumentNullException>(() => sim3.AddObstacle(null, square), "vertices", "no vertices");
+            C.Raises<ArgumentNullException>(() => sim3.AddObstacle(panel, null), "indices", "no indices");
+            C.Raises<ArgumentException>(() => sim3.AddBoxObstacle(low, new Vec3(1.0f, 1.0f, -0.99995f)), "box thickness", "a box thinner than 1e-4 m");
+            C.Raises<ArgumentException>(() => sim3.AddBoxObstacle(new Vec3(1.0f, 1.0f, 1.0f), new Vec3(-1.0f, 2.0f, 2.0f)), "box thickness", "an inverted box");
+            C.Raises<ArgumentException>(() => sim3.AddBoxObstacle(low, new Vec3(1.0f, float.PositiveInfinity, 1.0f)), "box corner must be finite", "an infinite box corner");
+            C.Raises<KeyNotFoundException>(() => sim3.RemoveObstacle(0), "unknown obstacle id 0", "removing an obstacle never added");
+            C.Raises<KeyNotFoundException>(() => sim3.GetObstacleTriangles(3), "unknown obstacle id 3", "the triangles of an obstacle never added");
+            C.Raises<ArgumentException>(() => sim3.SetAgentObstacleTimeHorizon(0, 0.0f), "obstacle time horizon", "a zero obstacle horizon");
+            C.Raises<ArgumentException>(() => sim3.SetAgentObstacleTimeHorizon(1, -1.0f), "obstacle time horizon", "a negative obstacle horizon");
+            C.Raises<ArgumentException>(() => sim3.SetAgentObstacleTimeHorizon(0, float.NaN), "obstacle time horizon", "a NaN obstacle horizon");
+            C.Raises<ArgumentException>(() => sim3.SetAgentObstacleTimeHorizon(0, float.PositiveInfinity), "finite", "an infinite obstacle horizon");
+            C.Raises<KeyNotFoundException>(() => sim3.SetAgentObstacleTimeHorizon(9, 1.0f), "unknown agent id 9", "an obstacle horizon for an unknown id");
+            C.Raises<KeyNotFoundException>(() => sim3.GetAgentObstacleTimeHorizon(8), "unknown agent id 8", "the obstacle horizon of an unknown id");
+            C.Raises<InvalidOperationException>(() => sim3.GetAgentObstaclePlaneCount(0), "record", "an obstacle plane count not recorded");
+            C.Check(sim3.GetObstacleIds().Length == 0, "no obstacle added by the refused calls");
+            C.Check(sim3.GetAgentObstacleTimeHorizon(0) == 10.0f && sim3.GetAgentObstacleTimeHorizon(1) == 10.0f, "the obstacle horizons kept (the time horizon)");
+            C.Check(StepAlike3D(sim3, twin3, 20), "the run unchanged by the refused calls");
+
+            C.Check(sim3.AddBoxObstacle(low, new Vec3(1.0f, 1.0f, 1.0f)) == 0, "the refused adds took no id");
+            C.Check(sim3.AddObstacle(panel, square) == 1, "the next id");
+            uint[] obstacles = sim3.GetObstacleIds();
+            C.Check(obstacles.Length == 2 && obstacles[0] == 0 && obstacles[1] == 1, "both obstacles listed");
+            Triangle[] box = sim3.GetObstacleTriangles(0);
+            C.Check(box.Length == 12 && box[0].A == low, "a box's 12 triangles from its min corner");
+            Triangle[] mesh = sim3.GetObstacleTriangles(1);
+            C.Check(mesh.Length == 2 && mesh[1].A == panel[0] && mesh[1].B == panel[2] && mesh[1].C == panel[3], "the mesh's triangles read back");
+            sim3.RemoveObstacle(1);
+            C.Raises<KeyNotFoundException>(() => sim3.RemoveObstacle(1), "unknown obstacle id 1", "removing an obstacle twice");
+            C.Check(sim3.GetObstacleIds().Length == 1, "one obstacle left");
+            sim3.SetAgentObstacleTimeHorizon(0, 2.0f);
+            C.Check(sim3.GetAgentObstacleTimeHorizon(0) == 2.0f && sim3.GetAgentObstacleTimeHorizon(1) == 10.0f, "an obstacle horizon read back");
+            sim3.SetRecordDecisions(true);
+            C.Check(!StepAlike3D(sim3, twin3, 1), "the box changes the run");
+            int count = sim3.GetAgentObstaclePlaneCount(0);
+            Plane3D[] planes = sim3.GetAgentPlanes(0);
+            C.Check(count >= 1 && count < planes.Length, "the box's planes, then the neighbour's: " + count + " of " + planes.Length);
+            bool face = false;
+            for (int i = 0; i < count; ++i)
+            {
+                face = face || planes[i].Normal.X < -0.99f;
+            }
+            C.Check(face, "the plane of the box's face at x = -1 among them");
         }
 
         // RVO2-CS's API: its own error returns, then exceptions.
