@@ -9,6 +9,7 @@ mod render;
 mod run;
 mod serve;
 mod sphere;
+mod towers;
 mod view3d;
 
 use anyhow::{bail, Context, Result};
@@ -50,6 +51,9 @@ enum Command {
     /// Run the sphere pit (rigid-ball physics in three dimensions) and write trajectory,
     /// metrics and a GIF.
     Pit3d(pit3d::Pit3dArgs),
+    /// Fly drones through a field of towers (ORCA in three dimensions with static box
+    /// obstacles) and write trajectory, metrics and a GIF.
+    Towers(towers::TowersArgs),
 }
 
 #[derive(clap::Args)]
@@ -221,6 +225,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::bench(args).map(|()| true),
         Command::Sphere(args) => sphere::run(args).map(|()| true),
         Command::Pit3d(args) => pit3d::run(args).map(|()| true),
+        Command::Towers(args) => towers::run(args).map(|()| true),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,

@@ -1,6 +1,7 @@
 //! `swerve serve SCENARIO`: the live browser viewer on any scenario, planar or 3-D (crate
 //! `swerve-viewer`), or on one of the viewer's demo scenes (`--scene circle|crossing|obstacles|
-//! balls|ball-pit|pit3d|hourglass3d|sphere3d`, sized by `--count`), which the browser tests use.
+//! balls|ball-pit|pit3d|hourglass3d|towers3d|sphere3d`, sized by `--count`), which the browser
+//! tests use.
 
 use anyhow::{Context, Result};
 use std::net::IpAddr;
@@ -14,8 +15,9 @@ pub struct ServeArgs {
     #[arg(required_unless_present = "scene", conflicts_with = "scene")]
     scenario: Option<String>,
     /// Serve one of the viewer's demo scenes instead: circle, crossing, obstacles, balls,
-    /// ball-pit, and in 3-D pit3d (a pour of spheres), hourglass3d (the 3-D scenario) and
-    /// sphere3d (RVO2-3D's Sphere example, as `swerve sphere` runs it).
+    /// ball-pit, and in 3-D pit3d (a pour of spheres), hourglass3d (the 3-D scenario),
+    /// towers3d (drones through a field of towers, as `swerve towers` runs it) and sphere3d
+    /// (RVO2-3D's Sphere example, as `swerve sphere` runs it).
     #[arg(long)]
     scene: Option<String>,
     /// Size of the demo scene (agents or balls or spheres).

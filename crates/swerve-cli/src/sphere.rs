@@ -268,7 +268,7 @@ fn spiral(n: usize, radius: f32) -> impl Iterator<Item = Vec3> {
 
 /// The smallest centre distance minus `contact` over all pairs, and how many pairs are closer
 /// than `contact`: a sweep along x over the agents sorted into `sorted` (reused).
-fn closest_pair(positions: &[Vec3], contact: f32, sorted: &mut Vec<Vec3>) -> (f32, usize) {
+pub(crate) fn closest_pair(positions: &[Vec3], contact: f32, sorted: &mut Vec<Vec3>) -> (f32, usize) {
     sorted.clear();
     sorted.extend_from_slice(positions);
     sorted.sort_unstable_by(|a, b| a.x.total_cmp(&b.x));
@@ -288,11 +288,11 @@ fn closest_pair(positions: &[Vec3], contact: f32, sorted: &mut Vec<Vec3>) -> (f3
     (closest.min(reach - contact), overlaps)
 }
 
-fn create(path: &Path) -> Result<File> {
+pub(crate) fn create(path: &Path) -> Result<File> {
     File::create(path).with_context(|| format!("cannot create {}", path.display()))
 }
 
-fn write_frame(out: &mut impl Write, frame: usize, sim: &Simulator) -> Result<()> {
+pub(crate) fn write_frame(out: &mut impl Write, frame: usize, sim: &Simulator) -> Result<()> {
     for ((id, p), v) in sim.agent_ids().iter().zip(sim.positions()).zip(sim.velocities()) {
         writeln!(out, "{frame},{},{},{},{},{},{},{}", id.0, p.x, p.y, p.z, v.x, v.y, v.z)?;
     }

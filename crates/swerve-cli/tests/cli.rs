@@ -469,6 +469,51 @@ fn sphere_with_a_mover_keeps_the_agents_clear_of_it() {
     assert_eq!(text(&bad.stderr).trim().lines().count(), 1, "{}", text(&bad.stderr));
 }
 
+/// `swerve towers`: drones fly through a field of box towers; every one arrives, none comes
+/// closer to a tower or the floor than its radius, and the GIF circles the block.
+#[test]
+fn towers_fly_every_drone_through_the_towers_clear_of_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("towers");
+    let o = out.to_str().unwrap();
+    let result = swerve(&["towers", "--agents", "40", "--out", o, "--gif-frames", "12", "--size", "120"]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let stdout = text(&result.stdout);
+    assert!(stdout.starts_with("towers (3-D): 40 drones through "), "{stdout}");
+    assert!(stdout.contains("arrived 40/40"), "{stdout}");
+
+    let metrics: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("metrics.json")).unwrap()).unwrap();
+    assert_eq!(metrics["arrived"].as_u64(), Some(40), "{metrics}");
+    let clearance = metrics["obstacle_min_clearance"].as_f64().unwrap();
+    assert!(clearance >= -1e-3, "a drone went {clearance} m into an obstacle");
+    // The towers are in the way: most straight lines cross one (the drones go round or over).
+    let towers = metrics["towers"].as_u64().unwrap();
+    assert!(towers >= 10 && metrics["triangles"].as_u64() == Some(12 * towers + 2), "{metrics}");
+    assert!(metrics["lines_through_towers"].as_u64().unwrap() >= 20, "{metrics}");
+    let steps = metrics["steps"].as_u64().unwrap();
+    assert!((metrics["last_arrival_time"].as_f64().unwrap() - 0.125 * steps as f64).abs() < 1e-3, "{metrics}");
+    assert!(metrics["max_speed"].as_f64().unwrap() <= 2.0 + 1e-5);
+    let csv = std::fs::read_to_string(out.join("trajectory.csv")).unwrap();
+    assert_eq!(csv.lines().count() as u64, 1 + 40 * (steps + 1));
+    let (w, _, frames) = gif_frames(&out.join("run.gif"));
+    assert_eq!((w, frames.len()), (120, 12));
+
+    for bad in [
+        &["towers", "--agents", "0", "--out", o][..],
+        &["towers", "--agents", "1", "--out", o][..],
+        &["towers", "--obstacle-horizon", "-1", "--out", o][..],
+        &["towers", "--obstacle-horizon", "0", "--out", o][..],
+        &["towers", "--size", "4", "--out", o][..],
+    ] {
+        let result = swerve(bad);
+        assert!(!result.status.success(), "{bad:?} succeeded");
+        let err = text(&result.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{bad:?}: {err}");
+        assert!(err.contains(bad[1]), "{bad:?}: {err}");
+    }
+}
+
 #[test]
 fn run_writes_3d_outputs_for_a_sphere_scenario_file() {
     let dir = tempfile::tempdir().unwrap();

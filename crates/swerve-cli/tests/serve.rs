@@ -122,6 +122,13 @@ fn serve_shows_3d_scenes_and_their_inspector() {
     let report = json(&report);
     assert_eq!(report["dimensions"], 3);
     assert!(report["planes"].is_array() && report["position"].as_array().unwrap().len() == 3);
+    // Drones through towers (the scene `swerve towers` runs): the inspector counts the
+    // obstacles' planes.
+    let (_server, addr) = start(&["serve", "--scene", "towers3d", "--count", "40", "--paused"]);
+    let (_, state) = get(&addr, "/api/state");
+    assert_eq!(json(&state)["agents"], 40);
+    let (_, report) = get(&addr, "/api/inspect/0");
+    assert_eq!(json(&report)["obstacle_planes"], 0, "no step yet: no planes");
     // A 3-D scenario file (a [spheres] table) serves its spheres.
     let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/hourglass3d.toml");
     let (_server, addr) = start(&["serve", file, "--paused"]);
@@ -136,6 +143,7 @@ fn serve_refuses_bad_3d_scenes_and_counts_on_one_line() {
         (&["serve", "--scene", "pit3d", "--count", "0"][..], "at least 1"),
         (&["serve", "--scene", "pit3d", "--count", "99999999999"][..], "at most 1000000"),
         (&["serve", "--scene", "sphere3d", "--count", "1"][..], "at least 2"),
+        (&["serve", "--scene", "towers3d", "--count", "1"][..], "at least 2"),
         (&["serve", "--scene", "hourglass3d", "--count", "5"][..], "fixed number"),
         (&["serve", "--scene", "sphere4d"][..], "sphere3d"),
     ] {

@@ -2,7 +2,8 @@
 // step advances exactly one step, and the inspector shows as many half-planes as the library
 // computed for the clicked agent at that step; in 3-D, spheres and triangles are drawn, a drag
 // orbits, a sphere through a triangle is hidden by it pixel by pixel, and the inspector shows
-// the library's ORCA planes. Screenshots go to docs/screenshots/.
+// the library's ORCA planes (a crowd's obstacle planes apart). Screenshots go to
+// target/viewer-screenshots/ (docs/screenshots/ with SWERVE_SCREENSHOTS=docs/screenshots).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -452,6 +453,83 @@ test('3-D crowd: clicking the front-most agent opens the inspector with the libr
     await page3d.mouse.wheel(0, -200);
     await sleep(300);
     await page3d.screenshot({ path: path.join(SCREENSHOTS, 'viewer-3d-inspector.png'), clip: { x: stage.x + stage.width / 2 - 170, y: 40, width: 1200 - (stage.x + stage.width / 2 - 170), height: 520 } });
+  } finally {
+    await page3d.close();
+    stopServer(server3d);
+  }
+});
+
+test('3-D towers: the crowd\'s obstacles are drawn and the inspector shows a drone\'s obstacle planes as their own kind', { timeout: 120000 }, async () => {
+  const { server3d, page3d } = await open3d(['--scene', 'towers3d', '--count', '40', '--steps-per-second', '240'],
+    () => window.swerve && window.swerve.state.dimensions === 3 && window.swerve.state.agents === 40 && window.swerve.state.step >= 240);
+  try {
+    await page3d.click('#play');
+    await page3d.waitForFunction(() => window.swerve.state.playing === false, null, { timeout: 10000 });
+    await sleep(300);
+    const state = await page3d.evaluate(() => window.swerve.state);
+    // The description carries the floor's 2 triangles and 12 per tower, all drawn (depth-tested
+    // with the drones).
+    assert.ok(state.triangles > 100 && (state.triangles - 2) % 12 === 0, `${state.triangles} triangles`);
+    assert.equal(state.drawnTriangles, state.triangles);
+    assert.equal(state.depthBuffered, true);
+    assert.equal(state.drawnSpheres, 40);
+    // A tower's translucent amber face over the floor's is a deeper amber than the floor alone
+    // (blue falls from 193 to about 152): the towers are drawn, not only the floor.
+    const towerPixels = await pixelsWhere(page3d, 'r - b > 75 && r > 150');
+    assert.ok(towerPixels > 8000, `only ${towerPixels} pixels of towers over the floor`);
+
+    // A drone near a tower: the library gives it obstacle planes, one at least from a wall
+    // (vertical, unlike the floor's), and no drone nearer the eye is drawn over it, so a click
+    // on it picks it.
+    const summary = await getJson(`${server3d.url}api/agents`);
+    assert.equal(summary.step, state.step);
+    let chosen = null;
+    for (const [index, [id, , obstacle]] of summary.agents.entries()) {
+      if (obstacle === 0) continue;
+      const report = await getJson(`${server3d.url}api/inspect/${id}`);
+      const wall = report.planes.slice(0, report.obstacle_planes).some((p) => Math.abs(p.normal[2]) < 0.5);
+      const clear = await page3d.evaluate((i) => {
+        const p = window.swerve.agentScreenPosition(i);
+        if (!p) return null;
+        for (let j = 0; j < window.swerve.state.agents; j++) {
+          const q = window.swerve.agentScreenPosition(j);
+          if (j !== i && q && q.depth < p.depth && Math.hypot(q.x - p.x, q.y - p.y) <= Math.max(q.radius, 6) + 1) return null;
+        }
+        return p;
+      }, index);
+      if (wall && clear) {
+        chosen = { id, report, at: clear };
+        break;
+      }
+    }
+    assert.ok(chosen, 'no drone near a tower can be clicked');
+    assert.ok(chosen.report.obstacle_planes > 0);
+    await page3d.mouse.click(chosen.at.x, chosen.at.y);
+    await page3d.waitForFunction(([id, s]) => window.swerve.inspector.agent === id && window.swerve.inspector.step === s,
+      [chosen.id, state.step], { timeout: 10000 });
+    const inspector = await page3d.evaluate(() => window.swerve.inspector);
+    assert.equal(inspector.obstacleHalfPlanes, chosen.report.obstacle_planes);
+    assert.equal(inspector.agentHalfPlanes, chosen.report.agent_planes);
+    assert.equal(Number(await page3d.textContent('#insp-obstacle-planes')), chosen.report.obstacle_planes);
+    assert.equal(Number(await page3d.textContent('#insp-agent-planes')), chosen.report.agent_planes);
+    assert.equal(Number(await page3d.textContent('#insp-half-planes')), chosen.report.planes.length);
+    assert.ok(await page3d.isVisible('#insp-obstacle-key'));
+    assert.equal(await page3d.locator('#insp-table tbody tr.obstacle').count(), chosen.report.obstacle_planes);
+    assert.ok((await page3d.textContent('#insp-horizons')).includes('obstacles 3 s'));
+    // Drawn in their own colour: the obstacle planes' orange (#dd6b20) on the velocity space,
+    // as many of them drawn as the library has (finite ones; a wall's always is).
+    const finite = (p) => [...p.point, ...p.normal].every((x) => typeof x === 'number');
+    assert.equal(inspector.drawnObstacle, chosen.report.planes.slice(0, chosen.report.obstacle_planes).filter(finite).length);
+    const orange = await page3d.evaluate(() => {
+      const c = document.getElementById('velocity');
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let k = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i] - d[i + 2] > 60 && d[i + 1] - d[i + 2] > 20 && d[i] > 150) k += 1;
+      return k;
+    });
+    assert.ok(orange > 40, `only ${orange} obstacle-plane pixels in the velocity space`);
+    const stage = await canvasClip(page3d);
+    await page3d.screenshot({ path: path.join(SCREENSHOTS, 'viewer-3d-towers.png'), clip: { x: stage.x, y: 40, width: 1200 - stage.x, height: 600 } });
   } finally {
     await page3d.close();
     stopServer(server3d);

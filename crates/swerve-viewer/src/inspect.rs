@@ -205,6 +205,8 @@ pub struct InspectedPlane {
     pub point: [f32; 3],
     /// The unit normal, pointing into the permitted side.
     pub normal: [f32; 3],
+    /// `"obstacle"` (a static triangle's hard plane, beyond RVO2-3D) or `"agent"`.
+    pub kind: &'static str,
 }
 
 /// Which of RVO2-3D's linear programs produced a 3-D agent's velocity.
@@ -256,8 +258,17 @@ pub struct InspectReport3d {
     pub neighbor_dist: f32,
     /// Maximum number of neighbours.
     pub max_neighbors: usize,
-    /// The ORCA planes of the last step ([`swerve::orca3d::Simulator::agent_planes`]).
+    /// The agent's obstacle time horizon (s): how far ahead it keeps clear of static
+    /// triangles ([`swerve::orca3d::Simulator::agent_obstacle_time_horizon`]).
+    pub obstacle_time_horizon: f32,
+    /// The ORCA planes of the last step ([`swerve::orca3d::Simulator::agent_planes`]),
+    /// obstacle ones first.
     pub planes: Vec<InspectedPlane>,
+    /// How many of `planes` (the first ones) come from static obstacles
+    /// ([`swerve::orca3d::Simulator::agent_obstacle_plane_count`]).
+    pub obstacle_planes: usize,
+    /// How many of `planes` come from other agents (and movers).
+    pub agent_planes: usize,
     /// Ids of the agents taken into account, nearest first.
     pub neighbors: Vec<u32>,
     /// Their indices in the frame's position array.
@@ -291,6 +302,8 @@ pub fn inspect_3d(sim: &swerve::orca3d::Simulator, agent: u32, version: u32, ste
         LpOutcome::Feasible => InspectedOutcome3d::Feasible,
         LpOutcome::Fallback { first_infeasible } => InspectedOutcome3d::Fallback { first_infeasible },
     };
+    let planes = sim.agent_planes(id).ok()?;
+    let obstacle_planes = sim.agent_obstacle_plane_count(id).ok()?;
     Some(InspectReport3d {
         message_type: "inspect",
         dimensions: 3,
@@ -306,12 +319,18 @@ pub fn inspect_3d(sim: &swerve::orca3d::Simulator, agent: u32, version: u32, ste
         time_horizon: params.time_horizon,
         neighbor_dist: params.neighbor_dist,
         max_neighbors: params.max_neighbors,
-        planes: sim
-            .agent_planes(id)
-            .ok()?
+        obstacle_time_horizon: sim.agent_obstacle_time_horizon(id).ok()?,
+        planes: planes
             .iter()
-            .map(|p| InspectedPlane { point: xyz(p.point), normal: xyz(p.normal) })
+            .enumerate()
+            .map(|(k, p)| InspectedPlane {
+                point: xyz(p.point),
+                normal: xyz(p.normal),
+                kind: if k < obstacle_planes { "obstacle" } else { "agent" },
+            })
             .collect(),
+        obstacle_planes,
+        agent_planes: planes.len() - obstacle_planes,
         neighbor_indices: neighbors.iter().filter_map(|n| index_of.get(n).copied()).collect(),
         neighbors,
         outcome,

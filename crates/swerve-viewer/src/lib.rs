@@ -9,7 +9,8 @@
 //! the broad phase can be switched live.
 //!
 //! 3-D scenes are shown too: a crowd of [`swerve::orca3d::Simulator`] ([`Orca3dScene`], with
-//! the inspector drawing the agent's ORCA planes in velocity space) and spheres of
+//! its static triangle obstacles drawn, and the inspector drawing the agent's ORCA planes in
+//! velocity space, the obstacles' hard planes apart from the agents') and spheres of
 //! [`swerve::physics3d::World`] with their static triangles and box ([`SphereScene`],
 //! [`SphereScenarioScene`]); their frames carry three coordinates per body.
 //!

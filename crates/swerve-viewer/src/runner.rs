@@ -55,7 +55,8 @@ pub(crate) struct SummaryReport {
     pub version: u32,
     pub step: u32,
     /// (agent id, half-planes, of which from obstacles, "LP2" or "LP3"); for a 3-D crowd
-    /// (agent id, ORCA planes, 0, "LP3" or "LP4": RVO2-3D's programs).
+    /// (agent id, ORCA planes, of which from static obstacles, "LP3" or "LP4": RVO2-3D's
+    /// programs).
     pub agents: Vec<(u32, usize, usize, &'static str)>,
 }
 
@@ -99,7 +100,7 @@ struct SceneInfo<'a> {
     /// 3-D: the box the spheres bounce in (min x, y, z, max x, y, z), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     box3: Option<[f32; 6]>,
-    /// 3-D: the static triangles (three corners each, m).
+    /// 3-D: the static triangles (three corners each, m): the spheres' and the crowd's obstacles.
     #[serde(skip_serializing_if = "Option::is_none")]
     triangles: Option<Vec<[[f32; 3]; 3]>>,
     /// 3-D: the agents' goals (m).
@@ -224,6 +225,7 @@ impl Runner {
         let scene = &*self.scene;
         let (mut ids, mut radii, mut time_step) = (Vec::new(), Vec::new(), 0.0);
         let mut points: Vec<Vec3> = Vec::new();
+        let mut triangles = Vec::new();
         if let Some(sim) = scene.simulator3d() {
             ids = sim.agent_ids().iter().map(|id| id.0).collect();
             radii = sim.agent_ids().iter().map(|id| sim.agent_params(*id).map_or(0.0, |p| p.radius)).collect();
@@ -231,11 +233,15 @@ impl Runner {
                 sim.positions().iter().zip(&radii).flat_map(|(p, r)| [*p - Vec3::splat(*r), *p + Vec3::splat(*r)]),
             );
             time_step = sim.time_step();
+            // The crowd's static obstacles (beyond RVO2-3D), drawn as the spheres' triangles are.
+            for (_, mesh) in sim.obstacles() {
+                triangles.extend(mesh.iter().map(|t| [t.a.to_array(), t.b.to_array(), t.c.to_array()]));
+                points.extend(mesh.iter().flat_map(|t| [t.a, t.b, t.c]));
+            }
         }
         points.extend(scene.goals3d());
         let world = scene.world3d();
         let ball_radii: Vec<f32> = world.map_or(Vec::new(), |w| w.spheres().iter().map(|s| s.radius).collect());
-        let mut triangles = Vec::new();
         let mut box3 = None;
         if let Some(w) = world {
             points.extend(
@@ -243,7 +249,7 @@ impl Runner {
                     .iter()
                     .flat_map(|s| [s.position - Vec3::splat(s.radius), s.position + Vec3::splat(s.radius)]),
             );
-            triangles = w.triangles().iter().map(|t| [t.a.to_array(), t.b.to_array(), t.c.to_array()]).collect();
+            triangles.extend(w.triangles().iter().map(|t| [t.a.to_array(), t.b.to_array(), t.c.to_array()]));
             points.extend(w.triangles().iter().flat_map(|t| [t.a, t.b, t.c]));
             if let Some(b) = w.bounds() {
                 box3 = Some([b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z]);
@@ -291,7 +297,9 @@ impl Runner {
     /// `remove_at`: the description lists the simulator's live obstacles).
     fn population(&self) -> Population {
         if let Some(sim) = self.scene.simulator3d() {
-            return (sim.num_agents(), sim.agent_ids().last().map_or(u32::MAX, |id| id.0), 0, (0, u32::MAX));
+            // Obstacle ids are never reused here either (see below).
+            let (count, last) = sim.obstacles().fold((0, u32::MAX), |(count, _), (id, _)| (count + 1, id.0));
+            return (sim.num_agents(), sim.agent_ids().last().map_or(u32::MAX, |id| id.0), 0, (count, last));
         }
         if let Some(world) = self.scene.world3d() {
             return (0, u32::MAX, world.num_spheres(), (0, u32::MAX));
@@ -411,11 +419,12 @@ impl Runner {
                 if let Some(sim) = self.scene.simulator3d() {
                     for id in sim.agent_ids() {
                         let planes = sim.agent_planes(*id).map_or(0, |p| p.len());
+                        let obstacle = sim.agent_obstacle_plane_count(*id).unwrap_or(0);
                         let lp = match sim.agent_lp_outcome(*id) {
                             Ok(swerve::orca::linear_program::LpOutcome::Fallback { .. }) => "LP4",
                             _ => "LP3",
                         };
-                        agents.push((id.0, planes, 0, lp));
+                        agents.push((id.0, planes, obstacle, lp));
                     }
                 }
                 if let Some(sim) = self.scene.simulator() {

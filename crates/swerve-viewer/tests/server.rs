@@ -490,6 +490,67 @@ async fn crowd_frames_and_inspector_in_3d_carry_the_library_values() {
     assert_eq!(raw_get(addr, "/api/inspect/64").await.0, 404);
 }
 
+/// The towers: the description carries the crowd's obstacle triangles corner for corner, and
+/// the inspector and the per-agent summary tell the obstacle planes from the agents' as the
+/// library counts them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn towers_describe_their_triangles_and_the_inspector_tells_obstacle_planes_apart() {
+    let (addr, _stop) = start_with(swerve_viewer::scenes::by_name("towers3d", Some(40)).unwrap()).await;
+    let mut socket = connect(addr).await;
+    let Some(Message::Text(scene)) = next(&mut socket).await else { panic!("first message is not the scene") };
+    let scene: serde_json::Value = serde_json::from_str(&scene).unwrap();
+    assert_eq!(scene["dimensions"], 3);
+    let mut oracle = swerve_viewer::scenes::towers3d(40).unwrap();
+    let sim = oracle.simulator3d().unwrap();
+    let triangles: Vec<swerve::orca3d::Triangle> = sim.obstacles().flat_map(|(_, mesh)| mesh.iter().copied()).collect();
+    let sent = scene["triangles"].as_array().unwrap();
+    assert_eq!(sent.len(), triangles.len());
+    assert!(sent.len() > 100, "{} triangles", sent.len());
+    for (json, t) in sent.iter().zip(&triangles) {
+        let corner = |k: usize, c: usize| json[k][c].as_f64().unwrap() as f32;
+        assert_eq!((corner(0, 0), corner(1, 1), corner(2, 2)), (t.a.x, t.b.y, t.c.z));
+    }
+    // The bounds hold the towers' tops and the floor.
+    let top = triangles.iter().map(|t| t.a.z.max(t.b.z).max(t.c.z)).fold(0.0, f32::max);
+    assert_eq!(scene["bounds3"][5].as_f64().unwrap() as f32, top);
+
+    const STEPS: u32 = 240;
+    for _ in 0..STEPS {
+        send(&mut socket, r#"{"cmd":"step"}"#).await;
+    }
+    frame3d_of_step(&mut socket, STEPS).await;
+    for _ in 0..STEPS {
+        oracle.step();
+    }
+    let sim = oracle.simulator3d().unwrap();
+    let (_, body) = raw_get(addr, "/api/agents").await;
+    let summary: serde_json::Value = serde_json::from_str(body.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+    let mut with_obstacle_planes = 0;
+    for (row, id) in summary["agents"].as_array().unwrap().iter().zip(sim.agent_ids()) {
+        let obstacle = sim.agent_obstacle_plane_count(*id).unwrap();
+        assert_eq!((row[0].as_u64(), row[2].as_u64()), (Some(u64::from(id.0)), Some(obstacle as u64)));
+        if obstacle == 0 {
+            continue;
+        }
+        with_obstacle_planes += 1;
+        let (_, body) = raw_get(addr, &format!("/api/inspect/{}", id.0)).await;
+        let report: serde_json::Value = serde_json::from_str(body.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+        let planes = sim.agent_planes(*id).unwrap();
+        assert_eq!(report["obstacle_planes"].as_u64(), Some(obstacle as u64));
+        assert_eq!(report["agent_planes"].as_u64(), Some((planes.len() - obstacle) as u64));
+        assert_eq!(
+            report["obstacle_time_horizon"].as_f64(),
+            Some(f64::from(swerve_viewer::scenes::TOWERS_OBSTACLE_HORIZON))
+        );
+        let kinds: Vec<&str> =
+            report["planes"].as_array().unwrap().iter().map(|p| p["kind"].as_str().unwrap()).collect();
+        assert!(kinds[..obstacle].iter().all(|k| *k == "obstacle") && kinds[obstacle..].iter().all(|k| *k == "agent"));
+        let normal_z = report["planes"][0]["normal"][2].as_f64().unwrap() as f32;
+        assert_eq!(normal_z.to_bits(), planes[0].normal.z.to_bits());
+    }
+    assert!(with_obstacle_planes > 0, "no drone near a tower or the floor after {STEPS} steps");
+}
+
 #[test]
 fn bad_3d_scene_names_and_counts_are_one_line_errors() {
     for (name, count) in [
@@ -497,6 +558,8 @@ fn bad_3d_scene_names_and_counts_are_one_line_errors() {
         ("pit3d", Some(swerve_viewer::scenes::MAX_PIT3D_SPHERES + 1)),
         ("pit3d", Some(usize::MAX)),
         ("hourglass3d", Some(600)),
+        ("towers3d", Some(1)),
+        ("towers3d", Some(swerve_viewer::scenes::MAX_TOWERS_AGENTS + 1)),
         ("pit2d", None),
         ("sphere3", None),
     ] {

@@ -1384,7 +1384,8 @@
     $('insp-pref').textContent = v3(r.pref_velocity);
     $('insp-vel').textContent = v3(r.velocity);
     $('insp-max').textContent = `${r.max_speed} m/s`;
-    $('insp-horizons').textContent = `agents ${r.time_horizon} s`;
+    $('insp-horizons').textContent = r.obstacle_planes > 0 || r.obstacle_time_horizon !== r.time_horizon
+      ? `agents ${r.time_horizon} s, obstacles ${r.obstacle_time_horizon} s` : `agents ${r.time_horizon} s`;
     $('insp-layers-label').hidden = true; // the 3-D inspector does not report avoidance layers
     $('insp-layers-row').hidden = true;
     $('insp-planes-label').textContent = 'ORCA planes';
@@ -1392,8 +1393,8 @@
     $('insp-table-direction').textContent = 'normal';
     $('insp-legend').textContent =
       'Velocity space in 3-D, turned with the scene (drag either view): each ORCA plane as a disc cut by the max-speed sphere (dashed outline), ' +
-      'its arrow pointing to the permitted side (a dashed disc: the plane misses the sphere); preferred velocity green, chosen purple, ' +
-      'the first conflicting plane red. Values from the library.';
+      'its arrow pointing to the permitted side (a dashed disc: the plane misses the sphere): agent planes blue, obstacle planes orange ' +
+      '(hard: kept when the planes conflict); preferred velocity green, chosen purple, the first conflicting plane red. Values from the library.';
 
     resizeCanvas(velocityCanvas, velocityCtx);
     const ctx = velocityCtx;
@@ -1451,7 +1452,7 @@
       return [d, p.normal.map((c) => c * d)];
     };
     order.sort((a, c) => depth(centre(r.planes[c])[1]) - depth(centre(r.planes[a])[1]));
-    let drawn = 0;
+    let drawn = 0, drawnObstacle = 0;
     for (const k of order) {
       const plane = r.planes[k];
       const n = plane.normal;
@@ -1465,7 +1466,9 @@
       u = u.map((x) => x / ul);
       const v = [n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2], n[0] * u[1] - n[1] * u[0]];
       const first = r.outcome.program === 'LP4' && k === r.outcome.first_infeasible;
-      const rgb = first ? '197, 48, 48' : '49, 130, 206';
+      // Obstacles orange (as the planar inspector's obstacle half-planes), agents blue.
+      const obstacle = plane.kind === 'obstacle';
+      const rgb = first ? '197, 48, 48' : obstacle ? '221, 107, 32' : '49, 130, 206';
       ctx.beginPath();
       for (let j = 0; j <= 40; j++) {
         const a = (j / 40) * 2 * Math.PI, ca = Math.cos(a) * rho, sa = Math.sin(a) * rho;
@@ -1484,6 +1487,7 @@
       const [x0, y0] = P(c), [x1, y1] = P(c.map((x, i) => x + n[i] * 0.3 * R));
       arrow(ctx, x0, y0, x1, y1, `rgba(${rgb}, 0.9)`, 1.5);
       drawn += 1;
+      if (obstacle) drawnObstacle += 1;
     }
 
     arrow(ctx, ox, oy, ...P(r.velocity), '#805ad5', 4);
@@ -1499,8 +1503,8 @@
     const f3 = (v) => `(${v.map((x) => (Number.isFinite(x) ? x.toFixed(3) : 'NaN')).join(', ')})`;
     const rows = r.planes.map((p, k) => {
       const row = document.createElement('tr');
-      row.className = 'agent';
-      for (const text of [k, 'plane', f3(p.point.map((x) => (x === null ? NaN : x))), f3(p.normal.map((x) => (x === null ? NaN : x)))]) {
+      row.className = p.kind;
+      for (const text of [k, p.kind, f3(p.point.map((x) => (x === null ? NaN : x))), f3(p.normal.map((x) => (x === null ? NaN : x)))]) {
         const cell = document.createElement('td');
         cell.textContent = String(text);
         row.appendChild(cell);
@@ -1512,14 +1516,15 @@
     const count = $('insp-half-planes');
     count.textContent = String(r.planes.length);
     count.dataset.drawn = String(drawn);
-    $('insp-agent-planes').textContent = String(r.planes.length);
-    $('insp-obstacle-planes').textContent = '0';
-    $('insp-obstacle-key').hidden = true; // no obstacles in RVO2-3D
-    $('insp-acceleration-key').hidden = true; // nor acceleration limits in swerve's 3-D crowds
+    $('insp-agent-planes').textContent = String(r.agent_planes);
+    $('insp-obstacle-planes').textContent = String(r.obstacle_planes);
+    // Obstacle planes only where the scene has static obstacles (RVO2-3D has none).
+    $('insp-obstacle-key').hidden = !(scene && scene.triangles && scene.triangles.length > 0);
+    $('insp-acceleration-key').hidden = true; // no acceleration limits in swerve's 3-D crowds
     Object.assign(inspectorState, {
       agent: r.agent, step: r.step, version: r.version,
-      halfPlanes: r.planes.length, obstacleHalfPlanes: 0, agentHalfPlanes: r.planes.length,
-      drawnHalfPlanes: drawn, drawnObstacle: 0, drawnAgent: drawn, outcome: r.outcome.program, neighbors: r.neighbors.length,
+      halfPlanes: r.planes.length, obstacleHalfPlanes: r.obstacle_planes, agentHalfPlanes: r.agent_planes,
+      drawnHalfPlanes: drawn, drawnObstacle, drawnAgent: drawn - drawnObstacle, outcome: r.outcome.program, neighbors: r.neighbors.length,
     });
   }
 
