@@ -151,6 +151,8 @@ impl Obstacles {
     ///
     /// `visited` is the thread's scratch; once it has seen [`Obstacles::triangle_count`]
     /// triangles, this does not allocate beyond growing `out`.
+    // Kept out of line: the decide loop of a crowd without obstacles stays as it was.
+    #[inline(never)]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn planes(
         &self,

@@ -964,6 +964,8 @@ impl StepContext<'_> {
                 &mut scratch.visited,
                 &mut scratch.planes,
             );
+            // The fallback copies the hard planes beside the bisectors.
+            scratch.projected.reserve(plane_room + scratch.planes.len());
         }
         let obstacle_planes = scratch.planes.len();
 
@@ -1052,7 +1054,6 @@ impl StepContext<'_> {
             _ => None,
         };
 
-        scratch.projected.reserve(scratch.planes.len());
         let (mut velocity, outcome) =
             solve(&scratch.planes, obstacle_planes, params.max_speed, preferred, &mut scratch.projected);
         if self.extensions.strict_speed_limit && velocity.length_squared() > params.max_speed * params.max_speed {
