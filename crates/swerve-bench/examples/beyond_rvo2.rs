@@ -346,7 +346,7 @@ fn layer_timing(n: usize, layout: &dyn Fn(usize) -> (u32, u32), rounds: usize) -
 
 /// The same in 3-D, on `cube N` (the 3-D report's crowd, RVO2-3D's parameters).
 fn layer_timing_3d(n: usize, layout: &dyn Fn(usize) -> (u32, u32), rounds: usize) -> (f64, f64) {
-    use swerve_bench::orca3d::{preferred_velocity, Scene3};
+    use swerve_bench::orca3d::Scene3;
     let scene = Scene3::cube(n);
     alternated_medians(rounds, &|layered| {
         let mut sim = scene.simulator().unwrap();
@@ -357,16 +357,22 @@ fn layer_timing_3d(n: usize, layout: &dyn Fn(usize) -> (u32, u32), rounds: usize
                 sim.set_agent_avoidance_mask(id, mask).unwrap();
             }
         }
-        let goals = scene.goals.clone();
-        let mut prefs = Vec::with_capacity(goals.len());
-        Box::new(move || {
-            prefs.clear();
-            prefs.extend(sim.positions().iter().zip(&goals).map(|(&p, &g)| preferred_velocity(g, p)));
-            sim.set_pref_velocities(&prefs).unwrap();
-            let start = Instant::now();
-            sim.step();
-            start.elapsed().as_secs_f64() * 1e3
-        })
+        cube_stepper(sim, scene.goals.clone())
+    })
+}
+
+/// A 3-D crowd's [`Stepper`]: each call sets the preferred velocities toward `goals` (the 3-D
+/// report's rule), then times one step (ms).
+fn cube_stepper(mut sim: swerve::orca3d::Simulator, goals: Vec<swerve::orca3d::Vec3>) -> Stepper {
+    use swerve_bench::orca3d::preferred_velocity;
+    let mut prefs = Vec::with_capacity(goals.len());
+    Box::new(move || {
+        prefs.clear();
+        prefs.extend(sim.positions().iter().zip(&goals).map(|(&p, &g)| preferred_velocity(g, p)));
+        sim.set_pref_velocities(&prefs).unwrap();
+        let start = Instant::now();
+        sim.step();
+        start.elapsed().as_secs_f64() * 1e3
     })
 }
 
@@ -619,16 +625,7 @@ fn obstacles3d() {
                     sim.add_box_obstacle(min, max).unwrap();
                 }
             }
-            let goals = scene.goals.clone();
-            let mut prefs = Vec::with_capacity(goals.len());
-            Box::new(move || {
-                prefs.clear();
-                prefs.extend(sim.positions().iter().zip(&goals).map(|(&p, &g)| preferred_velocity(g, p)));
-                sim.set_pref_velocities(&prefs).unwrap();
-                let start = Instant::now();
-                sim.step();
-                start.elapsed().as_secs_f64() * 1e3
-            })
+            cube_stepper(sim, scene.goals.clone())
         });
         println!("| {n} | {} ({}) | {with:.2} | {plain:.2} | {:.2}× |", boxes.len(), boxes.len() * 12, with / plain);
     }
