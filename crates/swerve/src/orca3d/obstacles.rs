@@ -145,12 +145,13 @@ impl Obstacles {
         self.stale = false;
     }
 
-    /// Appends to `out` the hard plane of every triangle within `reach` of `position` (see
-    /// the module's account), leaving out a plane equal to one already appended (the corner
-    /// that several triangles of a mesh share gives the same plane to each).
+    /// Appends to `out` the hard plane of every box, then of every mesh triangle, within
+    /// `reach` of `position` (see the module's account), leaving out a triangle's plane equal
+    /// to one already appended (the corner that several triangles of a mesh share gives the
+    /// same plane to each).
     ///
-    /// `visited` is the thread's scratch; once it has seen [`Obstacles::triangle_count`]
-    /// triangles, this does not allocate beyond growing `out`.
+    /// `visited` is the thread's scratch; once it has been sized for every triangle (its first
+    /// query), this does not allocate beyond growing `out`.
     // Kept out of line: the decide loop of a crowd without obstacles stays as it was.
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
