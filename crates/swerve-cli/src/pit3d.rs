@@ -11,7 +11,7 @@ use swerve::physics3d::broad_phase::BroadPhase;
 use swerve::physics3d::scene::{hourglass, mixed_pit, sphere_pit};
 use swerve::physics3d::{Aabb3, BroadPhaseKind, Vec3, World};
 
-use crate::view3d::{box_edges, start_colour, write_gif, FrameKeeper, Orbit};
+use crate::view3d::{box_edges, start_colour, write_gif, FrameKeeper, GifArgs, Orbit};
 
 /// Arguments of `swerve pit3d`.
 #[derive(clap::Args)]
@@ -59,15 +59,8 @@ pub struct Pit3dArgs {
     /// Output folder.
     #[arg(long, default_value = "out/pit3d")]
     out: PathBuf,
-    /// At most this many frames in the GIF, evenly spaced, always the last.
-    #[arg(long, default_value_t = 120)]
-    gif_frames: usize,
-    /// Width and height of the GIF in pixels.
-    #[arg(long, default_value_t = 480)]
-    size: u32,
-    /// Skip the GIF.
-    #[arg(long)]
-    no_gif: bool,
+    #[command(flatten)]
+    gif: GifArgs,
 }
 
 /// What `metrics.json` holds.
@@ -125,9 +118,7 @@ pub fn run(args: &Pit3dArgs) -> Result<()> {
         "--rolling-resistance: must be 0 or more"
     );
     anyhow::ensure!(args.steps >= 1, "--steps: must be at least 1");
-    if !args.no_gif {
-        check_gif_options(args.gif_frames, args.size)?;
-    }
+    let gif_frames = args.gif.frames()?;
     let kind: BroadPhaseKind = args.broad_phase.parse().context("--broad-phase")?;
 
     let (mut scene, mesh) = if args.hourglass {
@@ -147,7 +138,7 @@ pub fn run(args: &Pit3dArgs) -> Result<()> {
     }
     world.set_gravity(Vec3::new(0.0, 0.0, -args.gravity))?;
     world.set_substeps(args.substeps).context("--substeps")?;
-    let outputs = Outputs { folder: &args.out, gif_frames: (!args.no_gif).then_some(args.gif_frames), size: args.size };
+    let outputs = Outputs { folder: &args.out, gif_frames, size: args.gif.size };
     play("pit3d", &mut world, scene.dt, args.steps, &outputs)
 }
 

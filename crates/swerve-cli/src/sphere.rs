@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use swerve::orca3d::{AgentParams, Extensions, Mover, OverlapResolution, Simulator, SymmetryBreaking, Vec3};
 
-use crate::view3d::{start_colour, write_gif, FrameKeeper, Orbit};
+use crate::view3d::{start_colour, write_gif, FrameKeeper, GifArgs, Orbit};
 
 /// Arguments of `swerve sphere`.
 #[derive(clap::Args)]
@@ -43,15 +43,8 @@ pub struct SphereArgs {
     /// (`orca3d::Simulator::add_mover`). Drawn in grey.
     #[arg(long)]
     mover: Option<f32>,
-    /// At most this many frames in the GIF, evenly spaced, always the last.
-    #[arg(long, default_value_t = 120)]
-    gif_frames: usize,
-    /// Width and height of the GIF in pixels.
-    #[arg(long, default_value_t = 480)]
-    size: u32,
-    /// Skip the GIF.
-    #[arg(long)]
-    no_gif: bool,
+    #[command(flatten)]
+    gif: GifArgs,
 }
 
 /// What `metrics.json` holds.
@@ -84,10 +77,7 @@ struct Metrics {
 pub fn run(args: &SphereArgs) -> Result<()> {
     check_agents(args.agents, "--agents")?;
     anyhow::ensure!(args.steps >= 1, "--steps: must be at least 1");
-    if !args.no_gif {
-        anyhow::ensure!(args.gif_frames >= 1, "--gif-frames: must be at least 1");
-        anyhow::ensure!((16..=4096).contains(&args.size), "--size: must be between 16 and 4096");
-    }
+    let gif_frames = args.gif.frames()?;
     if let Some(threads) = args.threads {
         anyhow::ensure!(threads >= 1, "--threads: must be at least 1");
         rayon::ThreadPoolBuilder::new().num_threads(threads).build_global().context("--threads")?;
@@ -119,7 +109,7 @@ pub fn run(args: &SphereArgs) -> Result<()> {
     };
 
     let started = Instant::now();
-    let mut frames = FrameKeeper::new(if args.no_gif { 0 } else { args.gif_frames });
+    let mut frames = FrameKeeper::new(gif_frames.unwrap_or(0));
     frames.offer(0, &with_mover(&sim, mover));
     let mut sorted = Vec::with_capacity(args.agents);
     let mut trajectory = BufWriter::new(create(&args.out.join("trajectory.csv"))?);
@@ -172,7 +162,7 @@ pub fn run(args: &SphereArgs) -> Result<()> {
     serde_json::to_writer_pretty(&mut f, &metrics).context("writing metrics.json")?;
     writeln!(f)?;
     let mut files = vec!["trajectory.csv", "metrics.json"];
-    if !args.no_gif {
+    if let Some(gif_frames) = gif_frames {
         let mut colours: Vec<[u8; 3]> =
             frames.kept[0].1.iter().take(args.agents).map(|&p| start_colour(p / radius)).collect();
         let mut radii = vec![params.radius; args.agents];
@@ -181,7 +171,7 @@ pub fn run(args: &SphereArgs) -> Result<()> {
             radii.push(m.radius);
         }
         let orbit = Orbit { centre: Vec3::ZERO, distance: 3.2 * radius, radii: &radii, colours: &colours, edges: &[] };
-        write_gif(&args.out.join("run.gif"), &frames.kept, steps, &orbit, args.gif_frames, args.size)?;
+        write_gif(&args.out.join("run.gif"), &frames.kept, steps, &orbit, gif_frames, args.gif.size)?;
         files.push("run.gif");
     }
 

@@ -16,7 +16,7 @@ use swerve::physics3d::Aabb3;
 use swerve_viewer::scenes::{fly_toward, towers, Towers, MAX_TOWERS_AGENTS, TOWERS_AGENTS, TOWERS_OBSTACLE_HORIZON};
 
 use crate::sphere::{closest_pair, create, write_frame};
-use crate::view3d::{box_edges, start_colour, write_gif, FrameKeeper, Orbit};
+use crate::view3d::{box_edges, start_colour, write_gif, FrameKeeper, GifArgs, Orbit};
 
 /// Arguments of `swerve towers`.
 #[derive(clap::Args)]
@@ -46,15 +46,8 @@ pub struct TowersArgs {
     /// for each other stays RVO2-3D's 10 s.
     #[arg(long, default_value_t = TOWERS_OBSTACLE_HORIZON, allow_negative_numbers = true)]
     obstacle_horizon: f32,
-    /// At most this many frames in the GIF, evenly spaced, always the last.
-    #[arg(long, default_value_t = 120)]
-    gif_frames: usize,
-    /// Width and height of the GIF in pixels.
-    #[arg(long, default_value_t = 480)]
-    size: u32,
-    /// Skip the GIF.
-    #[arg(long)]
-    no_gif: bool,
+    #[command(flatten)]
+    gif: GifArgs,
 }
 
 /// What `metrics.json` holds.
@@ -106,9 +99,7 @@ pub fn run(args: &TowersArgs) -> Result<()> {
         args.obstacle_horizon.is_finite() && args.obstacle_horizon > 0.0,
         "--obstacle-horizon: must be a positive number of seconds"
     );
-    if !args.no_gif {
-        crate::pit3d::check_gif_options(args.gif_frames, args.size)?;
-    }
+    let gif_frames = args.gif.frames()?;
     if let Some(threads) = args.threads {
         anyhow::ensure!(threads >= 1, "--threads: must be at least 1");
         rayon::ThreadPoolBuilder::new().num_threads(threads).build_global().context("--threads")?;
@@ -135,7 +126,7 @@ pub fn run(args: &TowersArgs) -> Result<()> {
     let at_goal = |sim: &Simulator, i: usize| sim.positions()[i].distance_squared(goals[i]) <= reach * reach;
 
     let started = Instant::now();
-    let mut frames = FrameKeeper::new(if args.no_gif { 0 } else { args.gif_frames });
+    let mut frames = FrameKeeper::new(gif_frames.unwrap_or(0));
     frames.offer(0, sim.positions());
     let mut sorted = Vec::with_capacity(n);
     let mut trajectory = BufWriter::new(create(&args.out.join("trajectory.csv"))?);
@@ -197,7 +188,7 @@ pub fn run(args: &TowersArgs) -> Result<()> {
     serde_json::to_writer_pretty(&mut f, &metrics).context("writing metrics.json")?;
     writeln!(f)?;
     let mut files = vec!["trajectory.csv", "metrics.json"];
-    if !args.no_gif {
+    if let Some(gif_frames) = gif_frames {
         let colours: Vec<[u8; 3]> =
             frames.kept[0].1.iter().map(|&p| start_colour((p - centre) / scene_radius)).collect();
         let radii = vec![radius; n];
@@ -205,7 +196,7 @@ pub fn run(args: &TowersArgs) -> Result<()> {
         let mut edges: Vec<(Vec3, Vec3)> = boxes.iter().flat_map(|&(min, max)| box_edges(min, max)).collect();
         edges.extend((0..4).map(|k| (floor[k], floor[(k + 1) % 4])));
         let orbit = Orbit { centre, distance: 3.0 * scene_radius, radii: &radii, colours: &colours, edges: &edges };
-        write_gif(&args.out.join("run.gif"), &frames.kept, steps, &orbit, args.gif_frames, args.size)?;
+        write_gif(&args.out.join("run.gif"), &frames.kept, steps, &orbit, gif_frames, args.gif.size)?;
         files.push("run.gif");
     }
 

@@ -8,6 +8,32 @@ use std::path::Path;
 use swerve::orca3d::Vec3;
 use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Stroke, Transform};
 
+/// The GIF flags of the 3-D commands (`swerve sphere`, `towers`, `pit3d`).
+#[derive(clap::Args)]
+pub struct GifArgs {
+    /// At most this many frames in the GIF, evenly spaced, always the last.
+    #[arg(long, default_value_t = 120)]
+    pub gif_frames: usize,
+    /// Width and height of the GIF in pixels.
+    #[arg(long, default_value_t = 480)]
+    pub size: u32,
+    /// Skip the GIF.
+    #[arg(long)]
+    pub no_gif: bool,
+}
+
+impl GifArgs {
+    /// At most how many frames to draw, `None` with `--no-gif`; checked before a run, which
+    /// may take minutes, rather than after it.
+    pub fn frames(&self) -> Result<Option<usize>> {
+        if self.no_gif {
+            return Ok(None);
+        }
+        crate::pit3d::check_gif_options(self.gif_frames, self.size)?;
+        Ok(Some(self.gif_frames))
+    }
+}
+
 /// The frames kept for the GIF: every `stride`-th step, the stride doubling (and every other
 /// kept frame dropped) whenever more than twice the GIF's frames are kept, so that memory stays
 /// bounded however long the run.
