@@ -672,8 +672,8 @@ impl Simulator {
         Ok(self.record(id)?.neighbors.iter().map(|&n| self.ids[n as usize]))
     }
 
-    /// The ORCA planes the agent had to respect in the last step: first one per static
-    /// obstacle triangle within reach ([`Simulator::agent_obstacle_plane_count`] of them),
+    /// The ORCA planes the agent had to respect in the last step: first one per static box,
+    /// then per mesh triangle, within reach ([`Simulator::agent_obstacle_plane_count`] of them),
     /// then one per neighbour, in neighbour order (but none from a neighbour it does not yield
     /// to, [`Simulator::set_agent_responsibility`]), then one per nearby mover. An exactly
     /// degenerate pair (two agents on one point) gives a NaN plane, as in RVO2-3D, whose
