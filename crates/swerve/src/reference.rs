@@ -136,6 +136,17 @@ pub fn preferred_velocity_toward(goal: Vec2, position: Vec2) -> Vec2 {
     }
 }
 
+/// RVO2-3D examples' preferred velocity: toward the goal, at most unit length (`f32`: the
+/// offset `g`, times `1 / |g|` when `|g|² > 1`, as RVO2-3D's Sphere example computes it).
+pub fn preferred_velocity_toward3d(goal: glam::Vec3, position: glam::Vec3) -> glam::Vec3 {
+    let g = goal - position;
+    if g.length_squared() > 1.0 {
+        g * (1.0 / g.length())
+    } else {
+        g
+    }
+}
+
 impl ReferenceRun {
     /// Loads the run in `dir` (`scenario.json` plus `trajectory.csv` or
     /// `trajectory.csv.gz`).

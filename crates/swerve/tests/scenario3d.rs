@@ -372,12 +372,13 @@ fn the_kinds_of_scenario_are_told_apart_by_the_spheres_table() {
     let problems = SphereScenario::parse(plane, Format::Toml).unwrap_err();
     assert!(listing(&problems).contains(&"line 1: spheres: missing key".to_string()), "{problems:#?}");
 
-    // Every built-in is one kind or the other; the 3-D one is the example of the docs.
+    // Every built-in is of one kind; the 3-D ball world is the example of the docs.
     let mut spheres = Vec::new();
     for b in BUILTINS {
         match AnyScenario::builtin(b.name).unwrap_or_else(|e| panic!("{}: {e}", b.name)) {
             AnyScenario::Spheres(s) => spheres.push(s),
             AnyScenario::Plane(s) => assert_eq!(s.name, b.name),
+            AnyScenario::Crowd3d(s) => assert_eq!(s.name, b.name),
         }
     }
     assert_eq!(spheres.len(), 1);
@@ -386,7 +387,7 @@ fn the_kinds_of_scenario_are_told_apart_by_the_spheres_table() {
     assert_eq!(hourglass.initial_spheres().unwrap().len(), 601);
     assert_eq!(hourglass.triangles().len(), 9);
     assert_eq!(&SphereScenario::builtin("hourglass3d").unwrap(), hourglass);
-    assert!(SphereScenario::builtin("circle").unwrap_err().to_string().contains("a 2-D scenario"));
+    assert!(SphereScenario::builtin("circle").unwrap_err().to_string().contains("not a 3-D ball scenario"));
     assert!(SphereScenario::builtin("nope").is_err());
 }
 

@@ -31,7 +31,8 @@ fn every_builtin_parses_validates_and_round_trips_through_json() {
         ("galton", 0, 204, 300),
         ("sandpile", 0, 2, 400),
     ];
-    // The 3-D built-ins (a [spheres] table) are checked in tests/scenario3d.rs.
+    // The 3-D built-ins (a [spheres] or [crowd3d] table) are checked in tests/scenario3d.rs and
+    // tests/scenario_crowd3d.rs.
     let planar = BUILTINS.iter().filter(|b| matches!(AnyScenario::builtin(b.name), Ok(AnyScenario::Plane(_))));
     assert_eq!(planar.count(), expected.len());
     for (name, agents, obstacles, balls) in expected {

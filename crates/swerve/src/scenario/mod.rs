@@ -1,13 +1,17 @@
 //! Scenario files: a documented TOML (or JSON) description of a crowd and a ball world, the
 //! built-in scenes, the [`Runner`] that plays one step by step, and the trajectory formats.
 //! A file with a `[spheres]` table describes a 3-D sphere world instead ([`SphereScenario`],
-//! played by [`SphereRunner`]); [`AnyScenario`] reads either kind.
+//! played by [`SphereRunner`]), one with a `[crowd3d]` table a 3-D crowd
+//! ([`Crowd3dScenario`], played by [`Crowd3dRunner`]); [`AnyScenario`] reads any kind.
 //!
 //! The format is described in `docs/scenario-format.md`. Loading reports every problem of a
 //! file with its line and key ([`Problem`]), not only the first.
 
 mod any;
 mod builtin;
+mod crowd3d;
+mod crowd3d_read;
+mod crowd3d_runner;
 mod document;
 mod generate;
 mod model;
@@ -20,6 +24,12 @@ pub mod trajectory;
 
 pub use any::AnyScenario;
 pub use builtin::{builtin, BUILTINS};
+pub use crowd3d::{
+    sphere_points, Agent3dSpec, AgentSetup3d, BoxObstacleSpec, Crowd3dPopulation, Crowd3dScenario, Crowd3dSpec,
+    GoalRule3d, InitialAgent3d, LatticeGenerator, MeshObstacleSpec, MoverSpec, Obstacle3d, Random3dGenerator,
+    SphereGenerator,
+};
+pub use crowd3d_runner::{Crowd3dMetrics, Crowd3dRunner};
 pub use generate::{AgentSetup, InitialAgent, InitialBall, Population, SpawnerPlan};
 pub use model::*;
 pub use runner::{ObstacleRemoval, Runner};
@@ -84,9 +94,11 @@ impl Scenario {
 
     /// Reads a parsed file (see [`AnyScenario::parse`], which tells the kinds apart).
     fn from_root(root: &document::Node) -> Result<Scenario, Vec<Problem>> {
-        if let Some(spheres) = root.get("spheres") {
-            let message = "a 3-D scenario's table: read the file with SphereScenario or AnyScenario";
-            return Err(vec![Problem { line: spheres.line, key: "spheres".into(), message: message.into() }]);
+        for (key, reader) in [("spheres", "SphereScenario"), ("crowd3d", "Crowd3dScenario")] {
+            if let Some(table) = root.get(key) {
+                let message = format!("a 3-D scenario's table: read the file with {reader} or AnyScenario");
+                return Err(vec![Problem { line: table.line, key: key.into(), message }]);
+            }
         }
         let mut reader = read::Reader::default();
         let scenario = reader.scenario(root);
@@ -149,13 +161,13 @@ impl Scenario {
 }
 
 /// `problems` in file order; problems without a line (JSON) keep their reading order, last.
-fn in_file_order(mut problems: Vec<Problem>) -> Vec<Problem> {
+pub(super) fn in_file_order(mut problems: Vec<Problem>) -> Vec<Problem> {
     problems.sort_by_key(|p| p.line.unwrap_or(usize::MAX));
     problems
 }
 
 /// The line of the node at `path` (`circle[0].radius`), or of its nearest ancestor.
-fn line_of(root: &document::Node, path: &str) -> Option<usize> {
+pub(super) fn line_of(root: &document::Node, path: &str) -> Option<usize> {
     let mut node = root;
     let mut line = root.line;
     for part in path.split('.').filter(|p| !p.is_empty()) {

@@ -60,7 +60,7 @@ pub(super) struct Header {
     pub steps: Option<usize>,
 }
 
-const PARAM_KEYS: [&str; 9] = [
+pub(super) const PARAM_KEYS: [&str; 9] = [
     "neighbor_dist",
     "max_neighbors",
     "time_horizon",
@@ -218,7 +218,7 @@ impl Reader {
 
     /// Adds `count` agents made by `key` of `t` to the file's total; the entry that takes the
     /// total past [`MAX_AGENTS`] is reported (once: later entries only add to the excess).
-    fn count_agents(&mut self, t: Table, key: &str, count: usize) {
+    pub(super) fn count_agents(&mut self, t: Table, key: &str, count: usize) {
         self.agents = self.add_to_limit(t, key, self.agents, count, MAX_AGENTS, "agents");
     }
 
@@ -352,7 +352,7 @@ impl Reader {
         out
     }
 
-    fn params(&mut self, t: Table) -> ParamOverrides {
+    pub(super) fn params(&mut self, t: Table) -> ParamOverrides {
         ParamOverrides {
             neighbor_dist: self.opt_number(t, "neighbor_dist", Range::NonNegative),
             max_neighbors: {
@@ -444,12 +444,22 @@ impl Reader {
         Header { name, description, time_step, steps }
     }
 
-    /// Reads the whole scenario; `None` when any problem was found.
-    pub fn scenario(&mut self, root: &Node) -> Option<Scenario> {
-        let t = self.expect_table(root, "")?;
-        self.check_keys(t, &SCENARIO_KEYS);
-        let Header { name, description, time_step, steps } = self.header(t);
-        let stop = match self.opt_string(t, "stop").as_deref() {
+    /// The extensions table at `path` (`key` of `t`): every switch off when absent.
+    pub(super) fn extensions(&mut self, t: Table, path: &str) -> ExtensionsSpec {
+        let Some(e) = t.node.get("extensions").and_then(|n| self.expect_table(n, path)) else {
+            return ExtensionsSpec::default();
+        };
+        self.check_keys(e, &["symmetry_breaking", "safe_mode", "strict_speed_limit"]);
+        ExtensionsSpec {
+            symmetry_breaking: self.opt_bool(e, "symmetry_breaking").unwrap_or(false),
+            safe_mode: self.opt_bool(e, "safe_mode").unwrap_or(false),
+            strict_speed_limit: self.opt_bool(e, "strict_speed_limit").unwrap_or(false),
+        }
+    }
+
+    /// The `stop` key of a scenario (`"steps"` when absent).
+    pub(super) fn stop_rule(&mut self, t: Table) -> StopRule {
+        match self.opt_string(t, "stop").as_deref() {
             None | Some("steps") => StopRule::Steps,
             Some("all-at-goal") => StopRule::AllAtGoal,
             Some(other) => {
@@ -457,7 +467,15 @@ impl Reader {
                 self.problem(line, "stop".into(), format!("expected \"steps\" or \"all-at-goal\", got \"{other}\""));
                 StopRule::Steps
             }
-        };
+        }
+    }
+
+    /// Reads the whole scenario; `None` when any problem was found.
+    pub fn scenario(&mut self, root: &Node) -> Option<Scenario> {
+        let t = self.expect_table(root, "")?;
+        self.check_keys(t, &SCENARIO_KEYS);
+        let Header { name, description, time_step, steps } = self.header(t);
+        let stop = self.stop_rule(t);
         let goal_tolerance = self.opt_number(t, "goal_tolerance", Range::Positive);
         let navigation = match self.opt_string(t, "navigation").as_deref() {
             None | Some("straight") => Navigation::Straight,
@@ -620,17 +638,7 @@ impl Reader {
             Some(ObstacleSpec { vertices, remove_at })
         });
         let balls = t.node.get("balls").and_then(|n| self.expect_table(n, "balls")).and_then(|b| self.balls(b));
-        let extensions = match t.node.get("extensions").and_then(|n| self.expect_table(n, "extensions")) {
-            Some(e) => {
-                self.check_keys(e, &["symmetry_breaking", "safe_mode", "strict_speed_limit"]);
-                ExtensionsSpec {
-                    symmetry_breaking: self.opt_bool(e, "symmetry_breaking").unwrap_or(false),
-                    safe_mode: self.opt_bool(e, "safe_mode").unwrap_or(false),
-                    strict_speed_limit: self.opt_bool(e, "strict_speed_limit").unwrap_or(false),
-                }
-            }
-            None => ExtensionsSpec::default(),
-        };
+        let extensions = self.extensions(t, "extensions");
 
         // Cross-key checks, once each part read cleanly.
         let scenario = Scenario {
@@ -1000,7 +1008,7 @@ impl Range {
 }
 
 /// Why the counts of generators are limited, as their problems say.
-const AGENT_LIMIT: &str = "the limit of agents per file";
+pub(super) const AGENT_LIMIT: &str = "the limit of agents per file";
 /// Why the counts of random balls are limited.
 const BALL_LIMIT: &str = "the limit of balls per file";
 
@@ -1029,7 +1037,7 @@ fn name_problem(name: &str) -> Option<&'static str> {
     }
 }
 
-fn with_params(keys: &[&'static str]) -> Vec<&'static str> {
+pub(super) fn with_params(keys: &[&'static str]) -> Vec<&'static str> {
     keys.iter().copied().chain(PARAM_KEYS).collect()
 }
 

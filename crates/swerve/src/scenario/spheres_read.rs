@@ -64,7 +64,9 @@ impl Reader {
             if known.contains(&key.as_str()) {
                 continue;
             }
-            let message = if SCENARIO_KEYS.contains(&key.as_str()) {
+            let message = if key == "crowd3d" {
+                "a 3-D crowd's table: a file is either a ball world ([spheres]) or a crowd ([crowd3d])".to_string()
+            } else if SCENARIO_KEYS.contains(&key.as_str()) {
                 "a 2-D scenario's key: a file with [spheres] is a 3-D scenario and has no agents, balls, \
                  obstacles or crowd settings"
                     .to_string()

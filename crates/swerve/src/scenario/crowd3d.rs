@@ -1,0 +1,659 @@
+//! Scenario files of the 3-D crowd ([`crate::orca3d`]): a `[crowd3d]` table of agents,
+//! generators, static obstacles (boxes and triangle meshes) and non-cooperative movers.
+//! [`Crowd3dScenario`] is the checked file, [`Crowd3dScenario::population`] the agents its
+//! generators make, and [`super::Crowd3dRunner`] plays it step by step.
+//!
+//! The format is the `## Crowds in 3-D` section of `docs/scenario-format.md`: the planar
+//! crowd's keys with a third coordinate, RVO2-3D's Sphere example as a generator, and the
+//! obstacles `orca3d` has beyond RVO2-3D.
+
+use super::document::Node;
+use super::model::{ExtensionsSpec, ParamOverrides, StopRule};
+use super::spheres::Point3;
+use super::{document, Format, Problem};
+use crate::orca3d::{AgentParams, Extensions, OverlapResolution, SymmetryBreaking, Triangle, Vec3};
+use crate::physics3d::Aabb3;
+use crate::Error;
+use glam::DVec3;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// A whole 3-D crowd scenario: the header every scenario has, the planar crowd's `stop` and
+/// `goal_tolerance`, and a `[crowd3d]` table.
+///
+/// ```
+/// use swerve::scenario::{Crowd3dRunner, Crowd3dScenario, Format};
+/// let text = r#"
+/// name = "pass"
+/// time_step = 0.125
+/// steps = 400
+/// stop = "all-at-goal"
+/// [[crowd3d.agent]]
+/// position = [-10.0, 0.0, 5.0]
+/// goal = [10.0, 0.0, 5.0]
+/// [[crowd3d.box]]
+/// min = [-1.0, -1.0, 0.0]
+/// max = [1.0, 1.0, 3.0]
+/// "#;
+/// let scenario = Crowd3dScenario::parse(text, Format::Toml).expect("a valid file");
+/// let mut runner = Crowd3dRunner::new(&scenario)?;
+/// while !runner.is_finished() {
+///     runner.step();
+/// }
+/// assert_eq!(runner.metrics().arrived, 1);
+/// # Ok::<(), swerve::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Crowd3dScenario {
+    /// Short name (`swerve run` writes to `out/NAME`).
+    pub name: String,
+    /// One or two sentences on what the scene shows.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Simulation time step (s, > 0).
+    pub time_step: f32,
+    /// Number of steps (≥ 1): the step limit.
+    pub steps: usize,
+    /// When the run ends before its step limit.
+    #[serde(default)]
+    pub stop: StopRule,
+    /// Goal tolerance (m); `None`: each agent's radius.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal_tolerance: Option<f32>,
+    /// The crowd: its defaults, agents, obstacles and movers.
+    pub crowd3d: Crowd3dSpec,
+}
+
+/// The `[crowd3d]` table.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Crowd3dSpec {
+    /// Parameters for every agent (RVO2-3D's Sphere example's where absent);
+    /// `time_horizon_obst` is the obstacle time horizon (default: the agent's time horizon).
+    #[serde(default)]
+    pub agent_defaults: ParamOverrides,
+    /// Options beyond RVO2-3D.
+    #[serde(default, skip_serializing_if = "ExtensionsSpec::is_default")]
+    pub extensions: ExtensionsSpec,
+    /// Agents given one by one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub agent: Vec<Agent3dSpec>,
+    /// RVO2-3D's Sphere example: agents spread over a sphere.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sphere: Vec<SphereGenerator>,
+    /// Agents on a 3-D lattice.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lattice: Vec<LatticeGenerator>,
+    /// Agents at random places in a box.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub random: Vec<Random3dGenerator>,
+    /// Solid axis-aligned boxes ([`crate::orca3d::Simulator::add_box_obstacle`]).
+    #[serde(default, rename = "box", skip_serializing_if = "Vec::is_empty")]
+    pub boxes: Vec<BoxObstacleSpec>,
+    /// Triangle meshes ([`crate::orca3d::Simulator::add_obstacle`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mesh: Vec<MeshObstacleSpec>,
+    /// Non-cooperative spheres flying at a constant velocity ([`crate::orca3d::Mover`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mover: Vec<MoverSpec>,
+}
+
+/// Where an agent wants to go (the planar goal rules in three dimensions).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum GoalRule3d {
+    /// `[x, y, z]`: a fixed point.
+    Point(Point3),
+    /// `"opposite"`: the start reflected through the generator's centre.
+    Keyword(super::GoalKeyword),
+    /// `{ through = [x, y, z] }`: the start reflected through a point.
+    Through {
+        /// The centre of reflection.
+        through: Point3,
+    },
+    /// `{ offset = [dx, dy, dz] }`: the start moved by a fixed vector.
+    Offset {
+        /// The displacement.
+        offset: Point3,
+    },
+}
+
+impl GoalRule3d {
+    /// The goal of an agent starting at `p`, for a generator centred on `centre`.
+    pub fn goal_of(self, p: Vec3, centre: Vec3) -> Vec3 {
+        // Exactly −p for a centre at the origin (RVO2-3D's Sphere goals).
+        let reflect = |c: Vec3| if c == Vec3::ZERO { -p } else { 2.0 * c - p };
+        match self {
+            GoalRule3d::Point(g) => Vec3::from(g),
+            GoalRule3d::Keyword(super::GoalKeyword::Opposite) => reflect(centre),
+            GoalRule3d::Through { through } => reflect(Vec3::from(through)),
+            GoalRule3d::Offset { offset } => p + Vec3::from(offset),
+        }
+    }
+}
+
+/// One agent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Agent3dSpec {
+    /// Start position.
+    pub position: Point3,
+    /// Goal; absent means the agent stays where it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal: Option<Point3>,
+    /// Group name (colour in renderings); default `"agents"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// Parameter overrides.
+    #[serde(flatten)]
+    pub params: ParamOverrides,
+}
+
+/// RVO2-3D's Sphere example: `count` agents spread evenly over a sphere (a golden-angle
+/// spiral), by default each flying to its antipode.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SphereGenerator {
+    /// Number of agents (≥ 1).
+    pub count: usize,
+    /// The sphere's centre (default the origin).
+    #[serde(default)]
+    pub center: Point3,
+    /// The sphere's radius (m, > 0; `radius` would be the agents').
+    pub sphere_radius: f32,
+    /// Goal rule (default `"opposite"`).
+    pub goal: GoalRule3d,
+    /// Group name; default `sphere-K`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// Parameter overrides.
+    #[serde(flatten)]
+    pub params: ParamOverrides,
+}
+
+/// Agents on a lattice: agent (i, j, k) at `origin + (i·spacing.x, j·spacing.y, k·spacing.z)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LatticeGenerator {
+    /// The first agent's position.
+    pub origin: Point3,
+    /// Agents along x (≥ 1).
+    pub columns: usize,
+    /// Agents along y (≥ 1).
+    pub rows: usize,
+    /// Agents along z (≥ 1).
+    pub layers: usize,
+    /// Distance between neighbours along each axis (may be negative).
+    pub spacing: Point3,
+    /// Goal rule (`"opposite"` reflects through the lattice's centre).
+    pub goal: GoalRule3d,
+    /// Group name; default `lattice-K`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// Parameter overrides.
+    #[serde(flatten)]
+    pub params: ParamOverrides,
+}
+
+/// Agents at uniformly random positions in a box, no two overlapping, clear of obstacles.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Random3dGenerator {
+    /// Number of agents (≥ 1).
+    pub count: usize,
+    /// The region's smallest corner.
+    pub min: Point3,
+    /// The region's largest corner.
+    pub max: Point3,
+    /// Seed: the same seed gives the same positions.
+    pub seed: u64,
+    /// Goal rule (`"opposite"` reflects through the region's centre).
+    pub goal: GoalRule3d,
+    /// Group name; default `random-K`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// Parameter overrides.
+    #[serde(flatten)]
+    pub params: ParamOverrides,
+}
+
+/// A solid axis-aligned box.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BoxObstacleSpec {
+    /// The corner with the smallest coordinates.
+    pub min: Point3,
+    /// The corner with the largest coordinates.
+    pub max: Point3,
+    /// When the box disappears (s of simulated time), as a planar obstacle's `remove_at`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remove_at: Option<f32>,
+}
+
+/// A static triangle mesh (both faces solid, need not be closed).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MeshObstacleSpec {
+    /// The vertices.
+    pub vertices: Vec<Point3>,
+    /// Each triangle as three indices into `vertices`, from 0.
+    pub triangles: Vec<[u32; 3]>,
+    /// When the mesh disappears (s of simulated time), as a planar obstacle's `remove_at`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remove_at: Option<f32>,
+}
+
+/// A non-cooperative sphere flying at a constant velocity: the agents avoid it with full
+/// responsibility; it avoids nothing and passes through obstacles.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoverSpec {
+    /// Position at time 0.
+    pub position: Point3,
+    /// Velocity (m/s; default 0: a sphere that stays put).
+    #[serde(default)]
+    pub velocity: Point3,
+    /// Radius (m, > 0).
+    pub radius: f32,
+}
+
+/// A static obstacle of a 3-D crowd scenario, in the order the runner adds them: the boxes,
+/// then the meshes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Obstacle3d {
+    /// Its key path (`crowd3d.box[2]`), for messages.
+    pub key: String,
+    /// The box, for a `[[crowd3d.box]]` entry.
+    pub solid_box: Option<Aabb3>,
+    /// Its triangles (a box's 12).
+    pub triangles: Vec<Triangle>,
+    /// Its bounding box.
+    pub bounds: Aabb3,
+    /// When it goes away, as written.
+    pub remove_at: Option<f32>,
+}
+
+impl Obstacle3d {
+    /// The distance from `p` to the obstacle: 0 inside a box, else to its nearest point
+    /// (`f64`, as [`Triangle::closest_point`]).
+    pub fn distance(&self, p: Vec3) -> f64 {
+        match self.solid_box {
+            Some(b) => {
+                let p = p.as_dvec3();
+                p.distance(p.clamp(b.min.as_dvec3(), b.max.as_dvec3()))
+            }
+            None => {
+                let q = p.as_dvec3();
+                self.triangles.iter().map(|t| t.closest_point(q).distance(q)).fold(f64::INFINITY, f64::min)
+            }
+        }
+    }
+
+    /// The distance from `p` to the obstacle's bounding box (0 inside it): a lower bound of
+    /// [`Obstacle3d::distance`].
+    pub fn bounds_distance(&self, p: Vec3) -> f64 {
+        let p: DVec3 = p.as_dvec3();
+        p.distance(p.clamp(self.bounds.min.as_dvec3(), self.bounds.max.as_dvec3()))
+    }
+
+    /// The index `k` of the first step run without the obstacle (see
+    /// [`super::ObstacleSpec::removal_step`]); `None` when it stays.
+    pub fn removal_step(&self, time_step: f32) -> Option<usize> {
+        super::ObstacleSpec { vertices: Vec::new(), remove_at: self.remove_at }.removal_step(time_step)
+    }
+}
+
+/// What the simulator is told of a 3-D agent besides its position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AgentSetup3d {
+    /// Parameters.
+    pub params: AgentParams,
+    /// Obstacle time horizon (s; `None`: the time horizon).
+    pub obstacle_time_horizon: Option<f32>,
+    /// Maximum acceleration (m/s²; `f32::INFINITY`: unlimited).
+    pub max_acceleration: f32,
+    /// Avoidance layers.
+    pub avoidance_layers: u32,
+    /// Avoidance mask.
+    pub avoidance_mask: u32,
+}
+
+impl AgentSetup3d {
+    /// The library's defaults: RVO2-3D's Sphere example's parameters, no limits, layer 1,
+    /// mask 1.
+    pub fn library() -> AgentSetup3d {
+        AgentSetup3d {
+            params: AgentParams::default(),
+            obstacle_time_horizon: None,
+            max_acceleration: f32::INFINITY,
+            avoidance_layers: crate::orca::DEFAULT_AVOIDANCE_LAYERS,
+            avoidance_mask: crate::orca::DEFAULT_AVOIDANCE_MASK,
+        }
+    }
+
+    /// This setup with the keys present in `o` replaced.
+    pub fn with(&self, o: &ParamOverrides) -> AgentSetup3d {
+        let p = self.params;
+        AgentSetup3d {
+            params: AgentParams {
+                neighbor_dist: o.neighbor_dist.unwrap_or(p.neighbor_dist),
+                max_neighbors: o.max_neighbors.unwrap_or(p.max_neighbors),
+                time_horizon: o.time_horizon.unwrap_or(p.time_horizon),
+                radius: o.radius.unwrap_or(p.radius),
+                max_speed: o.max_speed.unwrap_or(p.max_speed),
+            },
+            obstacle_time_horizon: o.time_horizon_obst.or(self.obstacle_time_horizon),
+            max_acceleration: o.max_acceleration.unwrap_or(self.max_acceleration),
+            avoidance_layers: o.avoidance_layers.unwrap_or(self.avoidance_layers),
+            avoidance_mask: o.avoidance_mask.unwrap_or(self.avoidance_mask),
+        }
+    }
+}
+
+/// An agent present from the start.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InitialAgent3d {
+    /// Start position (m).
+    pub position: Vec3,
+    /// Goal (m); the start when the file gives none.
+    pub goal: Vec3,
+    /// Parameters and options.
+    pub setup: AgentSetup3d,
+    /// Index into [`Crowd3dPopulation::groups`].
+    pub group: u32,
+    /// The entry that made it (`crowd3d.lattice[1]`, agent 3 of it), for messages.
+    pub source: (String, usize),
+}
+
+/// The agents a 3-D crowd scenario's entries make, in simulator order: `agent` entries, then
+/// the `sphere`, `lattice` and `random` generators, each in file order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Crowd3dPopulation {
+    /// The agents.
+    pub agents: Vec<InitialAgent3d>,
+    /// Group names, in order of first appearance.
+    pub groups: Vec<String>,
+}
+
+/// Attempts per agent of the random generator before giving up on the region.
+const PLACEMENT_ATTEMPTS: usize = 2000;
+
+/// `n` points spread evenly over a sphere of `radius` about the origin: a golden-angle spiral
+/// (RVO2-3D's example uses latitude rings, which crowd its poles).
+pub fn sphere_points(n: usize, radius: f32) -> impl Iterator<Item = Vec3> {
+    (0..n).map(move |i| {
+        let z = 1.0 - 2.0 * (i as f32 + 0.5) / n as f32;
+        let ring = (1.0 - z * z).max(0.0).sqrt();
+        let angle = i as f32 * std::f32::consts::PI * (3.0 - 5.0f32.sqrt());
+        Vec3::new(ring * angle.cos(), ring * angle.sin(), z) * radius
+    })
+}
+
+fn group_index(groups: &mut Vec<String>, name: Option<&String>, default: String) -> u32 {
+    let name = name.cloned().unwrap_or(default);
+    // Group counts are tiny (one per entry kind and generator): a linear search.
+    let index = groups.iter().position(|g| *g == name).unwrap_or_else(|| {
+        groups.push(name);
+        groups.len() - 1
+    });
+    index as u32
+}
+
+impl ExtensionsSpec {
+    /// The 3-D crowd's options these switches stand for.
+    pub fn to_extensions3d(self) -> Extensions {
+        Extensions {
+            symmetry_breaking: self.symmetry_breaking.then(SymmetryBreaking::default),
+            overlap_resolution: self.safe_mode.then(OverlapResolution::default),
+            strict_speed_limit: self.strict_speed_limit,
+        }
+    }
+}
+
+impl Crowd3dScenario {
+    /// Parses and checks a 3-D crowd scenario; `Err` holds every problem found.
+    pub fn parse(text: &str, format: Format) -> Result<Crowd3dScenario, Vec<Problem>> {
+        Crowd3dScenario::from_root(&document::parse(text, format).map_err(|p| vec![p])?)
+    }
+
+    /// Reads a parsed file (see [`super::AnyScenario::parse`], which tells the kinds apart).
+    pub(super) fn from_root(root: &Node) -> Result<Crowd3dScenario, Vec<Problem>> {
+        let mut reader = super::read::Reader::default();
+        let scenario = reader.crowd3d_scenario(root);
+        let scenario = match scenario {
+            Some(s) if reader.problems.is_empty() => s,
+            _ => return Err(super::in_file_order(reader.problems)),
+        };
+        // Generators and obstacles are expanded once now, so that a region too small for its
+        // agents or an agent inside an obstacle is reported here, located through its key.
+        let mut problems = match scenario.obstacles().and_then(|o| scenario.population(&o).map(|p| (o, p))) {
+            Ok((obstacles, population)) => scenario.placement_problems(&obstacles, &population),
+            Err(problem) => vec![problem],
+        };
+        if problems.is_empty() {
+            return Ok(scenario);
+        }
+        for problem in &mut problems {
+            problem.line = super::line_of(root, &problem.key);
+        }
+        Err(super::in_file_order(problems))
+    }
+
+    /// Loads a 3-D crowd scenario file (`.json` is JSON, anything else TOML).
+    pub fn load(path: &Path) -> Result<Crowd3dScenario, Error> {
+        match super::AnyScenario::load(path)? {
+            super::AnyScenario::Crowd3d(s) => Ok(s),
+            _ => Err(Error::Scenario {
+                file: path.display().to_string(),
+                problems: vec![Problem {
+                    line: None,
+                    key: String::new(),
+                    message: "not a 3-D crowd scenario (no [crowd3d] table)".into(),
+                }],
+            }),
+        }
+    }
+
+    /// The scenario as pretty JSON (the same keys as the TOML form).
+    pub fn to_json(&self) -> String {
+        // Serialising plain data with string keys cannot fail.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The static obstacles: the boxes, then the meshes, in file order. Fails (as a problem
+    /// of the entry) only on what the reader leaves to the library: a box too thin, a mesh
+    /// with a degenerate triangle.
+    pub fn obstacles(&self) -> Result<Vec<Obstacle3d>, Problem> {
+        let mut out = Vec::with_capacity(self.crowd3d.boxes.len() + self.crowd3d.mesh.len());
+        let problem = |key: String, e: Error| Problem { line: None, key, message: e.to_string() };
+        for (k, b) in self.crowd3d.boxes.iter().enumerate() {
+            let key = format!("crowd3d.box[{k}]");
+            let (min, max) = (Vec3::from(b.min), Vec3::from(b.max));
+            // The simulator's own check, and its triangles, from a scratch simulator.
+            let mut scratch =
+                crate::orca3d::Simulator::new(1.0, AgentParams::default()).map_err(|e| problem(key.clone(), e))?;
+            let id = scratch.add_box_obstacle(min, max).map_err(|e| problem(key.clone(), e))?;
+            let triangles = scratch.obstacle(id).map_err(|e| problem(key.clone(), e))?.to_vec();
+            let bounds = Aabb3 { min, max };
+            out.push(Obstacle3d { key, solid_box: Some(bounds), triangles, bounds, remove_at: b.remove_at });
+        }
+        for (k, m) in self.crowd3d.mesh.iter().enumerate() {
+            let key = format!("crowd3d.mesh[{k}]");
+            let vertices: Vec<Vec3> = m.vertices.iter().map(|&v| Vec3::from(v)).collect();
+            let triangles = Triangle::mesh(&vertices, &m.triangles).map_err(|e| problem(key.clone(), e))?;
+            let Some(bounds) = triangles.iter().map(Triangle::bounding_box).reduce(|a, b| a.union(&b)) else {
+                return Err(Problem { line: None, key, message: "has no triangles".into() });
+            };
+            out.push(Obstacle3d { key, solid_box: None, triangles, bounds, remove_at: m.remove_at });
+        }
+        Ok(out)
+    }
+
+    /// Expands the generators. Fails only when a random region cannot hold its agents clear
+    /// of each other and of the `obstacles` present at time 0.
+    pub fn population(&self, obstacles: &[Obstacle3d]) -> Result<Crowd3dPopulation, Problem> {
+        let c = &self.crowd3d;
+        let default_setup = AgentSetup3d::library().with(&c.agent_defaults);
+        let mut groups = Vec::new();
+        let mut agents = Vec::new();
+        for (k, a) in c.agent.iter().enumerate() {
+            let position = Vec3::from(a.position);
+            agents.push(InitialAgent3d {
+                position,
+                goal: a.goal.map_or(position, Vec3::from),
+                setup: default_setup.with(&a.params),
+                group: group_index(&mut groups, a.group.as_ref(), "agents".into()),
+                source: (format!("crowd3d.agent[{k}]"), 0),
+            });
+        }
+        for (k, s) in c.sphere.iter().enumerate() {
+            let group = group_index(&mut groups, s.group.as_ref(), format!("sphere-{k}"));
+            let setup = default_setup.with(&s.params);
+            let centre = Vec3::from(s.center);
+            for (i, p) in sphere_points(s.count, s.sphere_radius).enumerate() {
+                let position = if centre == Vec3::ZERO { p } else { centre + p };
+                let goal = s.goal.goal_of(position, centre);
+                agents.push(InitialAgent3d {
+                    position,
+                    goal,
+                    setup,
+                    group,
+                    source: (format!("crowd3d.sphere[{k}]"), i),
+                });
+            }
+        }
+        for (k, l) in c.lattice.iter().enumerate() {
+            let group = group_index(&mut groups, l.group.as_ref(), format!("lattice-{k}"));
+            let setup = default_setup.with(&l.params);
+            let (origin, spacing) = (Vec3::from(l.origin), Vec3::from(l.spacing));
+            let last = Vec3::new((l.columns - 1) as f32, (l.rows - 1) as f32, (l.layers - 1) as f32);
+            let centre = origin + last * spacing * 0.5;
+            let mut index = 0;
+            for i in 0..l.columns {
+                for j in 0..l.rows {
+                    for m in 0..l.layers {
+                        let position = origin + Vec3::new(i as f32, j as f32, m as f32) * spacing;
+                        let goal = l.goal.goal_of(position, centre);
+                        let source = (format!("crowd3d.lattice[{k}]"), index);
+                        agents.push(InitialAgent3d { position, goal, setup, group, source });
+                        index += 1;
+                    }
+                }
+            }
+        }
+        let present: Vec<&Obstacle3d> =
+            obstacles.iter().filter(|o| o.removal_step(self.time_step) != Some(0)).collect();
+        for (k, r) in c.random.iter().enumerate() {
+            let group = group_index(&mut groups, r.group.as_ref(), format!("random-{k}"));
+            let setup = default_setup.with(&r.params);
+            let (min, max) = (Vec3::from(r.min), Vec3::from(r.max));
+            let centre = (min + max) * 0.5;
+            let radius = setup.params.radius;
+            let mut placed = Placed::new(&agents, radius);
+            let mut rng = ChaCha8Rng::seed_from_u64(r.seed);
+            for i in 0..r.count {
+                let mut sample = || {
+                    Vec3::new(
+                        rng.random_range(min.x..max.x),
+                        rng.random_range(min.y..max.y),
+                        rng.random_range(min.z..max.z),
+                    )
+                };
+                let clear = |p: Vec3, placed: &Placed| {
+                    placed.clear(p, radius)
+                        && present
+                            .iter()
+                            .all(|o| o.bounds_distance(p) >= f64::from(radius) || o.distance(p) >= f64::from(radius))
+                };
+                let Some(position) = (0..PLACEMENT_ATTEMPTS).map(|_| sample()).find(|&p| clear(p, &placed)) else {
+                    return Err(Problem {
+                        line: None,
+                        key: format!("crowd3d.random[{k}].count"),
+                        message: format!(
+                            "could place only {i} of {} agents clear of each other and the obstacles in the region \
+                             (make it larger)",
+                            r.count
+                        ),
+                    });
+                };
+                placed.add(position, radius);
+                let goal = r.goal.goal_of(position, centre);
+                agents.push(InitialAgent3d {
+                    position,
+                    goal,
+                    setup,
+                    group,
+                    source: (format!("crowd3d.random[{k}]"), i),
+                });
+            }
+        }
+        Ok(Crowd3dPopulation { agents, groups })
+    }
+
+    /// Agents that start within their radius of an obstacle present at time 0, or whose goal
+    /// lies within their radius of an obstacle that stays: neither can be flown.
+    fn placement_problems(&self, obstacles: &[Obstacle3d], population: &Crowd3dPopulation) -> Vec<Problem> {
+        let mut problems: Vec<Problem> = Vec::new();
+        let removed_at_start = |o: &Obstacle3d| o.removal_step(self.time_step) == Some(0);
+        let within =
+            |o: &Obstacle3d, p: Vec3, r: f32| o.bounds_distance(p) < f64::from(r) && o.distance(p) < f64::from(r);
+        let mut reported: Vec<&str> = Vec::new();
+        for a in &population.agents {
+            let (entry, index) = (&a.source.0, a.source.1);
+            // One report per entry is enough to find the mistake.
+            if reported.contains(&entry.as_str()) {
+                continue;
+            }
+            let r = a.setup.params.radius;
+            let listed = entry.starts_with("crowd3d.agent[");
+            let which = if listed { String::new() } else { format!("agent {index} of it ") };
+            let problem = if let Some(o) = obstacles.iter().find(|o| !removed_at_start(o) && within(o, a.position, r)) {
+                let key = if listed { format!("{entry}.position") } else { entry.clone() };
+                Problem { line: None, key, message: format!("{which}starts within its radius ({r} m) of {}", o.key) }
+            } else if let Some(o) = obstacles.iter().find(|o| o.remove_at.is_none() && within(o, a.goal, r)) {
+                let message = format!("{which}has its goal within its radius ({r} m) of {}, which stays", o.key);
+                Problem { line: None, key: format!("{entry}.goal"), message }
+            } else {
+                continue;
+            };
+            problems.push(problem);
+            reported.push(entry);
+        }
+        problems
+    }
+}
+
+/// The agents placed so far, hashed by cell, for the random generator's overlap test.
+struct Placed {
+    cell: f32,
+    cells: HashMap<[i32; 3], Vec<(Vec3, f32)>>,
+}
+
+impl Placed {
+    /// Holds `agents`, for new agents of `radius`.
+    fn new(agents: &[InitialAgent3d], radius: f32) -> Placed {
+        let largest = agents.iter().map(|a| a.setup.params.radius).fold(radius, f32::max);
+        let mut placed = Placed { cell: 2.0 * largest, cells: HashMap::new() };
+        for a in agents {
+            placed.add(a.position, a.setup.params.radius);
+        }
+        placed
+    }
+
+    fn key(&self, p: Vec3) -> [i32; 3] {
+        // Casts: cell indices of finite coordinates, saturating far out.
+        (p / self.cell).floor().as_ivec3().to_array()
+    }
+
+    fn add(&mut self, p: Vec3, radius: f32) {
+        self.cells.entry(self.key(p)).or_default().push((p, radius));
+    }
+
+    /// Whether a sphere at `p` of `radius` (at most the cell's half) overlaps none placed.
+    fn clear(&self, p: Vec3, radius: f32) -> bool {
+        let [x, y, z] = self.key(p);
+        (-1..=1).all(|i| {
+            (-1..=1).all(|j| {
+                (-1..=1).all(|k| {
+                    let key = [x.saturating_add(i), y.saturating_add(j), z.saturating_add(k)];
+                    self.cells.get(&key).map_or(true, |list| list.iter().all(|&(q, r)| q.distance(p) >= r + radius))
+                })
+            })
+        })
+    }
+}

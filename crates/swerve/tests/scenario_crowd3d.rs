@@ -1,0 +1,438 @@
+//! 3-D crowd scenario files (a `[crowd3d]` table): a file steps exactly as the simulator
+//! built and driven by hand, generators place what they promise, obstacles go away when
+//! told, the metrics agree with brute force over the trajectory, every bad value is a
+//! problem with its line and key, and JSON reads the same.
+
+use swerve::orca3d::{AgentParams, Extensions, Mover, Simulator, SymmetryBreaking, Vec3};
+use swerve::scenario::{AnyScenario, Crowd3dRunner, Crowd3dScenario, Format, Problem};
+
+fn parse(text: &str) -> Crowd3dScenario {
+    Crowd3dScenario::parse(text, Format::Toml).unwrap_or_else(|problems| panic!("{problems:#?}"))
+}
+
+fn listing(problems: &[Problem]) -> Vec<String> {
+    problems.iter().map(|p| p.to_string()).collect()
+}
+
+/// Every kind of entry, small.
+const MIXED: &str = r#"name = "mixed"
+time_step = 0.125
+steps = 120
+
+[crowd3d.agent_defaults]
+radius = 1.0
+time_horizon_obst = 2.0
+
+[crowd3d.extensions]
+symmetry_breaking = true
+
+[[crowd3d.agent]]
+position = [-12.0, 0.5, 6.0]
+goal = [12.0, 0.0, 6.0]
+max_speed = 1.5
+[[crowd3d.agent]]
+position = [12.0, -0.5, 6.0]
+goal = [-12.0, 0.0, 6.0]
+time_horizon_obst = 4.0
+
+[[crowd3d.lattice]]
+origin = [-10.0, -8.0, 3.0]
+columns = 2
+rows = 3
+layers = 2
+spacing = [3.0, 3.0, 3.0]
+goal = { offset = [20.0, 0.0, 0.0] }
+radius = 0.8
+
+[[crowd3d.box]]
+min = [-1.0, -1.0, 0.0]
+max = [1.0, 1.0, 4.0]
+
+[[crowd3d.mesh]]
+vertices = [[-30.0, -30.0, 0.0], [30.0, -30.0, 0.0], [30.0, 30.0, 0.0], [-30.0, 30.0, 0.0]]
+triangles = [[0, 1, 2], [0, 2, 3]]
+
+[[crowd3d.mover]]
+position = [0.0, -20.0, 6.0]
+velocity = [0.0, 1.0, 0.0]
+radius = 2.0
+"#;
+
+/// The preferred velocity of RVO2-3D's examples, written out here as the oracle.
+fn toward(goal: Vec3, p: Vec3) -> Vec3 {
+    let g = goal - p;
+    if g.x * g.x + g.y * g.y + g.z * g.z > 1.0 {
+        g * (1.0 / (g.x * g.x + g.y * g.y + g.z * g.z).sqrt())
+    } else {
+        g
+    }
+}
+
+#[test]
+fn a_file_steps_as_the_simulator_built_and_driven_by_hand() {
+    let scenario = parse(MIXED);
+    let mut runner = Crowd3dRunner::new(&scenario).unwrap();
+
+    // The same crowd from the file's numbers, without the library's scenario code.
+    let mut sim = Simulator::new(0.125, AgentParams::default()).unwrap();
+    sim.set_extensions(Extensions { symmetry_breaking: Some(SymmetryBreaking::default()), ..Extensions::default() })
+        .unwrap();
+    sim.add_box_obstacle(Vec3::new(-1.0, -1.0, 0.0), Vec3::new(1.0, 1.0, 4.0)).unwrap();
+    let floor = [[-30.0, -30.0, 0.0], [30.0, -30.0, 0.0], [30.0, 30.0, 0.0], [-30.0, 30.0, 0.0]].map(Vec3::from);
+    sim.add_obstacle(&floor, &[[0, 1, 2], [0, 2, 3]]).unwrap();
+    let mut mover = Mover { position: Vec3::new(0.0, -20.0, 6.0), velocity: Vec3::Y, radius: 2.0 };
+    let mover_id = sim.add_mover(mover).unwrap();
+    let base = AgentParams { radius: 1.0, ..AgentParams::default() };
+    let mut goals = Vec::new();
+    let a = sim.add_agent_with(Vec3::new(-12.0, 0.5, 6.0), AgentParams { max_speed: 1.5, ..base }).unwrap();
+    sim.set_agent_obstacle_time_horizon(a, 2.0).unwrap();
+    goals.push(Vec3::new(12.0, 0.0, 6.0));
+    let b = sim.add_agent_with(Vec3::new(12.0, -0.5, 6.0), base).unwrap();
+    sim.set_agent_obstacle_time_horizon(b, 4.0).unwrap();
+    goals.push(Vec3::new(-12.0, 0.0, 6.0));
+    for i in 0..2 {
+        for j in 0..3 {
+            for k in 0..2 {
+                let p = Vec3::new(-10.0 + 3.0 * i as f32, -8.0 + 3.0 * j as f32, 3.0 + 3.0 * k as f32);
+                let id = sim.add_agent_with(p, AgentParams { radius: 0.8, ..base }).unwrap();
+                sim.set_agent_obstacle_time_horizon(id, 2.0).unwrap();
+                goals.push(p + Vec3::new(20.0, 0.0, 0.0));
+            }
+        }
+    }
+    assert_eq!(runner.simulator().positions(), sim.positions());
+    assert_eq!(runner.goals().collect::<Vec<_>>(), goals);
+
+    let bits = |s: &Simulator| {
+        s.positions().iter().chain(s.velocities()).map(|v| v.to_array().map(f32::to_bits)).collect::<Vec<_>>()
+    };
+    let mut prefs = Vec::new();
+    for step in 0..120 {
+        prefs.clear();
+        prefs.extend(goals.iter().zip(sim.positions()).map(|(&g, &p)| toward(g, p)));
+        sim.set_pref_velocities(&prefs).unwrap();
+        sim.step();
+        mover.position += mover.velocity * 0.125;
+        sim.set_mover(mover_id, mover).unwrap();
+        runner.step();
+        assert_eq!(bits(runner.simulator()), bits(&sim), "step {step}");
+        assert_eq!(runner.movers().next(), Some(mover));
+    }
+    assert!(runner.is_finished());
+    // The agents went somewhere: the box and the mover did not stop them.
+    let starts = parse(MIXED);
+    let starts = starts.population(&starts.obstacles().unwrap()).unwrap();
+    let nearer = starts
+        .agents
+        .iter()
+        .zip(sim.positions())
+        .filter(|(a, p)| p.distance(a.goal) < a.position.distance(a.goal) - 5.0);
+    assert_eq!(nearer.count(), 14);
+}
+
+#[test]
+fn the_metrics_agree_with_brute_force_over_the_trajectory() {
+    let mut scenario = parse(MIXED);
+    scenario.crowd3d.extensions.symmetry_breaking = false;
+    let mut runner = Crowd3dRunner::new(&scenario).unwrap();
+    let radii: Vec<f32> = (0..runner.simulator().num_agents())
+        .map(|i| runner.simulator().agent_params(runner.simulator().agent_ids()[i]).unwrap().radius)
+        .collect();
+    let obstacles: Vec<_> = runner.obstacles().iter().flat_map(|o| o.triangles.clone()).collect();
+    let (mut separation, mut clearance, mut mover_clearance) = (f32::INFINITY, f64::INFINITY, f32::INFINITY);
+    let mut observe = |runner: &Crowd3dRunner| {
+        let p = runner.simulator().positions();
+        for i in 0..p.len() {
+            for j in i + 1..p.len() {
+                separation = separation.min(p[i].distance(p[j]) - (radii[i] + radii[j]));
+            }
+            for t in &obstacles {
+                let q = p[i].as_dvec3();
+                clearance = clearance.min(t.closest_point(q).distance(q) - f64::from(radii[i]));
+            }
+            for m in runner.movers() {
+                mover_clearance = mover_clearance.min(p[i].distance(m.position) - m.radius - radii[i]);
+            }
+        }
+    };
+    observe(&runner);
+    while !runner.is_finished() {
+        runner.step();
+        observe(&runner);
+    }
+    let m = runner.metrics();
+    assert_eq!(m.steps, 120);
+    assert_eq!(m.agents, 14);
+    assert_eq!(m.min_separation, Some(separation));
+    // The box's distance is taken by clamping, the floor's by its triangles: equal to
+    // rounding.
+    let reported = f64::from(m.min_obstacle_clearance.unwrap());
+    assert!((reported - clearance).abs() < 1e-5, "{reported} against {clearance}");
+    assert_eq!(m.min_mover_clearance, Some(mover_clearance));
+    // Hard obstacle planes: no agent came into an obstacle.
+    assert!(clearance > -1e-3, "an agent went {clearance} m into an obstacle");
+    assert_eq!(m.obstacle_overlaps, 0);
+    assert_eq!(m.arrived + m.never_arrived, 14);
+}
+
+#[test]
+fn sphere_and_lattice_generators_place_what_they_promise() {
+    let text = r#"name = "gen"
+time_step = 0.1
+steps = 1
+[[crowd3d.sphere]]
+count = 50
+center = [5.0, -3.0, 20.0]
+sphere_radius = 30.0
+[[crowd3d.lattice]]
+origin = [100.0, 0.0, 0.0]
+columns = 3
+rows = 2
+layers = 4
+spacing = [4.0, -5.0, 6.0]
+goal = "opposite"
+"#;
+    let scenario = parse(text);
+    let obstacles = scenario.obstacles().unwrap();
+    let population = scenario.population(&obstacles).unwrap();
+    assert_eq!(population.agents.len(), 50 + 24);
+    assert_eq!(population.groups, ["sphere-0", "lattice-0"]);
+    let centre = Vec3::new(5.0, -3.0, 20.0);
+    for a in &population.agents[..50] {
+        assert!(((a.position - centre).length() - 30.0).abs() < 1e-3, "{}", a.position);
+        // The antipode through the centre.
+        assert!((a.goal + a.position - 2.0 * centre).length() < 1e-4, "{} → {}", a.position, a.goal);
+    }
+    // Spread out: no two of 50 points on a sphere of 30 m closer than 6 m.
+    for (i, a) in population.agents[..50].iter().enumerate() {
+        for b in &population.agents[i + 1..50] {
+            assert!(a.position.distance(b.position) > 6.0);
+        }
+    }
+    let lattice = &population.agents[50..];
+    let middle = Vec3::new(104.0, -2.5, 9.0);
+    for (n, a) in lattice.iter().enumerate() {
+        let (i, j, k) = (n / 8, n / 4 % 2, n % 4);
+        assert_eq!(a.position, Vec3::new(100.0 + 4.0 * i as f32, -5.0 * j as f32, 6.0 * k as f32));
+        assert!((a.goal - (2.0 * middle - a.position)).length() < 1e-4);
+    }
+}
+
+const RANDOM: &str = r#"name = "random"
+time_step = 0.1
+steps = 1
+[[crowd3d.random]]
+count = 120
+min = [0.0, 0.0, 0.0]
+max = [20.0, 20.0, 20.0]
+seed = 7
+goal = [50.0, 50.0, 50.0]
+[[crowd3d.box]]
+min = [5.0, 5.0, 5.0]
+max = [15.0, 15.0, 15.0]
+"#;
+
+#[test]
+fn random_agents_are_apart_clear_of_obstacles_and_reproducible() {
+    let scenario = parse(RANDOM);
+    let obstacles = scenario.obstacles().unwrap();
+    let population = scenario.population(&obstacles).unwrap();
+    let positions: Vec<Vec3> = population.agents.iter().map(|a| a.position).collect();
+    assert_eq!(positions.len(), 120);
+    for (i, &p) in positions.iter().enumerate() {
+        assert!(p.cmpge(Vec3::ZERO).all() && p.cmple(Vec3::splat(20.0)).all(), "{p}");
+        // Outside the box grown by the radius (1.5 m), by its own distance.
+        let nearest = p.clamp(Vec3::splat(5.0), Vec3::splat(15.0));
+        assert!(p.distance(nearest) >= 1.5, "{p} is {} m from the box", p.distance(nearest));
+        for &q in &positions[i + 1..] {
+            assert!(p.distance(q) >= 3.0, "{p} and {q} overlap");
+        }
+    }
+    let again = parse(RANDOM).population(&obstacles).unwrap();
+    assert_eq!(again.agents.iter().map(|a| a.position).collect::<Vec<_>>(), positions);
+    let other = parse(&RANDOM.replace("seed = 7", "seed = 8")).population(&obstacles).unwrap();
+    assert_ne!(other.agents.iter().map(|a| a.position).collect::<Vec<_>>(), positions);
+
+    // A region that cannot hold them is the count's problem.
+    let crowded = RANDOM.replace("count = 120", "count = 2000");
+    let problems = Crowd3dScenario::parse(&crowded, Format::Toml).unwrap_err();
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert_eq!(problems[0].key, "crowd3d.random[0].count");
+    assert_eq!(problems[0].line, Some(5));
+    assert!(problems[0].message.contains("could place only"), "{}", problems[0].message);
+}
+
+#[test]
+fn an_obstacle_goes_away_before_the_step_its_time_reaches() {
+    // A door (a box) across the way, removed at 1.0 s with steps of 0.25 s: before step 4.
+    let text = r#"name = "door"
+time_step = 0.25
+steps = 200
+stop = "all-at-goal"
+[[crowd3d.agent]]
+position = [-6.0, 0.0, 5.0]
+goal = [6.0, 0.0, 5.0]
+[[crowd3d.box]]
+min = [-0.5, -10.0, 0.0]
+max = [0.5, 10.0, 10.0]
+remove_at = 1.0
+[[crowd3d.box]]
+min = [20.0, 20.0, 0.0]
+max = [21.0, 21.0, 1.0]
+"#;
+    let mut runner = Crowd3dRunner::new(&parse(text)).unwrap();
+    assert_eq!(runner.simulator().obstacles().count(), 2);
+    for step in 1..=6 {
+        runner.step();
+        let present = runner.simulator().obstacles().count();
+        assert_eq!(present, if step < 4 { 2 } else { 1 }, "after {step} steps");
+        assert_eq!(runner.obstacle_present(0), step < 4);
+        assert!(runner.obstacle_present(1));
+    }
+    while !runner.is_finished() {
+        runner.step();
+    }
+    let m = runner.metrics();
+    assert_eq!(m.arrived, 1, "{m:?}");
+    assert!(runner.steps_done() < 200, "the run stops once the agent is at its goal");
+    assert!(runner.all_at_goal());
+
+    // Removed at time 0, the door is in no step: the agent flies straight through.
+    let open = text.replace("remove_at = 1.0", "remove_at = 0.0");
+    let runner = Crowd3dRunner::new(&parse(&open)).unwrap();
+    assert_eq!(runner.simulator().obstacles().count(), 1);
+}
+
+#[test]
+fn every_bad_value_is_a_problem_naming_its_line_and_key() {
+    // Lines 1–6; each case's entry starts on line 7.
+    let head = "name = \"bad\"\ntime_step = 0.1\nsteps = 10\n[[crowd3d.agent]]\nposition = [-45.0, 0.0, 50.0]\ngoal = [50.0, 0.0, 50.0]\n";
+    let cases: &[(&str, &str, usize, &str)] = &[
+        ("[[crowd3d.box]]\nmin = [0.0, 0.0, 0.0]\nmax = [0.0, 1.0, 1.0]\n", "crowd3d.box[0].max", 9, "greater than min"),
+        ("[[crowd3d.box]]\nmin = [0.0, 0.0, 0.0]\nmax = [0.00001, 1.0, 1.0]\n", "crowd3d.box[0]", 7, "box thickness"),
+        (
+            "[[crowd3d.mesh]]\nvertices = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]]\ntriangles = [[0, 1, 2]]\n",
+            "crowd3d.mesh[0].triangles",
+            9,
+            "triangle 0 has no area",
+        ),
+        (
+            "[[crowd3d.mesh]]\nvertices = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]\ntriangles = [[0, 1, 3]]\n",
+            "crowd3d.mesh[0].triangles",
+            9,
+            "3",
+        ),
+        (
+            "[[crowd3d.mesh]]\nvertices = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]\ntriangles = [[0, 1, -2]]\n",
+            "crowd3d.mesh[0].triangles[0]",
+            9,
+            "vertex indices",
+        ),
+        ("[[crowd3d.mover]]\nposition = [0.0, 0.0, 20.0]\nradius = 0.0\n", "crowd3d.mover[0].radius", 9, "greater than 0"),
+        (
+            "[[crowd3d.lattice]]\norigin = [0.0, 0.0, 20.0]\ncolumns = 2\nrows = 2\nlayers = 0\nspacing = [3.0, 3.0, 3.0]\ngoal = \"opposite\"\n",
+            "crowd3d.lattice[0].layers",
+            11,
+            "at least 1",
+        ),
+        ("[[crowd3d.sphere]]\ncount = 3\nsphere_radius = 10.0\ngoal = [1.0, 2.0]\n", "crowd3d.sphere[0].goal", 10, "[x, y, z]"),
+        ("[crowd3d.agent_defaults]\nradius = -1.0\n", "crowd3d.agent_defaults.radius", 8, "greater than 0"),
+        ("[crowd3d.extensions]\nsafe_mod = true\n", "crowd3d.extensions.safe_mod", 8, "unknown key"),
+        ("[[crowd3d.agent]]\nposition = [0.0, 0.0, 9.0]\ngoal = [1.0, 1.0, 9.0]\nspeed = 1.0\n", "crowd3d.agent[1].speed", 10, "unknown key"),
+        // The first agent starts inside a box; its goal lies inside one that stays.
+        (
+            "[[crowd3d.box]]\nmin = [-50.0, -5.0, 45.0]\nmax = [-40.0, 5.0, 55.0]\n",
+            "crowd3d.agent[0].position",
+            5,
+            "starts within its radius (1.5 m) of crowd3d.box[0]",
+        ),
+        (
+            "[[crowd3d.box]]\nmin = [45.0, -5.0, 45.0]\nmax = [55.0, 5.0, 55.0]\n",
+            "crowd3d.agent[0].goal",
+            6,
+            "has its goal within its radius (1.5 m) of crowd3d.box[0], which stays",
+        ),
+        // A lattice agent 1 m above a floor, for a radius of 1.5 m.
+        (
+            "[[crowd3d.lattice]]\norigin = [0.0, 0.0, 1.0]\ncolumns = 2\nrows = 1\nlayers = 1\nspacing = [5.0, 5.0, 5.0]\ngoal = { offset = [0.0, 0.0, 10.0] }\n[[crowd3d.mesh]]\nvertices = [[-9.0, -9.0, 0.0], [9.0, -9.0, 0.0], [0.0, 9.0, 0.0]]\ntriangles = [[0, 1, 2]]\n",
+            "crowd3d.lattice[0]",
+            7,
+            "agent 0 of it starts within its radius (1.5 m) of crowd3d.mesh[0]",
+        ),
+    ];
+    for &(tail, key, line, message) in cases {
+        let text = format!("{head}{tail}");
+        let problems = match Crowd3dScenario::parse(&text, Format::Toml) {
+            Ok(_) => panic!("accepted:\n{text}"),
+            Err(problems) => problems,
+        };
+        let Some(p) = problems.iter().find(|p| p.key == key) else {
+            panic!("no problem at {key} in {:#?}\n{text}", listing(&problems))
+        };
+        assert!(p.message.contains(message), "{key}: {}", p.message);
+        assert_eq!(p.line, Some(line), "{key}: {p}\n{text}");
+    }
+}
+
+#[test]
+fn the_kinds_of_scenario_are_told_apart_and_not_mixed() {
+    let crowd = "name = \"c\"\ntime_step = 0.1\nsteps = 1\n[[crowd3d.agent]]\nposition = [0.0, 0.0, 0.0]\n";
+    assert!(matches!(AnyScenario::parse(crowd, Format::Toml), Ok(AnyScenario::Crowd3d(_))));
+    // A planar key, a ball world's table and an unknown key in a 3-D crowd file.
+    let mixed = format!("{crowd}[[obstacles]]\nvertices = [[0.0, 0.0], [1.0, 0.0]]\n[spheres]\n");
+    let Err(problems) = Crowd3dScenario::parse(&format!("colour = 1\n{mixed}"), Format::Toml) else { panic!() };
+    let text = listing(&problems).join("\n");
+    assert!(text.contains("obstacles: a 2-D scenario's key"), "{text}");
+    assert!(text.contains("spheres: a 3-D ball scenario's table"), "{text}");
+    assert!(text.contains("colour: unknown key"), "{text}");
+    // Read as any kind, `[spheres]` decides first and names the crowd's table.
+    let Err(problems) = AnyScenario::parse(&mixed, Format::Toml) else { panic!() };
+    assert!(listing(&problems).join("\n").contains("crowd3d: a 3-D crowd's table"), "{problems:#?}");
+    // The planar reader refuses the table.
+    assert!(swerve::scenario::Scenario::parse(crowd, Format::Toml).is_err());
+    // A file with the table but no agents.
+    let empty =
+        "name = \"e\"\ntime_step = 0.1\nsteps = 1\n[[crowd3d.box]]\nmin = [0.0, 0.0, 0.0]\nmax = [1.0, 1.0, 1.0]\n";
+    let Err(problems) = Crowd3dScenario::parse(empty, Format::Toml) else { panic!() };
+    assert!(problems[0].message.starts_with("no agents"), "{problems:#?}");
+}
+
+#[test]
+fn json_files_read_like_toml_and_round_trip() {
+    let scenario = parse(MIXED);
+    let json = scenario.to_json();
+    let Ok(AnyScenario::Crowd3d(again)) = AnyScenario::parse(&json, Format::Json) else { panic!("{json}") };
+    assert_eq!(again, scenario);
+    let builtin = Crowd3dScenario::builtin("window3d").unwrap();
+    let Ok(AnyScenario::Crowd3d(again)) = AnyScenario::parse(&builtin.to_json(), Format::Json) else { panic!() };
+    assert_eq!(again, builtin);
+}
+
+#[test]
+fn the_window_swarms_keep_clear_of_the_wall_and_each_other() {
+    let scenario = Crowd3dScenario::builtin("window3d").unwrap();
+    let mut runner = Crowd3dRunner::new(&scenario).unwrap();
+    assert_eq!(runner.simulator().num_agents(), 128);
+    assert_eq!(runner.groups(), ["west", "east"]);
+    runner.set_max_steps(400);
+    while !runner.is_finished() {
+        runner.step();
+    }
+    let m = runner.metrics();
+    // By 400 steps (50 s) the swarms have met in the window; the wall's planes are hard.
+    assert_eq!(m.obstacle_overlaps, 0, "{m:?}");
+    assert!(m.min_obstacle_clearance.unwrap() > -1e-3, "{m:?}");
+    assert!(m.min_mover_clearance.unwrap() > -1e-3, "{m:?}");
+    let through = runner.simulator().positions().iter().zip(runner.goals()).filter(|(p, g)| (p.x > 0.0) == (g.x > 0.0));
+    assert!(through.count() > 0, "nobody is on the far side of the wall yet");
+}
+
+#[test]
+fn the_documented_example_is_valid() {
+    let doc = include_str!("../../../docs/scenario-format.md");
+    let section = doc.split("## Crowds in 3-D").nth(1).expect("the section");
+    let example = section.split("```toml").nth(1).and_then(|s| s.split("```").next()).expect("its example");
+    let scenario = parse(example);
+    let runner = Crowd3dRunner::new(&scenario).unwrap();
+    assert!(runner.simulator().num_agents() > 0);
+}
