@@ -12,7 +12,8 @@
 //! its static triangle obstacles drawn, and the inspector drawing the agent's ORCA planes in
 //! velocity space, the obstacles' hard planes apart from the agents') and spheres of
 //! [`swerve::physics3d::World`] with their static triangles and box ([`SphereScene`],
-//! [`SphereScenarioScene`]); their frames carry three coordinates per body.
+//! [`SphereScenarioScene`]); a 3-D crowd scenario file plays in [`Crowd3dScenarioScene`].
+//! Their frames carry three coordinates per body.
 //!
 //! The server is axum on tokio. One simulation thread owns the [`LiveScene`]; every browser
 //! connection receives the latest state as binary WebSocket frames ([`frame`] documents the
@@ -41,6 +42,6 @@ pub mod scenes;
 mod server;
 
 pub use error::ViewerError;
-pub use scenario_scene::{ScenarioScene, SphereScenarioScene};
+pub use scenario_scene::{Crowd3dScenarioScene, ScenarioScene, SphereScenarioScene};
 pub use scene::{BallScene, LiveScene, Orca3dScene, OrcaScene, SphereScene};
 pub use server::{serve, serve_blocking, Viewer, ViewerConfig};

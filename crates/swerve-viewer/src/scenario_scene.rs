@@ -1,13 +1,15 @@
 //! Any scenario file in the viewer: [`ScenarioScene`] drives the library's scenario
 //! [`Runner`] (its preferred-velocity rule, roadmap, spawners, sinks and balls), so
 //! `swerve serve SCENARIO` shows exactly what `swerve run SCENARIO` computes. A 3-D file (a
-//! `[spheres]` table) plays in [`SphereScenarioScene`] through the library's [`SphereRunner`];
+//! `[spheres]` table) plays in [`SphereScenarioScene`] through the library's [`SphereRunner`],
+//! a 3-D crowd (a `[crowd3d]` table) in [`Crowd3dScenarioScene`] through [`Crowd3dRunner`];
 //! [`scene_of`] picks the right one for any scenario.
 
 use crate::{LiveScene, ViewerError};
+use swerve::orca3d::{Simulator as Simulator3d, Vec3};
 use swerve::physics::World;
 use swerve::physics3d::World as World3d;
-use swerve::scenario::{AnyScenario, Runner, Scenario, SphereRunner, SphereScenario};
+use swerve::scenario::{AnyScenario, Crowd3dRunner, Crowd3dScenario, Runner, Scenario, SphereRunner, SphereScenario};
 use swerve::{Simulator, Vec2};
 
 /// A scenario run live. Reset builds a fresh [`Runner`] from the scenario.
@@ -82,11 +84,13 @@ impl LiveScene for ScenarioScene {
 }
 
 /// The live scene of any scenario: [`ScenarioScene`] for a planar one, [`SphereScenarioScene`]
-/// for a 3-D one. Errors are the scenario's own (invalid values).
+/// for a 3-D ball world, [`Crowd3dScenarioScene`] for a 3-D crowd. Errors are the scenario's
+/// own (invalid values).
 pub fn scene_of(scenario: AnyScenario) -> Result<Box<dyn LiveScene>, ViewerError> {
     Ok(match scenario {
         AnyScenario::Plane(s) => Box::new(ScenarioScene::new(s)?),
         AnyScenario::Spheres(s) => Box::new(SphereScenarioScene::new(s)?),
+        AnyScenario::Crowd3d(s) => Box::new(Crowd3dScenarioScene::new(s)?),
     })
 }
 
@@ -136,5 +140,63 @@ impl LiveScene for SphereScenarioScene {
 
     fn world3d(&self) -> Option<&World3d> {
         Some(self.runner.world())
+    }
+}
+
+/// A 3-D crowd scenario (a `[crowd3d]` table) run live by the library's [`Crowd3dRunner`]
+/// (its goals, movers and obstacle removals), with every decision recorded for the
+/// inspector; it steps past the file's step count for as long as the page plays. Reset
+/// builds a fresh runner.
+pub struct Crowd3dScenarioScene {
+    scenario: Crowd3dScenario,
+    runner: Crowd3dRunner,
+    goals: Vec<Vec3>,
+}
+
+impl Crowd3dScenarioScene {
+    /// Builds the scenario's crowd; errors are the scenario's own (invalid values).
+    pub fn new(scenario: Crowd3dScenario) -> Result<Crowd3dScenarioScene, ViewerError> {
+        let mut runner = Crowd3dRunner::new(&scenario)?;
+        runner.set_record_decisions(true);
+        let goals = runner.goals().collect();
+        Ok(Crowd3dScenarioScene { scenario, runner, goals })
+    }
+}
+
+impl LiveScene for Crowd3dScenarioScene {
+    fn name(&self) -> &str {
+        &self.scenario.name
+    }
+
+    fn step(&mut self) {
+        self.runner.step();
+    }
+
+    fn reset(&mut self) {
+        // Valid when this scene was built, so rebuilding cannot fail; keep the current run if
+        // it somehow does rather than panic on the simulation thread.
+        if let Ok(scene) = Crowd3dScenarioScene::new(self.scenario.clone()) {
+            *self = scene;
+        }
+    }
+
+    fn time(&self) -> f64 {
+        f64::from(self.runner.simulator().global_time())
+    }
+
+    fn simulator(&self) -> Option<&Simulator> {
+        None
+    }
+
+    fn goals(&self) -> &[Vec2] {
+        &[]
+    }
+
+    fn simulator3d(&self) -> Option<&Simulator3d> {
+        Some(self.runner.simulator())
+    }
+
+    fn goals3d(&self) -> &[Vec3] {
+        &self.goals
     }
 }

@@ -11,6 +11,7 @@ use swerve::physics::scene::{ball_pit, seed_scene};
 use swerve::physics::BroadPhaseKind;
 use swerve::physics3d::scene::sphere_pit;
 use swerve::physics3d::{BroadPhaseKind as BroadPhaseKind3d, World as World3d};
+use swerve::reference::preferred_velocity_toward3d;
 use swerve::scenario::SphereScenario;
 use swerve::{AgentParams, Simulator, Vec2};
 
@@ -375,22 +376,12 @@ pub fn towers(agents: usize, extensions: Extensions, obstacle_horizon: f32) -> R
 }
 
 /// `towers3d`: [`towers`] with `agents` drones, no extensions and the obstacle time horizon
-/// [`TOWERS_OBSTACLE_HORIZON`], flying by [`fly_toward`].
+/// [`TOWERS_OBSTACLE_HORIZON`], flying by RVO2-3D's examples' rule
+/// ([`preferred_velocity_toward3d`]: toward the goal at 1 m/s, slowing down within 1 m of it).
 pub fn towers3d(agents: usize) -> Result<Orca3dScene, ViewerError> {
     let scene = towers(agents, Extensions::default(), TOWERS_OBSTACLE_HORIZON)?;
     let name = format!("towers3d ({agents} drones through {} towers)", scene.towers.len());
-    Orca3dScene::new(name, scene.sim, scene.goals, fly_toward)
-}
-
-/// RVO2-3D's examples' rule for a preferred velocity: toward the goal at 1 m/s, slowing down
-/// within 1 m of it.
-pub fn fly_toward(goal: Vec3, position: Vec3) -> Vec3 {
-    let to_goal = goal - position;
-    if to_goal.length_squared() > 1.0 {
-        to_goal.normalize()
-    } else {
-        to_goal
-    }
+    Orca3dScene::new(name, scene.sim, scene.goals, preferred_velocity_toward3d)
 }
 
 /// A number in [0, 1) from a seed and a grid cell (SplitMix64's finaliser).

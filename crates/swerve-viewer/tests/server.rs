@@ -647,3 +647,35 @@ async fn a_removed_obstacle_leaves_the_scene_description_under_a_new_version() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_3d_crowd_scenario_file_is_served_as_its_runner_steps_it() {
+    use swerve::scenario::{AnyScenario, Crowd3dRunner, Crowd3dScenario};
+    let scenario = Crowd3dScenario::builtin("window3d").unwrap();
+    let scene = swerve_viewer::scenario_scene::scene_of(AnyScenario::Crowd3d(scenario.clone())).unwrap();
+    let (addr, _stop) = start_with(scene).await;
+    let mut socket = connect(addr).await;
+    let Some(Message::Text(description)) = next(&mut socket).await else { panic!("first message is not the scene") };
+    let description: serde_json::Value = serde_json::from_str(&description).unwrap();
+    assert_eq!(description["dimensions"], 3);
+    assert_eq!(description["ids"].as_array().unwrap().len(), 128);
+    assert_eq!(description["goals3"].as_array().unwrap().len(), 128);
+    // Four boxes of 12 triangles and a floor of 2.
+    assert_eq!(description["triangles"].as_array().unwrap().len(), 4 * 12 + 2);
+    const STEPS: u32 = 5;
+    for _ in 0..STEPS {
+        send(&mut socket, r#"{"cmd":"step"}"#).await;
+    }
+    let (header, positions) = frame3d_of_step(&mut socket, STEPS).await;
+    // The oracle: the library's runner, stepped here (its mover and goals included).
+    let mut oracle = Crowd3dRunner::new(&scenario).unwrap();
+    for _ in 0..STEPS {
+        oracle.step();
+    }
+    assert_eq!(header.agents, 128);
+    let want = oracle.simulator().positions();
+    assert_eq!(positions.len(), want.len());
+    for (got, want) in positions.iter().zip(want) {
+        assert_eq!(got.to_array().map(f32::to_bits), want.to_array().map(f32::to_bits));
+    }
+}
