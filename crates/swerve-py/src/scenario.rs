@@ -1,25 +1,27 @@
 //! `swerve.ScenarioRunner`: a scenario file (or a built-in) played step by step from Python,
-//! the library's `scenario::Runner` (2-D crowds and balls) or `SphereRunner` (3-D spheres)
-//! behind one class, with numpy accessors.
+//! the library's `scenario::Runner` (2-D crowds and balls), `SphereRunner` (3-D spheres) or
+//! `Crowd3dRunner` (3-D crowds) behind one class, with numpy accessors.
 
 use crate::errors::IntoPyResult;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyFileNotFoundError;
 use pyo3::prelude::*;
 use std::path::Path;
-use swerve::scenario::{AnyScenario, Runner, SphereRunner};
+use swerve::scenario::{AnyScenario, Crowd3dRunner, Runner, SphereRunner};
 
-/// The runner of either kind of scenario.
+/// The runner of any kind of scenario.
 enum AnyRunner {
     Plane(Box<Runner>),
     Spheres(Box<SphereRunner>),
+    Crowd3d(Box<Crowd3dRunner>),
 }
 
 /// A scenario file played step by step: `ScenarioRunner("my-scene.toml")`, or a built-in name
-/// (`"circle"`, `"hourglass3d"`; `swerve list` names them). Each `step()` sets the agents'
-/// preferred velocities by the scenario's rule and steps the crowd and the balls (or, for a
-/// 3-D file, the spheres). A file with problems raises `ValueError` listing every one as
-/// `file:line: key: message`.
+/// (`"circle"`, `"hourglass3d"`, `"window3d"`; `swerve list` names them). Each `step()` sets
+/// the agents' preferred velocities by the scenario's rule and steps the crowd and the balls;
+/// for a `[spheres]` file, the spheres; for a `[crowd3d]` file, the 3-D crowd (each agent
+/// heads for its goal at up to 1 m/s), its movers and its obstacle removals. A file with
+/// problems raises `ValueError` listing every one as `file:line: key: message`.
 #[pyclass(module = "swerve", name = "ScenarioRunner")]
 pub struct PyScenarioRunner {
     runner: AnyRunner,
@@ -43,9 +45,8 @@ impl PyScenarioRunner {
         let path = Path::new(source);
         let scenario = if path.is_file() {
             AnyScenario::load(path).py()?
-        } else if swerve::scenario::builtin(source).is_some()
-            || swerve::scenario::SphereScenario::builtin(source).is_ok()
-        {
+        } else if swerve::scenario::builtin(source).is_some() {
+            // Any kind: `builtin` holds every built-in's text (`window3d` is a `[crowd3d]`).
             AnyScenario::builtin(source).py()?
         } else if path.extension().is_some() || source.contains(['/', '\\']) {
             return Err(PyFileNotFoundError::new_err(format!("{source}: no such file")));
@@ -56,6 +57,7 @@ impl PyScenarioRunner {
         let runner = match &scenario {
             AnyScenario::Plane(s) => AnyRunner::Plane(Box::new(Runner::new(s).py()?)),
             AnyScenario::Spheres(s) => AnyRunner::Spheres(Box::new(SphereRunner::new(s).py()?)),
+            AnyScenario::Crowd3d(s) => AnyRunner::Crowd3d(Box::new(Crowd3dRunner::new(s).py()?)),
         };
         Ok(PyScenarioRunner { runner, name })
     }
@@ -66,12 +68,12 @@ impl PyScenarioRunner {
         &self.name
     }
 
-    /// 2 for a crowd (and balls) in the plane, 3 for a sphere world.
+    /// 2 for a crowd (and balls) in the plane, 3 for a sphere world or a 3-D crowd.
     #[getter]
     fn dimensions(&self) -> usize {
         match self.runner {
             AnyRunner::Plane(_) => 2,
-            AnyRunner::Spheres(_) => 3,
+            AnyRunner::Spheres(_) | AnyRunner::Crowd3d(_) => 3,
         }
     }
 
@@ -86,6 +88,7 @@ impl PyScenarioRunner {
                 match runner {
                     AnyRunner::Plane(r) if !r.is_finished() => r.step(),
                     AnyRunner::Spheres(r) if !r.is_finished() => r.step(),
+                    AnyRunner::Crowd3d(r) if !r.is_finished() => r.step(),
                     _ => break,
                 }
                 taken += 1;
@@ -100,6 +103,7 @@ impl PyScenarioRunner {
         match &self.runner {
             AnyRunner::Plane(r) => r.is_finished(),
             AnyRunner::Spheres(r) => r.is_finished(),
+            AnyRunner::Crowd3d(r) => r.is_finished(),
         }
     }
 
@@ -109,6 +113,7 @@ impl PyScenarioRunner {
         match &self.runner {
             AnyRunner::Plane(r) => r.steps_done(),
             AnyRunner::Spheres(r) => r.steps_done(),
+            AnyRunner::Crowd3d(r) => r.steps_done(),
         }
     }
 
@@ -118,6 +123,7 @@ impl PyScenarioRunner {
         match &self.runner {
             AnyRunner::Plane(r) => r.max_steps(),
             AnyRunner::Spheres(r) => r.max_steps(),
+            AnyRunner::Crowd3d(r) => r.max_steps(),
         }
     }
 
@@ -126,36 +132,43 @@ impl PyScenarioRunner {
         match &mut self.runner {
             AnyRunner::Plane(r) => r.set_max_steps(steps),
             AnyRunner::Spheres(r) => r.set_max_steps(steps),
+            AnyRunner::Crowd3d(r) => r.set_max_steps(steps),
         }
     }
 
-    /// The agents' ids (uint32), in the order of `positions()`; empty for a 3-D file.
+    /// The agents' ids (uint32), in the order of `positions()`; empty for a `[spheres]` file.
     fn agent_ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
         let ids = match &self.runner {
             AnyRunner::Plane(r) => r.simulator().agent_ids().iter().map(|a| a.0).collect(),
             AnyRunner::Spheres(_) => Vec::new(),
+            AnyRunner::Crowd3d(r) => r.simulator().agent_ids().iter().map(|a| a.0).collect(),
         };
         PyArray1::from_vec(py, ids)
     }
 
-    /// The agents' positions, `(N, 2)` float32; for a 3-D file the spheres', `(N, 3)`.
+    /// The agents' positions, `(N, 2)` float32; for a 3-D crowd `(N, 3)`; for a `[spheres]`
+    /// file the spheres', `(N, 3)`.
     fn positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
         match &self.runner {
             AnyRunner::Plane(r) => rows(py, r.simulator().positions().iter().map(|p| p.to_array())),
             AnyRunner::Spheres(r) => rows(py, r.world().spheres().iter().map(|s| s.position.to_array())),
+            AnyRunner::Crowd3d(r) => rows(py, r.simulator().positions().iter().map(|p| p.to_array())),
         }
     }
 
-    /// The agents' velocities, `(N, 2)` float32; for a 3-D file the spheres', `(N, 3)`.
+    /// The agents' velocities, `(N, 2)` float32; for a 3-D crowd `(N, 3)`; for a `[spheres]`
+    /// file the spheres', `(N, 3)`.
     fn velocities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
         match &self.runner {
             AnyRunner::Plane(r) => rows(py, r.simulator().velocities().iter().map(|v| v.to_array())),
             AnyRunner::Spheres(r) => rows(py, r.world().spheres().iter().map(|s| s.velocity.to_array())),
+            AnyRunner::Crowd3d(r) => rows(py, r.simulator().velocities().iter().map(|v| v.to_array())),
         }
     }
 
-    /// Each agent's current goal, `(N, 2)` float32 (NaN for an agent without one); `(0, 2)`
-    /// for a 3-D file.
+    /// Each agent's current goal, `(N, 2)` float32 (NaN for an agent without one); for a 3-D
+    /// crowd `(N, 3)` (an agent without a goal in the file has its start); `(0, 2)` for a
+    /// `[spheres]` file.
     fn goals<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
         match &self.runner {
             AnyRunner::Plane(r) => {
@@ -163,11 +176,12 @@ impl PyScenarioRunner {
                 rows(py, ids.iter().map(|&id| r.goal(id).map_or([f32::NAN; 2], |g| g.to_array())))
             }
             AnyRunner::Spheres(_) => rows::<2>(py, std::iter::empty()),
+            AnyRunner::Crowd3d(r) => rows(py, r.goals().map(|g| g.to_array())),
         }
     }
 
-    /// The balls' positions, `(M, 2)` float32 (empty without `[balls]`; for a 3-D file, the
-    /// spheres are `positions()`).
+    /// The balls' positions, `(M, 2)` float32 (empty without `[balls]`; for a `[spheres]`
+    /// file, the spheres are `positions()`; `(0, 3)` for a 3-D crowd, which has no balls).
     fn ball_positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
         match &self.runner {
             AnyRunner::Plane(r) => {
@@ -175,14 +189,20 @@ impl PyScenarioRunner {
                 rows(py, balls.iter().map(|b| b.position.to_array()))
             }
             AnyRunner::Spheres(_) => rows::<2>(py, std::iter::empty()),
+            AnyRunner::Crowd3d(_) => rows::<3>(py, std::iter::empty()),
         }
     }
 
     /// The crowd's metrics so far as a dict (the `metrics.json` of `swerve run`: arrivals,
-    /// overlaps, speeds, ...); `None` for a 3-D file.
+    /// overlaps, speeds, ...; for a 3-D crowd its own: arrivals, agent, obstacle and mover
+    /// overlaps and clearances, path lengths, speeds); `None` for a `[spheres]` file.
     fn metrics<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let AnyRunner::Plane(r) = &self.runner else { return Ok(None) };
-        let text = serde_json::to_string(&r.metrics()).map_err(|e| crate::errors::invalid_value(e.to_string()))?;
+        let text = match &self.runner {
+            AnyRunner::Plane(r) => serde_json::to_string(&r.metrics()),
+            AnyRunner::Spheres(_) => return Ok(None),
+            AnyRunner::Crowd3d(r) => serde_json::to_string(&r.metrics()),
+        };
+        let text = text.map_err(|e| crate::errors::invalid_value(e.to_string()))?;
         Ok(Some(py.import("json")?.call_method1("loads", (text,))?))
     }
 

@@ -7,8 +7,9 @@
   segments, continuous collision detection) with a selectable broad phase.
 * ``swerve.World3d`` — the same for spheres in a box in 3-D: ``(N, 3)`` arrays, five broad
   phases (octree included), gravity with resting contacts.
-* ``swerve.ScenarioRunner`` — a scenario file (``swerve run``'s TOML or JSON, 2-D or 3-D) or
-  a built-in played step by step, with numpy accessors.
+* ``swerve.ScenarioRunner`` — a scenario file (``swerve run``'s TOML or JSON: a 2-D crowd
+  and balls, 3-D spheres or a 3-D crowd) or a built-in played step by step, with numpy
+  accessors.
 * ``swerve.rvo2`` — a drop-in for Python-RVO2: ``import swerve.rvo2 as rvo2``.
 * ``swerve.pyrvo`` — a drop-in for pyrvo: ``import swerve.pyrvo as pyrvo``.
 * ``swerve.rvo2_3d`` — a drop-in for rvo23d (RVO2-3D): ``import swerve.rvo2_3d as rvo23d``.

@@ -411,7 +411,13 @@ class World3d:
     def set_continuous_collision(self, on: bool) -> None: ...
 
 class ScenarioRunner:
-    """A scenario file (2-D or 3-D) or a built-in, played step by step."""
+    """A scenario file or a built-in, played step by step: a crowd and balls in the plane
+    (`dimensions` 2), a `[spheres]` world or a `[crowd3d]` 3-D crowd (`dimensions` 3).
+
+    `positions()`, `velocities()` and `goals()` are float32 with `dimensions` columns (for a
+    `[spheres]` file the spheres', and `goals()` is empty, `(0, 2)`); `ball_positions()` is
+    empty but for balls in the plane; `metrics()` is a dict for a crowd of either dimension,
+    `None` for a `[spheres]` file."""
 
     def __init__(self, source: str) -> None: ...
     @property
