@@ -9,7 +9,8 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 use swerve::orca3d::{Simulator, Vec3};
-use swerve_bench::orca3d::{preferred_velocity, Scene3};
+use swerve::reference::preferred_velocity_toward3d;
+use swerve_bench::orca3d::Scene3;
 
 fn bench_step(c: &mut Criterion) {
     let mut group = c.benchmark_group("orca3d_step");
@@ -19,7 +20,7 @@ fn bench_step(c: &mut Criterion) {
         let mut sim = scene.simulator().expect("a valid scene");
         let set_prefs = |sim: &mut Simulator| {
             let prefs: Vec<Vec3> =
-                scene.goals.iter().zip(sim.positions()).map(|(&g, &p)| preferred_velocity(g, p)).collect();
+                scene.goals.iter().zip(sim.positions()).map(|(&g, &p)| preferred_velocity_toward3d(g, p)).collect();
             sim.set_pref_velocities(&prefs).expect("finite preferred velocities");
         };
         for _ in 0..5 {

@@ -364,11 +364,11 @@ fn layer_timing_3d(n: usize, layout: &dyn Fn(usize) -> (u32, u32), rounds: usize
 /// A 3-D crowd's [`Stepper`]: each call sets the preferred velocities toward `goals` (the 3-D
 /// report's rule), then times one step (ms).
 fn cube_stepper(mut sim: swerve::orca3d::Simulator, goals: Vec<swerve::orca3d::Vec3>) -> Stepper {
-    use swerve_bench::orca3d::preferred_velocity;
+    use swerve::reference::preferred_velocity_toward3d;
     let mut prefs = Vec::with_capacity(goals.len());
     Box::new(move || {
         prefs.clear();
-        prefs.extend(sim.positions().iter().zip(&goals).map(|(&p, &g)| preferred_velocity(g, p)));
+        prefs.extend(sim.positions().iter().zip(&goals).map(|(&p, &g)| preferred_velocity_toward3d(g, p)));
         sim.set_pref_velocities(&prefs).unwrap();
         let start = Instant::now();
         sim.step();
@@ -540,7 +540,8 @@ fn pillars(n: usize) -> Vec<(swerve::orca3d::Vec3, swerve::orca3d::Vec3)> {
 /// obstacles and as RVO2-3D (which has none) sees them; then the step time.
 fn obstacles3d() {
     use swerve::orca3d::Vec3;
-    use swerve_bench::orca3d::{preferred_velocity, Scene3};
+    use swerve::reference::preferred_velocity_toward3d;
+    use swerve_bench::orca3d::Scene3;
     println!(
         "### 3-D static obstacles: a crowd through a forest of pillars
 "
@@ -585,7 +586,7 @@ fn obstacles3d() {
         let mut prefs = Vec::with_capacity(n);
         for _ in 0..960 {
             prefs.clear();
-            prefs.extend(sim.positions().iter().zip(&scene.goals).map(|(&p, &g)| preferred_velocity(g, p)));
+            prefs.extend(sim.positions().iter().zip(&scene.goals).map(|(&p, &g)| preferred_velocity_toward3d(g, p)));
             sim.set_pref_velocities(&prefs).unwrap();
             let start = Instant::now();
             sim.step();

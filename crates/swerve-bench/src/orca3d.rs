@@ -16,7 +16,7 @@
 //!   (the bare lattice would have 6; 10.5 m spacing 18).
 //!
 //! Preferred velocity before every step, in f32: `g = goal − position`, then
-//! `g * (1.0 / g.length())` when `g.length_squared() > 1` ([`preferred_velocity`]). The
+//! `g * (1.0 / g.length())` when `g.length_squared() > 1` ([`preferred_velocity_toward3d`]). The
 //! Python peer computes the same with numpy float32. Timing as in 2-D: [`WARMUP_STEPS`]
 //! warm-up steps, then the median of [`TIMED_STEPS`]; only `step()` / `doStep()` is timed.
 
@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 use swerve::orca3d::{AgentParams, Simulator, Vec3};
+use swerve::reference::preferred_velocity_toward3d;
 
 use crate::orca::{peak_memory_bytes, summarise, StepTiming, SCENE_SEED, TIMED_STEPS, WARMUP_STEPS};
 
@@ -135,17 +136,6 @@ impl Scene3 {
     }
 }
 
-/// The preferred velocity toward `goal` (RVO2-3D's Sphere example rule, in f32): the offset,
-/// scaled to unit length when longer than 1 m.
-pub fn preferred_velocity(goal: Vec3, position: Vec3) -> Vec3 {
-    let g = goal - position;
-    if g.length_squared() > 1.0 {
-        g * (1.0 / g.length())
-    } else {
-        g
-    }
-}
-
 /// Positions as little-endian f32, x y z per agent, in agent order (the peer's file format).
 pub fn positions_to_bytes(positions: &[Vec3]) -> Vec<u8> {
     positions.iter().flat_map(|v| v.to_array()).flat_map(f32::to_le_bytes).collect()
@@ -214,7 +204,7 @@ pub fn time_swerve_steps(scene: &Scene3, threads: usize) -> Result<SwerveRun, sw
     pool.install(|| {
         for k in 0..WARMUP_STEPS + TIMED_STEPS {
             prefs.clear();
-            prefs.extend(scene.goals.iter().zip(sim.positions()).map(|(&g, &p)| preferred_velocity(g, p)));
+            prefs.extend(scene.goals.iter().zip(sim.positions()).map(|(&g, &p)| preferred_velocity_toward3d(g, p)));
             if let Err(e) = sim.set_pref_velocities(&prefs) {
                 outcome = Err(e);
                 return;

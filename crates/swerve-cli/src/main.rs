@@ -4,6 +4,7 @@
 //! non-zero exit code.
 
 mod bench;
+mod crowd3d;
 mod pit3d;
 mod render;
 mod run;
@@ -107,6 +108,17 @@ fn validate(args: &ValidateArgs) -> Result<bool> {
             Ok(AnyScenario::Spheres(s)) => {
                 let spheres = s.initial_spheres().map_err(|p| anyhow::anyhow!("{name}: {p}"))?.len();
                 println!("{name}: ok (3-D: {spheres} spheres at start, {} triangles)", s.triangles().len());
+            }
+            Ok(AnyScenario::Crowd3d(s)) => {
+                let obstacles = s.obstacles().map_err(|p| anyhow::anyhow!("{name}: {p}"))?;
+                let agents = s.population(&obstacles).map_err(|p| anyhow::anyhow!("{name}: {p}"))?.agents.len();
+                let c = &s.crowd3d;
+                println!(
+                    "{name}: ok (3-D crowd: {agents} agents at start, {}, {}, {})",
+                    crowd3d::plural(c.boxes.len(), "box", "boxes"),
+                    crowd3d::plural(c.mesh.len(), "mesh", "meshes"),
+                    crowd3d::plural(c.mover.len(), "mover", "movers")
+                );
             }
             Err(problems) => {
                 all_ok = false;

@@ -209,7 +209,14 @@ pub fn play(label: &str, world: &mut World, dt: f32, steps: usize, outputs: &Out
         let radii: Vec<f32> = world.spheres().iter().map(|s| s.radius).collect();
         let mut edges = world.bounds().map_or_else(Vec::new, |b| box_edges(b.min, b.max));
         edges.extend(world.triangles().iter().flat_map(|t| [(t.a, t.b), (t.b, t.c), (t.c, t.a)]));
-        let orbit = Orbit { centre, distance: 3.2 * half.length(), radii: &radii, colours: &colours, edges: &edges };
+        let orbit = Orbit {
+            centre,
+            distance: 3.2 * half.length(),
+            radii: &radii,
+            colours: &colours,
+            edges: &edges,
+            edges_gone: &[],
+        };
         write_gif(&folder.join("run.gif"), &frames.kept, steps, &orbit, gif_frames, outputs.size)?;
         files.push("run.gif");
     }

@@ -81,7 +81,8 @@ const GROUP_COLORS: [[u8; 3]; 12] = [
     [128, 64, 0],
 ];
 
-fn group_color(group: u32) -> [u8; 3] {
+/// Group `group`'s colour, in these drawings and in a 3-D crowd's GIF (`crate::crowd3d`).
+pub(crate) fn group_color(group: u32) -> [u8; 3] {
     GROUP_COLORS[group as usize % GROUP_COLORS.len()]
 }
 

@@ -1,7 +1,7 @@
 //! `swerve run`: play a scenario, write its trajectory, metrics and GIF, print a summary.
 
-use crate::pit3d;
 use crate::render::{self, RenderOptions};
+use crate::{crowd3d, pit3d};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::File;
@@ -9,7 +9,7 @@ use std::io::{BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use swerve::scenario::trajectory::{SceneInfo, Trajectory};
-use swerve::scenario::{AnyScenario, Runner, SphereScenario};
+use swerve::scenario::{AnyScenario, Crowd3dScenario, Runner, SphereScenario};
 
 /// Arguments of `swerve run`.
 #[derive(clap::Args)]
@@ -41,8 +41,8 @@ fn create(path: &Path) -> Result<BufWriter<File>> {
     Ok(BufWriter::new(File::create(path).with_context(|| format!("cannot create {}", path.display()))?))
 }
 
-/// Runs the scenario to its end, writes every output file and prints the summary (a 3-D
-/// scenario: what `swerve pit3d` writes and prints).
+/// Runs the scenario to its end, writes every output file and prints the summary (a 3-D ball
+/// scenario: what `swerve pit3d` writes and prints; a 3-D crowd: what [`crowd3d::play`] does).
 pub fn run(args: &RunArgs) -> Result<()> {
     if let Some(threads) = args.threads {
         anyhow::ensure!(threads >= 1, "--threads: must be at least 1");
@@ -55,6 +55,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
     let scenario = match crate::load_any_scenario(&args.scenario)? {
         AnyScenario::Plane(scenario) => scenario,
         AnyScenario::Spheres(scenario) => return run_spheres(args, &scenario),
+        AnyScenario::Crowd3d(scenario) => return run_crowd3d(args, &scenario),
     };
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("out").join(&scenario.name));
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
@@ -64,18 +65,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
         runner.set_max_steps(steps);
     }
 
-    let progress = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(runner.max_steps() as u64);
-        bar.set_style(
-            ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} steps ({elapsed} elapsed, at most {eta} left)")
-                .map(|s| s.progress_chars("=> "))
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar.set_message(scenario.name.clone());
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let progress = progress_bar(&scenario.name, runner.max_steps());
 
     let started = Instant::now();
     let mut agents = Trajectory::default();
@@ -176,7 +166,23 @@ pub fn run(args: &RunArgs) -> Result<()> {
     Ok(())
 }
 
-/// `swerve run` on a 3-D scenario: the world stepped and written as `swerve pit3d` does.
+/// A bar on stderr counting `steps` steps of the run called `name`; hidden when stderr is not
+/// a terminal (a log file, a test).
+pub(crate) fn progress_bar(name: &str, steps: usize) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(steps as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} steps ({elapsed} elapsed, at most {eta} left)")
+            .map(|s| s.progress_chars("=> "))
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_message(name.to_string());
+    bar
+}
+
+/// `swerve run` on a 3-D ball scenario: the world stepped and written as `swerve pit3d` does.
 fn run_spheres(args: &RunArgs, scenario: &SphereScenario) -> Result<()> {
     if !args.no_gif {
         pit3d::check_gif_options(args.gif_frames, args.size)?;
@@ -190,6 +196,18 @@ fn run_spheres(args: &RunArgs, scenario: &SphereScenario) -> Result<()> {
     pit3d::play(&scenario.name, &mut world, scenario.time_step, steps, &outputs)
 }
 
-fn fmt_opt(value: Option<f32>, decimals: usize) -> String {
+/// `swerve run` on a 3-D crowd scenario: the runner played and written by [`crowd3d::play`].
+fn run_crowd3d(args: &RunArgs, scenario: &Crowd3dScenario) -> Result<()> {
+    if !args.no_gif {
+        pit3d::check_gif_options(args.gif_frames, args.size)?;
+    }
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("out").join(&scenario.name));
+    let outputs =
+        pit3d::Outputs { folder: &out, gif_frames: (!args.no_gif).then_some(args.gif_frames), size: args.size };
+    crowd3d::play(scenario, args.steps, &outputs)
+}
+
+/// `value` with `decimals` decimals, or `-` for `None`.
+pub(crate) fn fmt_opt(value: Option<f32>, decimals: usize) -> String {
     value.map_or_else(|| "-".to_string(), |v| format!("{v:.decimals$}"))
 }

@@ -10,8 +10,8 @@ use swerve_viewer::{LiveScene, Orca3dScene, ViewerConfig};
 /// Arguments of `swerve serve`.
 #[derive(clap::Args)]
 pub struct ServeArgs {
-    /// A scenario file or a built-in name (`swerve list`); 3-D files (a `[spheres]` table)
-    /// too.
+    /// A scenario file or a built-in name (`swerve list`); 3-D files (a `[spheres]` or
+    /// `[crowd3d]` table) too.
     #[arg(required_unless_present = "scene", conflicts_with = "scene")]
     scenario: Option<String>,
     /// Serve one of the viewer's demo scenes instead: circle, crossing, obstacles, balls,
@@ -45,7 +45,7 @@ fn sphere3d(agents: usize) -> Result<Box<dyn LiveScene>> {
     crate::sphere::check_agents(agents, "--count")?;
     let crowd = crate::sphere::crowd(agents, swerve::orca3d::Extensions::default())?;
     let name = format!("sphere3d (RVO2-3D's Sphere example, {agents} agents)");
-    Ok(Box::new(Orca3dScene::new(name, crowd.sim, crowd.goals, crate::sphere::preferred_velocity)?))
+    Ok(Box::new(Orca3dScene::new(name, crowd.sim, crowd.goals, swerve::reference::preferred_velocity_toward3d)?))
 }
 
 /// A demo scene by name: the viewer's ([`swerve_viewer::scenes::NAMES`]) or [`SPHERE3D`].

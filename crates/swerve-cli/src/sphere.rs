@@ -10,6 +10,8 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use swerve::orca3d::{AgentParams, Extensions, Mover, OverlapResolution, Simulator, SymmetryBreaking, Vec3};
+use swerve::reference::preferred_velocity_toward3d;
+use swerve::scenario::sphere_points;
 
 use crate::view3d::{start_colour, write_gif, FrameKeeper, GifArgs, Orbit};
 
@@ -121,7 +123,7 @@ pub fn run(args: &SphereArgs) -> Result<()> {
     let mut simulation = std::time::Duration::ZERO;
     while steps < args.steps && arrived(&sim) < args.agents {
         prefs.clear();
-        prefs.extend(goals.iter().zip(sim.positions()).map(|(&g, &p)| preferred_velocity(g, p)));
+        prefs.extend(goals.iter().zip(sim.positions()).map(|(&g, &p)| preferred_velocity_toward3d(g, p)));
         sim.set_pref_velocities(&prefs)?;
         let step_started = Instant::now();
         sim.step();
@@ -170,7 +172,14 @@ pub fn run(args: &SphereArgs) -> Result<()> {
             colours.push([150, 150, 150]);
             radii.push(m.radius);
         }
-        let orbit = Orbit { centre: Vec3::ZERO, distance: 3.2 * radius, radii: &radii, colours: &colours, edges: &[] };
+        let orbit = Orbit {
+            centre: Vec3::ZERO,
+            distance: 3.2 * radius,
+            radii: &radii,
+            colours: &colours,
+            edges: &[],
+            edges_gone: &[],
+        };
         write_gif(&args.out.join("run.gif"), &frames.kept, steps, &orbit, gif_frames, args.gif.size)?;
         files.push("run.gif");
     }
@@ -220,21 +229,11 @@ pub(crate) fn crowd(agents: usize, extensions: Extensions) -> Result<Crowd> {
     // Neighbours about 10 m apart, as on the example's sphere of radius 100 with 812 agents.
     let radius = 10.0 * (agents as f32 / (4.0 * std::f32::consts::PI)).sqrt();
     let mut goals = Vec::with_capacity(agents);
-    for p in spiral(agents, radius) {
+    for p in sphere_points(agents, radius) {
         sim.add_agent(p)?;
         goals.push(-p);
     }
     Ok(Crowd { sim, goals, radius })
-}
-
-/// RVO2-3D's example rule: toward the goal, at most at unit speed (m/s).
-pub(crate) fn preferred_velocity(goal: Vec3, position: Vec3) -> Vec3 {
-    let to_goal = goal - position;
-    if to_goal.length_squared() > 1.0 {
-        to_goal * (1.0 / to_goal.length())
-    } else {
-        to_goal
-    }
 }
 
 /// What the GIF draws: the agents, then the mover (a copy only when there is one).
@@ -243,17 +242,6 @@ fn with_mover(sim: &Simulator, mover: Option<Mover>) -> Cow<'_, [Vec3]> {
         None => Cow::Borrowed(sim.positions()),
         Some(m) => Cow::Owned(sim.positions().iter().copied().chain([m.position]).collect()),
     }
-}
-
-/// `n` points spread evenly over a sphere of `radius` (a golden-angle spiral; the example
-/// uses latitude rings).
-fn spiral(n: usize, radius: f32) -> impl Iterator<Item = Vec3> {
-    (0..n).map(move |i| {
-        let z = 1.0 - 2.0 * (i as f32 + 0.5) / n as f32;
-        let ring = (1.0 - z * z).max(0.0).sqrt();
-        let angle = i as f32 * std::f32::consts::PI * (3.0 - 5.0f32.sqrt());
-        Vec3::new(ring * angle.cos(), ring * angle.sin(), z) * radius
-    })
 }
 
 /// The smallest centre distance minus `contact` over all pairs, and how many pairs are closer

@@ -13,7 +13,8 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use swerve::orca3d::{Extensions, OverlapResolution, Simulator, SymmetryBreaking, Triangle, Vec3};
 use swerve::physics3d::Aabb3;
-use swerve_viewer::scenes::{fly_toward, towers, Towers, MAX_TOWERS_AGENTS, TOWERS_AGENTS, TOWERS_OBSTACLE_HORIZON};
+use swerve::reference::preferred_velocity_toward3d;
+use swerve_viewer::scenes::{towers, Towers, MAX_TOWERS_AGENTS, TOWERS_AGENTS, TOWERS_OBSTACLE_HORIZON};
 
 use crate::sphere::{closest_pair, create, write_frame};
 use crate::view3d::{box_edges, start_colour, write_gif, FrameKeeper, GifArgs, Orbit};
@@ -140,7 +141,7 @@ pub fn run(args: &TowersArgs) -> Result<()> {
     let mut simulation = Duration::ZERO;
     while steps < args.steps && (0..n).any(|i| !at_goal(&sim, i)) {
         prefs.clear();
-        prefs.extend(goals.iter().zip(sim.positions()).map(|(&g, &p)| fly_toward(g, p)));
+        prefs.extend(goals.iter().zip(sim.positions()).map(|(&g, &p)| preferred_velocity_toward3d(g, p)));
         sim.set_pref_velocities(&prefs)?;
         let step_started = Instant::now();
         sim.step();
@@ -195,7 +196,14 @@ pub fn run(args: &TowersArgs) -> Result<()> {
         // The towers' edges, and the floor's outline (not the diagonal between its triangles).
         let mut edges: Vec<(Vec3, Vec3)> = boxes.iter().flat_map(|&(min, max)| box_edges(min, max)).collect();
         edges.extend((0..4).map(|k| (floor[k], floor[(k + 1) % 4])));
-        let orbit = Orbit { centre, distance: 3.0 * scene_radius, radii: &radii, colours: &colours, edges: &edges };
+        let orbit = Orbit {
+            centre,
+            distance: 3.0 * scene_radius,
+            radii: &radii,
+            colours: &colours,
+            edges: &edges,
+            edges_gone: &[],
+        };
         write_gif(&args.out.join("run.gif"), &frames.kept, steps, &orbit, gif_frames, args.gif.size)?;
         files.push("run.gif");
     }

@@ -1,5 +1,6 @@
-//! Drawing 3-D runs (`swerve sphere`, `swerve pit3d`): the frames kept for the GIF, and a GIF
-//! seen from a camera that circles the scene once over the run.
+//! Drawing 3-D runs (`swerve sphere`, `towers`, `pit3d`, and `swerve run` on a 3-D file): the
+//! frames kept for the GIF, and a GIF seen from a camera that circles the scene once over the
+//! run.
 
 use anyhow::{Context, Result};
 use rayon::prelude::*;
@@ -85,6 +86,9 @@ pub struct Orbit<'a> {
     pub colours: &'a [[u8; 3]],
     /// Line segments drawn behind the bodies (a box's edges), in scene coordinates.
     pub edges: &'a [(Vec3, Vec3)],
+    /// For each of `edges`, the first step whose frame no longer shows it (an obstacle the
+    /// run removes); `None`, or an edge past this list's end, is drawn in every frame.
+    pub edges_gone: &'a [Option<usize>],
 }
 
 /// Writes the kept frames as a GIF of at most `max` frames, `size` pixels square. Bodies are
@@ -108,7 +112,7 @@ pub fn write_gif(
         .map(|&k| {
             let (step, positions) = &frames[k];
             let turn = std::f32::consts::TAU * *step as f32 / steps.max(1) as f32;
-            draw(positions, orbit, turn, size)
+            draw(*step, positions, orbit, turn, size)
         })
         .collect::<Result<_>>()?;
     let file =
@@ -150,14 +154,17 @@ fn project(p: Vec3, orbit: &Orbit, turn: f32, size: u32) -> Option<(f32, f32, f3
     })
 }
 
-/// One frame's RGBA pixels.
-fn draw(positions: &[Vec3], orbit: &Orbit, turn: f32, size: u32) -> Result<Vec<u8>> {
+/// The RGBA pixels of the frame after `step`.
+fn draw(step: usize, positions: &[Vec3], orbit: &Orbit, turn: f32, size: u32) -> Result<Vec<u8>> {
     let mut pixmap = Pixmap::new(size, size).context("frame size")?;
     pixmap.fill(Color::from_rgba8(250, 250, 247, 255));
     let mut line = Paint::default();
     line.set_color(Color::from_rgba8(170, 170, 165, 255));
     line.anti_alias = true;
-    for &(a, b) in orbit.edges {
+    for (k, &(a, b)) in orbit.edges.iter().enumerate() {
+        if orbit.edges_gone.get(k).copied().flatten().is_some_and(|gone| step >= gone) {
+            continue;
+        }
         if let (Some(pa), Some(pb)) = (project(a, orbit, turn, size), project(b, orbit, turn, size)) {
             let mut path = PathBuilder::new();
             path.move_to(pa.1, pa.2);
@@ -222,4 +229,28 @@ pub fn box_edges(min: Vec3, max: Vec3) -> Vec<(Vec3, Vec3)> {
         }
     }
     edges
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pixels that differ from the background.
+    fn drawn(pixels: &[u8]) -> usize {
+        pixels.chunks(4).filter(|p| p[..3] != [250, 250, 247]).count()
+    }
+
+    #[test]
+    fn an_edge_is_drawn_only_before_its_step() {
+        let edges = [(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0)), (Vec3::ZERO, Vec3::Z)];
+        let gone = [Some(5)];
+        let orbit =
+            Orbit { centre: Vec3::ZERO, distance: 6.0, radii: &[], colours: &[], edges: &edges, edges_gone: &gone };
+        let both = drawn(&draw(4, &[], &orbit, 0.0, 64).unwrap());
+        let one = drawn(&draw(5, &[], &orbit, 0.0, 64).unwrap());
+        assert!(one > 0, "the edge that stays is drawn");
+        assert!(both > one + 20, "the edge along x is drawn before step 5 ({both} pixels) and not from it ({one})");
+        let stays = Orbit { edges_gone: &[], ..orbit };
+        assert_eq!(drawn(&draw(5, &[], &stays, 0.0, 64).unwrap()), both, "without removals every edge stays");
+    }
 }

@@ -231,7 +231,8 @@ fn list_names_every_builtin() {
             "seed-003",
             "galton",
             "sandpile",
-            "hourglass3d"
+            "hourglass3d",
+            "window3d"
         ]
     );
 }
@@ -748,4 +749,199 @@ fn avoidance_layers_in_a_file_run_and_bad_ones_are_one_line_errors() {
         let expected = format!("error: {}:6: agents[0].avoidance_mask: {message}", file.display());
         assert!(stderr.starts_with(&expected), "{bad}: {stderr}");
     }
+}
+
+/// The `key = value` lines of each `[[crowd3d.lattice]]` table of a scenario file, read here
+/// without the library (comments cut; the built-in file's values are one line each).
+fn lattice_tables(toml: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let mut tables = Vec::new();
+    let mut current = None;
+    for line in toml.lines() {
+        let line = line.split('#').next().unwrap().trim();
+        if line.starts_with('[') {
+            tables.extend(current.take());
+            if line == "[[crowd3d.lattice]]" {
+                current = Some(std::collections::HashMap::new());
+            }
+        } else if let (Some(table), Some((key, value))) = (current.as_mut(), line.split_once('=')) {
+            table.insert(key.trim().to_string(), value.trim().to_string());
+        }
+    }
+    tables.extend(current);
+    tables
+}
+
+fn vector3(value: &str) -> [f32; 3] {
+    let numbers: Vec<f32> = value.trim_matches(['[', ']']).split(',').map(|x| x.trim().parse().unwrap()).collect();
+    numbers.try_into().unwrap()
+}
+
+/// `swerve run` on the built-in 3-D crowd: the three files, every agent in every frame, and the
+/// start where the file's lattices put it (origin + i·spacing, computed here from the file).
+#[test]
+fn run_plays_a_3d_crowd_scenario_and_writes_trajectory_metrics_and_gif() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("window");
+    let o = out.to_str().unwrap();
+    let result = swerve(&["run", "window3d", "--steps", "40", "--out", o, "--gif-frames", "4", "--size", "64"]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let stdout = text(&result.stdout);
+    assert!(stdout.starts_with("window3d (3-D crowd): 128 agents"), "{stdout}");
+    assert!(stdout.contains("40 steps") && stdout.contains("min separation"), "{stdout}");
+    assert!(stdout.contains("wrote") && stdout.contains("{trajectory.csv, metrics.json, run.gif}"), "{stdout}");
+
+    let file = std::fs::read_to_string(repo_root().join("scenarios/window3d.toml")).unwrap();
+    let lattices = lattice_tables(&file);
+    assert_eq!(lattices.len(), 2, "the file's two swarms");
+    let mut expected: Vec<Vec<[f32; 3]>> = Vec::new();
+    for l in &lattices {
+        let (origin, spacing) = (vector3(&l["origin"]), vector3(&l["spacing"]));
+        let count = |key: &str| l[key].parse::<usize>().unwrap();
+        let mut starts = Vec::new();
+        for i in 0..count("columns") {
+            for j in 0..count("rows") {
+                for k in 0..count("layers") {
+                    let index = [i, j, k];
+                    starts.push(std::array::from_fn(|a| origin[a] + index[a] as f32 * spacing[a]));
+                }
+            }
+        }
+        expected.push(starts);
+    }
+    let agents: usize = expected.iter().map(Vec::len).sum();
+    assert_eq!(agents, 128);
+
+    let csv = std::fs::read_to_string(out.join("trajectory.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("frame,id,x,y,z,vx,vy,vz"));
+    let rows: Vec<Vec<f32>> = lines.map(|l| l.split(',').map(|f| f.parse().unwrap()).collect()).collect();
+    assert_eq!(rows.len(), agents * 41, "every agent in every frame, 0 to 40");
+    for (n, r) in rows.iter().enumerate() {
+        assert_eq!(r.len(), 8);
+        assert_eq!((r[0], r[1]), ((n / agents) as f32, (n % agents) as f32), "row {n}: frame and id in order");
+    }
+    // Frame 0 is the start: each lattice's agents, in the file's order of lattices, at rest.
+    let mut first = 0;
+    for starts in &mut expected {
+        let block = &rows[first..first + starts.len()];
+        assert!(block.iter().all(|r| r[5..] == [0.0, 0.0, 0.0]), "agents start at rest");
+        let mut got: Vec<[f32; 3]> = block.iter().map(|r| [r[2], r[3], r[4]]).collect();
+        let order = |a: &[f32; 3], b: &[f32; 3]| a.partial_cmp(b).unwrap();
+        got.sort_by(order);
+        starts.sort_by(order);
+        assert_eq!(&got, starts, "agents {first}.. start on their lattice");
+        first += starts.len();
+    }
+    // And they move: every agent is somewhere else by frame 40.
+    let last = &rows[rows.len() - agents..];
+    assert!(rows[..agents].iter().zip(last).all(|(a, b)| a[2..5] != b[2..5]), "an agent did not move");
+
+    let metrics: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("metrics.json")).unwrap()).unwrap();
+    assert_eq!(metrics["steps"], 40, "{metrics}");
+    assert_eq!(metrics["agents"], 128, "{metrics}");
+    assert_eq!(metrics["step_limit"], 40, "{metrics}");
+    assert!((metrics["simulated_time"].as_f64().unwrap() - 40.0 * 0.125).abs() < 1e-6, "{metrics}");
+    let entries = |table: &str| file.lines().filter(|l| l.trim_start().starts_with(table)).count() as u64;
+    let counts = [&metrics["boxes"], &metrics["meshes"], &metrics["movers"]].map(|v| v.as_u64());
+    let in_file = ["[[crowd3d.box]]", "[[crowd3d.mesh]]", "[[crowd3d.mover]]"].map(|t| Some(entries(t)));
+    assert_eq!(counts, in_file, "{metrics}");
+    let groups: Vec<String> = lattices.iter().map(|l| l["group"].trim_matches('"').to_string()).collect();
+    assert_eq!(metrics["groups"], serde_json::json!(groups));
+    assert!(metrics["max_speed"].as_f64().unwrap() <= 2.0 + 1e-5, "RVO2-3D's default max speed");
+    assert!(metrics["step_seconds"].as_f64().unwrap() > 0.0);
+
+    let (w, h, frames) = gif_frames(&out.join("run.gif"));
+    assert_eq!((w, h, frames.len()), (64, 64, 4));
+    assert!(frames.windows(2).all(|f| f[0] != f[1]), "every frame moves (the camera circles)");
+
+    // `validate` sums the file up in one line.
+    let r = swerve(&["validate", "window3d"]);
+    assert!(r.status.success(), "{}", text(&r.stdout));
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let summary = format!(
+        "window3d: ok (3-D crowd: {agents} agents at start, {}, {}, {})",
+        plural(entries("[[crowd3d.box]]"), "box", "boxes"),
+        plural(entries("[[crowd3d.mesh]]"), "mesh", "meshes"),
+        plural(entries("[[crowd3d.mover]]"), "mover", "movers")
+    );
+    assert_eq!(text(&r.stdout).trim(), summary);
+}
+
+/// A 3-D crowd file with a mistake: `validate` names file, line and key and fails; `run`
+/// says the same in one line on stderr, fails, and writes nothing.
+#[test]
+fn a_bad_3d_crowd_file_is_one_line_naming_file_line_and_key() {
+    let header = "name = \"bad-crowd\"\ntime_step = 0.125\nsteps = 10\n";
+    let backwards_box = format!(
+        "{header}[[crowd3d.agent]]\nposition = [0.0, 0.0, 5.0]\ngoal = [10.0, 0.0, 5.0]\n\
+         [[crowd3d.box]]\nmin = [2.0, -1.0, 0.0]\nmax = [1.0, 1.0, 3.0]\n"
+    );
+    let drone_in_a_box = format!(
+        "{header}[[crowd3d.agent]]\nposition = [5.0, 0.0, 5.0]\ngoal = [-5.0, 0.0, 5.0]\n\
+         [[crowd3d.agent]]\nposition = [0.0, 0.5, 1.0]\ngoal = [10.0, 0.0, 5.0]\n\
+         [[crowd3d.box]]\nmin = [-1.0, -1.0, 0.0]\nmax = [1.0, 1.0, 3.0]\n"
+    );
+    // (file, the line the problem is on, its key, a word of the message)
+    let line_of = |text: &str, start: &str| 1 + text.lines().position(|l| l.starts_with(start)).unwrap();
+    let cases = [
+        (&backwards_box, line_of(&backwards_box, "max ="), "crowd3d.box[0].max", "greater than min"),
+        (&drone_in_a_box, line_of(&drone_in_a_box, "position = [0.0"), "crowd3d.agent[1].position", "crowd3d.box[0]"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (k, (contents, line, key, words)) in cases.into_iter().enumerate() {
+        let file = dir.path().join(format!("bad{k}.toml"));
+        std::fs::write(&file, contents).unwrap();
+        let name = file.to_str().unwrap();
+        let r = swerve(&["validate", name]);
+        assert!(!r.status.success(), "validate accepted {contents}");
+        let stdout = text(&r.stdout);
+        let problem = format!("{name}:{line}: {key}: ");
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.len(), 2, "{stdout}");
+        assert!(lines[0].starts_with(&problem) && lines[0].contains(words), "expected `{problem}…{words}…`:\n{stdout}");
+        assert_eq!(lines[1], format!("{name}: 1 problem"));
+
+        let o = dir.path().join(format!("out{k}"));
+        let r = swerve(&["run", name, "--out", o.to_str().unwrap()]);
+        assert!(!r.status.success());
+        let stderr = text(&r.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.starts_with(&format!("error: {problem}")) && stderr.contains(words), "{stderr}");
+        assert!(!o.exists(), "a failed run wrote {}", o.display());
+    }
+}
+
+/// A 3-D crowd file's own `stop` rule ends the run before its step limit, an obstacle's
+/// `remove_at` is counted, and `--no-gif` writes no GIF.
+#[test]
+fn a_3d_crowd_run_stops_when_all_are_at_their_goals() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pass.toml");
+    std::fs::write(
+        &file,
+        "name = \"pass\"\ntime_step = 0.125\nsteps = 1000\nstop = \"all-at-goal\"\n\
+         [[crowd3d.agent]]\nposition = [-5.0, 0.0, 5.0]\ngoal = [5.0, 0.0, 5.0]\n\
+         [[crowd3d.box]]\nmin = [20.0, 20.0, 0.0]\nmax = [21.0, 21.0, 1.0]\nremove_at = 1.0\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let result = swerve(&["run", file.to_str().unwrap(), "--no-gif", "--out", out.to_str().unwrap()]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let stdout = text(&result.stdout);
+    assert!(stdout.contains("arrived 1/1") && stdout.contains("{trajectory.csv, metrics.json}"), "{stdout}");
+    assert!(!out.join("run.gif").exists());
+    let metrics: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("metrics.json")).unwrap()).unwrap();
+    let steps = metrics["steps"].as_u64().unwrap();
+    // 10 m at 1 m/s is about 80 steps of 0.125 s, less the goal tolerance (the radius).
+    assert!((60..=100).contains(&steps), "{metrics}");
+    assert_eq!(metrics["step_limit"], 1000, "{metrics}");
+    assert_eq!((metrics["boxes"].as_u64(), metrics["obstacles_removed"].as_u64()), (Some(1), Some(1)), "{metrics}");
+    let csv = std::fs::read_to_string(out.join("trajectory.csv")).unwrap();
+    assert_eq!(csv.lines().count() as u64, 1 + (steps + 1));
+    let last: Vec<f32> = csv.lines().last().unwrap().split(',').map(|f| f.parse().unwrap()).collect();
+    assert_eq!(last[0] as u64, steps);
+    let gap = ((last[2] - 5.0).powi(2) + last[3].powi(2) + (last[4] - 5.0).powi(2)).sqrt();
+    assert!(gap <= 1.5 + 1e-4, "ended {gap} m from the goal");
 }

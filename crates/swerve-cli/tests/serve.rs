@@ -135,6 +135,13 @@ fn serve_shows_3d_scenes_and_their_inspector() {
     let (_, state) = get(&addr, "/api/state");
     assert_eq!(json(&state)["balls"], 601);
     assert_eq!(json(&state)["broad_phase"], "uniform-grid");
+    // A 3-D crowd (a [crowd3d] table) serves its drones, with the file's obstacle horizon.
+    let (_server, addr) = start(&["serve", "window3d", "--paused"]);
+    let (_, state) = get(&addr, "/api/state");
+    assert_eq!(json(&state)["agents"], 128);
+    let (_, report) = get(&addr, "/api/inspect/0");
+    let report = json(&report);
+    assert_eq!((report["dimensions"].as_u64(), report["obstacle_time_horizon"].as_f64()), (Some(3), Some(3.0)));
 }
 
 #[test]
