@@ -40,7 +40,7 @@ pub struct TowersArgs {
     #[arg(long)]
     symmetry_breaking: bool,
     /// "Safe mode": a 5 % clearance in the ORCA planes and two rounds of overlap projection a
-    /// step. Its push acts after the program, so it may move a drone toward a tower.
+    /// step. A push that would take a drone closer than its radius to a tower is not made.
     #[arg(long)]
     safe_mode: bool,
     /// How far ahead the drones avoid reaching a tower or the floor (s); their time horizon

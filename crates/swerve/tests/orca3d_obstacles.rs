@@ -371,16 +371,49 @@ fn a_box_obstacle_is_closed_and_its_faces_face_out() {
 }
 
 #[test]
-fn safe_mode_pushes_stay_within_a_few_centimetres_of_the_obstacles() {
-    // Safe mode scales the radius in the obstacle planes as in the neighbours' (a clearance),
-    // but its overlap push acts after the program and may move an agent a little toward a
-    // triangle; the next step's plane pushes it out again.
-    let (mut crowd, goals, boxes) = random_scene(3, 8, 40);
-    crowd
-        .set_extensions(Extensions { overlap_resolution: Some(OverlapResolution::default()), ..Extensions::default() })
+fn safe_mode_pushes_never_take_an_agent_into_an_obstacle() {
+    // Safe mode's overlap push acts after the program; a push that would bring an agent
+    // closer than its radius to a triangle or a box (or through one) is not made, so the hard
+    // planes' guarantee holds with it too.
+    for seed in [3, 11, 23] {
+        let (mut crowd, goals, boxes) = random_scene(seed, 8, 60);
+        crowd
+            .set_extensions(Extensions {
+                overlap_resolution: Some(OverlapResolution::default()),
+                ..Extensions::default()
+            })
+            .unwrap();
+        let smallest = fly(&mut crowd, &goals, 150, &boxes);
+        assert!(smallest >= -1e-3, "seed {seed}: safe mode took an agent {:.5} m inside an obstacle", -smallest);
+    }
+    // A dense crowd pressed against a wall, a mesh and then a box: here the pushes are many.
+    for as_box in [false, true] {
+        let params =
+            AgentParams { neighbor_dist: 6.0, max_neighbors: 10, time_horizon: 3.0, radius: 0.5, max_speed: 2.0 };
+        let mut sim = Simulator::new(0.125, params).unwrap();
+        sim.set_extensions(Extensions {
+            overlap_resolution: Some(OverlapResolution::default()),
+            ..Extensions::default()
+        })
         .unwrap();
-    let smallest = fly(&mut crowd, &goals, 120, &boxes);
-    assert!(smallest >= -0.05, "safe mode: an agent came {:.5} m inside an obstacle", -smallest);
+        let solid = (Vec3::new(0.0, -20.0, -20.0), Vec3::new(0.5, 20.0, 20.0));
+        if as_box {
+            sim.add_box_obstacle(solid.0, solid.1).unwrap();
+        } else {
+            let (vertices, triangles) = wall_with_window(20.0, 1e-3);
+            sim.add_obstacle(&vertices, &triangles).unwrap();
+        }
+        let mut goals = Vec::new();
+        for i in 0..120 {
+            let (x, y, z) = (i % 4, (i / 4) % 6, i / 24);
+            let p = Vec3::new(-1.6 - 1.2 * x as f32, -3.0 + 1.2 * y as f32, -3.0 + 1.2 * z as f32);
+            sim.add_agent(p).unwrap();
+            goals.push(Vec3::new(10.0, p.y * 0.2, p.z * 0.2));
+        }
+        let boxes = if as_box { vec![solid] } else { Vec::new() };
+        let smallest = fly(&mut sim, &goals, 160, &boxes);
+        assert!(smallest >= -1e-3, "box {as_box}: safe mode took an agent {:.5} m inside the wall", -smallest);
+    }
 }
 
 #[test]

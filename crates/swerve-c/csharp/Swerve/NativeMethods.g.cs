@@ -1058,7 +1058,7 @@ namespace Swerve.Native
         ///  triples of indices into the `vertex_count` `vertices` (m). Both faces are solid and the
         ///  mesh need not be closed (a wall, a floor, a building). Every agent keeps at least its
         ///  radius from every triangle by a hard plane in its program, from the next step on (unless
-        ///  an acceleration limit or safe mode's push moves it). `*out_id` receives the obstacle's id
+        ///  an acceleration limit moves it; safe mode's push never takes an agent into an obstacle). `*out_id` receives the obstacle's id
         ///  (0, 1, 2, … never reused). All or nothing: a non-finite vertex, an index beyond the
         ///  vertices or a triangle without area adds none of it (the message names the triangle).
         ///

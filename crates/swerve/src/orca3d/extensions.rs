@@ -13,8 +13,9 @@ pub struct Extensions {
     /// Resolve head-on stalls by passing on the right of an up direction. Off by default.
     pub symmetry_breaking: Option<SymmetryBreaking>,
     /// "Safe mode": keep a clearance in the ORCA planes and remove the overlaps left after
-    /// each step by position projection (see [`OverlapResolution`]; there are no obstacles in
-    /// 3-D, so no push is ever refused). Off by default.
+    /// each step by position projection (see [`OverlapResolution`]; as in the plane, a push
+    /// that would take an agent through a static obstacle or closer than its radius to one is
+    /// not made). Off by default.
     pub overlap_resolution: Option<OverlapResolution>,
     /// Clamp every new velocity to the agent's max speed (RVO2-3D's fallback program, like
     /// RVO2's, is not guaranteed to stay inside the max-speed sphere). Off by default.

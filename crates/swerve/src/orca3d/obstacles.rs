@@ -230,6 +230,57 @@ impl Obstacles {
     }
 }
 
+impl Obstacles {
+    /// Whether safe mode's overlap push may move an agent of `radius` from `from` to `to`: not
+    /// through a mesh triangle or into a box it is outside of, and not closer than its radius
+    /// to an obstacle unless it already was (then not closer still) — the planar rule
+    /// (`orca::simulator::OverlapContext::correction`). The push acts after the program, so
+    /// without this check it could undo the hard obstacle planes' guarantee.
+    pub(crate) fn allows_push(&self, from: Vec3, to: Vec3, radius: f32) -> bool {
+        let reach = radius + from.distance(to);
+        if !reach.is_finite() {
+            return false;
+        }
+        let query = Aabb3 { min: from.min(to) - Vec3::splat(reach), max: from.max(to) + Vec3::splat(reach) };
+        let (p, q) = (from.as_dvec3(), to.as_dvec3());
+        let (mut before, mut after, mut crossed) = (f64::INFINITY, f64::INFINITY, false);
+        self.box_grid.for_each_near(&query, |b| {
+            let solid = &self.boxes[b as usize];
+            let (low, high) = (solid.min.as_dvec3(), solid.max.as_dvec3());
+            let inside = |x: DVec3| x.cmpge(low).all() && x.cmple(high).all();
+            before = before.min(p.distance(p.clamp(low, high)));
+            after = after.min(q.distance(q.clamp(low, high)));
+            crossed |= !inside(p) && segment_meets_box(p, q, low, high);
+        });
+        self.grid.for_each_listed(&query, |t| {
+            let triangle = &self.triangles[t as usize];
+            before = before.min(triangle.closest_point(p).distance(p));
+            after = after.min(triangle.closest_point(q).distance(q));
+            crossed |= triangle.segment_crossing(p, q).is_some();
+        });
+        !crossed && after >= f64::from(radius).min(before)
+    }
+}
+
+/// Whether the segment from `p` to `q` meets the box `[low, high]` (the slab test).
+fn segment_meets_box(p: DVec3, q: DVec3, low: DVec3, high: DVec3) -> bool {
+    let direction = q - p;
+    let (mut enter, mut leave) = (0.0f64, 1.0f64);
+    for axis in 0..3 {
+        let (start, step) = (p[axis], direction[axis]);
+        if step == 0.0 {
+            if start < low[axis] || start > high[axis] {
+                return false;
+            }
+            continue;
+        }
+        let (t0, t1) = ((low[axis] - start) / step, (high[axis] - start) / step);
+        enter = enter.max(t0.min(t1));
+        leave = leave.min(t0.max(t1));
+    }
+    enter <= leave
+}
+
 /// A thread's marks of the triangles one query has looked at: a long triangle is listed in
 /// many of the cells a query covers, and marking it is cheaper than sorting the lists.
 #[derive(Clone, Debug, Default)]

@@ -524,9 +524,10 @@ impl Simulator {
     ///
     /// Every agent keeps clear of every triangle by a hard plane in its program (see
     /// [`crate::orca3d`], "Static obstacles"): an agent that starts at least its radius from
-    /// every triangle stays so, whatever its neighbours do, unless an acceleration limit or
-    /// safe mode's push moves it (both act after the program). The obstacles take effect at
-    /// the next step.
+    /// every triangle stays so, whatever its neighbours do, unless an acceleration limit moves
+    /// it (it acts after the program; safe mode's overlap push, which does too, is not made
+    /// where it would bring an agent closer than its radius to an obstacle). The obstacles
+    /// take effect at the next step.
     pub fn add_obstacle(&mut self, vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<ObstacleId, Error> {
         self.obstacles.add(Triangle::mesh(vertices, triangles)?)
     }
@@ -809,8 +810,14 @@ impl Simulator {
                 Some(layers) if layers.ignores(j, i) => 1.0,
                 _ => 0.5,
             };
+            // A push that would take the agent through or into a static obstacle is not made
+            // (the planar rule): the obstacle planes' guarantee holds in safe mode too.
+            let obstacles = (!self.obstacles.is_empty()).then_some(&self.obstacles);
             let push = |(i, c): (usize, &mut Vec3)| {
-                *c = overlap_push(i, positions, radius, share, &records[i].neighbors, scale)
+                let push = overlap_push(i, positions, radius, share, &records[i].neighbors, scale);
+                let p = positions[i];
+                let blocked = obstacles.is_some_and(|o| push != Vec3::ZERO && !o.allows_push(p, p + push, radius(i)));
+                *c = if blocked { Vec3::ZERO } else { push };
             };
             if n >= PARALLEL_OVERLAPS {
                 self.corrections.par_iter_mut().enumerate().with_min_len(256).for_each(push);
