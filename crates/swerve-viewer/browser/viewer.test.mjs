@@ -587,6 +587,29 @@ const sphereSurfacePixel = (on, radius, f, u) => on.evaluate(([radius, f, u]) =>
   return { x: sx, y: sy2, z: p[2], rgb: [r, g, b] };
 }, [radius, f, u]);
 
+test('3-D crowd scenario file: window3d\'s wall, floor, drones and mover sphere are drawn', { timeout: 90000 }, async () => {
+  const { server3d, page3d } = await open3d(['window3d', '--steps-per-second', '60'],
+    () => window.swerve && window.swerve.state.dimensions === 3 && window.swerve.state.step >= 20);
+  try {
+    await page3d.click('#play');
+    await page3d.waitForFunction(() => window.swerve.state.playing === false, null, { timeout: 10000 });
+    await sleep(300);
+    const state = await page3d.evaluate(() => window.swerve.state);
+    // The file's four wall boxes (12 triangles each) and its floor (2), all drawn.
+    assert.equal(state.triangles, 4 * 12 + 2);
+    assert.equal(state.drawnTriangles, state.triangles);
+    // 128 drones, and the mover, which travels in the frames as the one sphere.
+    assert.equal(state.agents, 128);
+    assert.equal(state.balls, 1);
+    assert.equal(state.drawnSpheres, 129);
+    const clip = await canvasClip(page3d);
+    await page3d.screenshot({ path: path.join(SCREENSHOTS, 'viewer-3d-window.png'), clip });
+  } finally {
+    await page3d.close();
+    stopServer(server3d);
+  }
+});
+
 test('3-D occlusion: a sphere through a triangle is in front above it and tinted below it, from either side', { timeout: 90000 }, async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'swerve-viewer-occlusion-'));
   const file = path.join(dir, 'sphere-through-triangle.toml');

@@ -35,8 +35,9 @@
 //! A 3-D scene ([`LiveScene::is_3d`]: an [`swerve::orca3d::Simulator`] crowd or a
 //! [`swerve::physics3d::World`] of spheres) sends the same 64-byte header with flag bit 2 set;
 //! positions then have three coordinates, and there are no broad-phase boxes or angles. The
-//! header's fields keep their meaning: agents are the 3-D crowd's, balls are the spheres, the
-//! overlaps and deepest overlap are between spheres (agents among agents, spheres among
+//! header's fields keep their meaning: agents are the 3-D crowd's, balls are the spheres (a
+//! crowd's movers, [`swerve::orca3d::Simulator::movers`], in a scene without a sphere world),
+//! the overlaps and deepest overlap are between spheres (agents among agents, spheres among
 //! spheres), and the broad-phase index counts in `physics3d::BroadPhaseKind::ALL`. Static
 //! triangles and the box do not move: they are in the scene description (JSON) instead.
 //!
@@ -44,7 +45,7 @@
 //! |---|---|---|
 //! | 0 | u32 × 16 | the header above, with flag bit 2 (3-D) set, `b` = 0 and flag bit 1 clear |
 //! | 64 | f32 × 3n | agent positions (x, y, z), in [`swerve::orca3d::Simulator::agent_ids`] order |
-//! | … | f32 × 3m | sphere positions (x, y, z), in [`swerve::physics3d::World::spheres`] order |
+//! | … | f32 × 3m | sphere positions (x, y, z), in [`swerve::physics3d::World::spheres`] order (or the movers') |
 //! | … | u32 × 2l | neighbour links as pairs of agent indices (agent, neighbour) |
 
 use crate::metrics::{count_at_goal, count_at_goal_3d, OverlapCounter};
@@ -210,9 +211,15 @@ impl FrameEncoder {
         let world = scene.world3d();
         let spheres = world.map_or(&[][..], |w| w.spheres());
         self.sphere_positions.clear();
-        self.sphere_positions.extend(spheres.iter().map(|s| s.position));
         self.radii.clear();
-        self.radii.extend(spheres.iter().map(|s| s.radius));
+        if world.is_some() {
+            self.sphere_positions.extend(spheres.iter().map(|s| s.position));
+            self.radii.extend(spheres.iter().map(|s| s.radius));
+        } else if let Some(sim) = sim {
+            // A crowd's movers (spheres that avoid nothing) travel as the spheres of a world.
+            self.sphere_positions.extend(sim.movers().iter().map(|m| m.position));
+            self.radii.extend(sim.movers().iter().map(|m| m.radius));
+        }
         let (sphere_overlaps, sphere_deepest) = self.overlaps.count_and_deepest_3d(&self.sphere_positions, &self.radii);
         overlaps += sphere_overlaps;
         deepest = deepest.max(sphere_deepest);
@@ -242,7 +249,7 @@ impl FrameEncoder {
         }
         put(&mut out, deepest.to_bits());
         let (pairs, contacts) = (stats.candidate_pairs as u32, stats.contacts as u32);
-        for word in [spheres.len() as u32, pairs, contacts, 0, broad_phase] {
+        for word in [self.sphere_positions.len() as u32, pairs, contacts, 0, broad_phase] {
             put(&mut out, word);
         }
         for p in positions.iter().chain(&self.sphere_positions) {

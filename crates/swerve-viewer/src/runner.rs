@@ -241,7 +241,15 @@ impl Runner {
         }
         points.extend(scene.goals3d());
         let world = scene.world3d();
-        let ball_radii: Vec<f32> = world.map_or(Vec::new(), |w| w.spheres().iter().map(|s| s.radius).collect());
+        // A 3-D crowd's movers are drawn as spheres (the frames carry them so).
+        let movers = scene.simulator3d().map_or(&[][..], |s| s.movers());
+        let ball_radii: Vec<f32> = match world {
+            Some(w) => w.spheres().iter().map(|s| s.radius).collect(),
+            None => movers.iter().map(|m| m.radius).collect(),
+        };
+        points.extend(
+            movers.iter().flat_map(|m| [m.position - Vec3::splat(m.radius), m.position + Vec3::splat(m.radius)]),
+        );
         let mut box3 = None;
         if let Some(w) = world {
             points.extend(
@@ -299,7 +307,9 @@ impl Runner {
         if let Some(sim) = self.scene.simulator3d() {
             // Obstacle ids are never reused here either (see below).
             let (count, last) = sim.obstacles().fold((0, u32::MAX), |(count, _), (id, _)| (count + 1, id.0));
-            return (sim.num_agents(), sim.agent_ids().last().map_or(u32::MAX, |id| id.0), 0, (count, last));
+            // Movers travel as spheres, whose radii the description lists.
+            let movers = sim.movers().len();
+            return (sim.num_agents(), sim.agent_ids().last().map_or(u32::MAX, |id| id.0), movers, (count, last));
         }
         if let Some(world) = self.scene.world3d() {
             return (0, u32::MAX, world.num_spheres(), (0, u32::MAX));

@@ -672,10 +672,14 @@ async fn a_3d_crowd_scenario_file_is_served_as_its_runner_steps_it() {
     for _ in 0..STEPS {
         oracle.step();
     }
-    assert_eq!(header.agents, 128);
-    let want = oracle.simulator().positions();
+    // The agents, then the mover, which travels as a sphere of the description's radius.
+    assert_eq!((header.agents, header.balls), (128, 1));
+    let movers: Vec<_> = oracle.movers().collect();
+    let want: Vec<_> =
+        oracle.simulator().positions().iter().copied().chain(movers.iter().map(|m| m.position)).collect();
     assert_eq!(positions.len(), want.len());
-    for (got, want) in positions.iter().zip(want) {
+    for (got, want) in positions.iter().zip(&want) {
         assert_eq!(got.to_array().map(f32::to_bits), want.to_array().map(f32::to_bits));
     }
+    assert_eq!(description["ball_radii"][0].as_f64(), Some(f64::from(movers[0].radius)));
 }
