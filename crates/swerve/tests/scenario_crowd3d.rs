@@ -436,3 +436,114 @@ fn the_documented_example_is_valid() {
     let runner = Crowd3dRunner::new(&scenario).unwrap();
     assert!(runner.simulator().num_agents() > 0);
 }
+
+#[test]
+fn spawners_add_agents_on_time_and_sinks_take_them_away_at_their_goal() {
+    // Two a second from t = 1 s, ten in all, in a box wide enough that every spot is free;
+    // each flies 12 m up and leaves there.
+    let text = r#"name = "stream"
+time_step = 0.125
+steps = 2000
+stop = "all-at-goal"
+[[crowd3d.agent]]                 # one that stays to the end: the run stops once it is home
+position = [40.0, 0.0, 5.0]
+goal = [40.0, 0.0, 10.0]
+[[crowd3d.spawn]]
+rate = 2.0
+limit = 10
+min = [-20.0, -20.0, 0.0]
+max = [20.0, 20.0, 4.0]
+start = 1.0
+seed = 3
+goal = { offset = [0.0, 0.0, 12.0] }
+remove_at_goal = true
+radius = 0.5
+"#;
+    let scenario = parse(text);
+    let mut runner = Crowd3dRunner::new(&scenario).unwrap();
+    assert_eq!(runner.max_agents(), 11);
+    assert_eq!(runner.groups(), ["agents", "spawn-0"]);
+    let mut seen = std::collections::BTreeMap::new();
+    let mut left = 0;
+    while !runner.is_finished() {
+        let before: Vec<_> = runner.simulator().agent_ids().to_vec();
+        runner.step();
+        let t = runner.simulator().global_time();
+        // Due by now: one at 1 s, then one every 0.5 s (the planar rule), at most ten.
+        let due = if t + 1e-6 < 1.0 { 0 } else { (((t - 1.0) * 2.0).floor() as usize + 1).min(10) };
+        assert_eq!(runner.agents_added(), 1 + due, "at {t} s");
+        for (&id, &p) in runner.simulator().agent_ids().iter().zip(runner.simulator().positions()) {
+            if id.0 > 0 && !seen.contains_key(&id.0) {
+                // A new agent: inside the region, its goal 12 m above where it appeared.
+                assert!(p.cmpge(Vec3::new(-20.0, -20.0, 0.0)).all() && p.cmple(Vec3::new(20.0, 20.0, 4.0)).all());
+                assert_eq!(runner.goal(id), Some(p + Vec3::new(0.0, 0.0, 12.0)));
+                seen.insert(id.0, p);
+            }
+        }
+        // Those that left had reached their goal.
+        for id in before.iter().filter(|id| !runner.simulator().contains_agent(**id)) {
+            let goal = runner.goal(*id).unwrap();
+            assert!(seen.contains_key(&id.0), "{id:?}");
+            assert!(goal.z >= 12.0, "{id:?} left before reaching {goal}");
+            left += 1;
+        }
+    }
+    assert_eq!(seen.len(), 10);
+    assert_eq!(left, 10, "every spawned agent left at its goal");
+    assert_eq!(runner.simulator().num_agents(), 1, "only the listed agent is left");
+    assert!(runner.steps_done() < 2000);
+    let m = runner.metrics();
+    assert_eq!((m.agents, m.arrived), (11, 11), "{m:?}");
+    // Times to goal count from each agent's appearance: about 12 m at 1 m/s.
+    assert!(m.time_to_goal_max.unwrap() < 20.0, "{m:?}");
+
+    // A spawn point taken by the last agent spawned waits: at 0.25 s apart and 1 m/s, agents
+    // of 1.5 m radius need 3 s to clear the point for the next.
+    let crowded = text
+        .replace("min = [-20.0, -20.0, 0.0]", "min = [0.0, 0.0, 0.0]")
+        .replace("max = [20.0, 20.0, 4.0]", "max = [0.0, 0.0, 0.0]")
+        .replace("rate = 2.0", "rate = 4.0")
+        .replace("radius = 0.5", "radius = 1.5");
+    let mut runner = Crowd3dRunner::new(&parse(&crowded)).unwrap();
+    for _ in 0..24 {
+        runner.step();
+    }
+    // At 3 s: the first at 1 s, the next once the first is 3 m away (about 4 s): one.
+    assert_eq!(runner.agents_added(), 2, "spawned onto an occupied point");
+}
+
+#[test]
+fn a_spawner_needs_a_goal_it_can_reach_and_a_region_outside_the_boxes() {
+    let head =
+        "name = \"s\"\ntime_step = 0.1\nsteps = 10\n[[crowd3d.box]]\nmin = [0.0, 0.0, 0.0]\nmax = [10.0, 10.0, 10.0]\n";
+    let cases = [
+        (
+            "goal = \"opposite\"\nmin = [20.0, 0.0, 0.0]\nmax = [30.0, 1.0, 1.0]\n",
+            "crowd3d.spawn[0].goal",
+            "needs a centre",
+        ),
+        (
+            "goal = [5.0, 5.0, 5.0]\nmin = [20.0, 0.0, 0.0]\nmax = [30.0, 1.0, 1.0]\n",
+            "crowd3d.spawn[0].goal",
+            "which stays",
+        ),
+        (
+            "goal = [50.0, 5.0, 5.0]\nmin = [2.0, 2.0, 2.0]\nmax = [3.0, 3.0, 3.0]\n",
+            "crowd3d.spawn[0].min",
+            "no agent could ever be spawned",
+        ),
+        (
+            "goal = [50.0, 5.0, 5.0]\nmin = [20.0, 0.0, 0.0]\nmax = [30.0, 1.0, 1.0]\nrate = 0.0\n",
+            "crowd3d.spawn[0].rate",
+            "greater than 0",
+        ),
+    ];
+    for (body, key, message) in cases {
+        let rate = if body.contains("rate") { "" } else { "rate = 1.0\n" };
+        let text = format!("{head}[[crowd3d.spawn]]\nlimit = 3\n{rate}{body}");
+        let problems = Crowd3dScenario::parse(&text, Format::Toml).unwrap_err();
+        let Some(p) = problems.iter().find(|p| p.key == key) else { panic!("no {key} in {problems:#?}") };
+        assert!(p.message.contains(message), "{p}");
+        assert!(p.line.is_some(), "{p}");
+    }
+}

@@ -89,6 +89,9 @@ pub struct Crowd3dSpec {
     /// Agents at random places in a box.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub random: Vec<Random3dGenerator>,
+    /// Agents added during the run, at a rate, in a region.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spawn: Vec<Spawn3dGenerator>,
     /// Solid axis-aligned boxes ([`crate::orca3d::Simulator::add_box_obstacle`]).
     #[serde(default, rename = "box", skip_serializing_if = "Vec::is_empty")]
     pub boxes: Vec<BoxObstacleSpec>,
@@ -213,6 +216,49 @@ pub struct Random3dGenerator {
     /// Parameter overrides.
     #[serde(flatten)]
     pub params: ParamOverrides,
+}
+
+/// Agents added during the run: one at `start`, then one every `1 / rate` seconds until
+/// `limit`, each at a uniformly random spot of the region clear of the agents present and the
+/// obstacles (a spawn whose spot is taken waits for the next step). The planar `[[spawn]]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Spawn3dGenerator {
+    /// Agents per second (> 0).
+    pub rate: f32,
+    /// How many agents in all (≥ 1).
+    pub limit: usize,
+    /// The region's smallest corner (`min = max`: a spawn point).
+    pub min: Point3,
+    /// The region's largest corner.
+    pub max: Point3,
+    /// When the first agent comes (s, ≥ 0; default 0).
+    #[serde(default)]
+    pub start: f32,
+    /// Seed of the spots (default 0).
+    #[serde(default)]
+    pub seed: u64,
+    /// Goal rule (a point, `through` or `offset`; not `"opposite"`).
+    pub goal: GoalRule3d,
+    /// Whether its agents leave the crowd once they reach their goal (a sink; default false).
+    #[serde(default)]
+    pub remove_at_goal: bool,
+    /// Group name; default `spawn-K`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// Parameter overrides.
+    #[serde(flatten)]
+    pub params: ParamOverrides,
+}
+
+/// A spawner with its resolved parameters (see [`Crowd3dPopulation::spawners`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spawner3dPlan {
+    /// The spawner as written.
+    pub spec: Spawn3dGenerator,
+    /// Parameters and options of its agents.
+    pub setup: AgentSetup3d,
+    /// Index into [`Crowd3dPopulation::groups`].
+    pub group: u32,
 }
 
 /// A solid axis-aligned box.
@@ -361,11 +407,13 @@ pub struct InitialAgent3d {
 }
 
 /// The agents a 3-D crowd scenario's entries make, in simulator order: `agent` entries, then
-/// the `sphere`, `lattice` and `random` generators, each in file order.
+/// the `sphere`, `lattice` and `random` generators, each in file order; and the spawners.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Crowd3dPopulation {
-    /// The agents.
+    /// The agents present at time 0.
     pub agents: Vec<InitialAgent3d>,
+    /// The spawners, in file order.
+    pub spawners: Vec<Spawner3dPlan>,
     /// Group names, in order of first appearance.
     pub groups: Vec<String>,
 }
@@ -582,7 +630,17 @@ impl Crowd3dScenario {
                 });
             }
         }
-        Ok(Crowd3dPopulation { agents, groups })
+        let spawners = c
+            .spawn
+            .iter()
+            .enumerate()
+            .map(|(k, s)| Spawner3dPlan {
+                spec: s.clone(),
+                setup: default_setup.with(&s.params),
+                group: group_index(&mut groups, s.group.as_ref(), format!("spawn-{k}")),
+            })
+            .collect();
+        Ok(Crowd3dPopulation { agents, spawners, groups })
     }
 
     /// Agents that start within their radius of an obstacle present at time 0, or whose goal
@@ -613,6 +671,24 @@ impl Crowd3dScenario {
             };
             problems.push(problem);
             reported.push(entry);
+        }
+        for (k, s) in population.spawners.iter().enumerate() {
+            let r = s.setup.params.radius;
+            let (min, max) = (Vec3::from(s.spec.min), Vec3::from(s.spec.max));
+            // A point goal can be checked before any agent exists (the others move with the spot).
+            if let GoalRule3d::Point(goal) = s.spec.goal {
+                if let Some(o) = obstacles.iter().find(|o| o.remove_at.is_none() && within(o, Vec3::from(goal), r)) {
+                    let message = format!("has its goal within its radius ({r} m) of {}, which stays", o.key);
+                    problems.push(Problem { line: None, key: format!("crowd3d.spawn[{k}].goal"), message });
+                }
+            }
+            // A region wholly inside a box that stays would never spawn anything.
+            if let Some(o) = obstacles.iter().find(|o| {
+                o.remove_at.is_none() && o.solid_box.is_some_and(|b| min.cmpge(b.min).all() && max.cmple(b.max).all())
+            }) {
+                let message = format!("lies inside {}, which stays: no agent could ever be spawned", o.key);
+                problems.push(Problem { line: None, key: format!("crowd3d.spawn[{k}].min"), message });
+            }
         }
         problems
     }

@@ -5,7 +5,7 @@
 
 use super::crowd3d::{
     Agent3dSpec, BoxObstacleSpec, Crowd3dScenario, Crowd3dSpec, GoalRule3d, LatticeGenerator, MeshObstacleSpec,
-    MoverSpec, Random3dGenerator, SphereGenerator,
+    MoverSpec, Random3dGenerator, Spawn3dGenerator, SphereGenerator,
 };
 use super::document::{Node, Value};
 use super::model::{GoalKeyword, ParamOverrides, MAX_AGENTS};
@@ -20,8 +20,8 @@ use crate::Error;
 const CROWD3D_TOP_KEYS: [&str; 3] = ["stop", "goal_tolerance", "crowd3d"];
 
 /// The keys of `[crowd3d]`.
-const CROWD3D_KEYS: [&str; 9] =
-    ["agent_defaults", "extensions", "agent", "sphere", "lattice", "random", "box", "mesh", "mover"];
+const CROWD3D_KEYS: [&str; 10] =
+    ["agent_defaults", "extensions", "agent", "sphere", "lattice", "random", "spawn", "box", "mesh", "mover"];
 
 impl Reader {
     /// Reads a whole 3-D crowd scenario; `None` when any problem was found.
@@ -51,10 +51,15 @@ impl Reader {
             return None;
         }
         let c = &scenario.crowd3d;
-        if c.agent.is_empty() && c.sphere.is_empty() && c.lattice.is_empty() && c.random.is_empty() {
+        if c.agent.is_empty()
+            && c.sphere.is_empty()
+            && c.lattice.is_empty()
+            && c.random.is_empty()
+            && c.spawn.is_empty()
+        {
             let line = t.node.get("crowd3d").and_then(|n| n.line);
-            let message = "no agents (add [[crowd3d.agent]], [[crowd3d.sphere]], [[crowd3d.lattice]] or \
-                           [[crowd3d.random]] entries)";
+            let message = "no agents (add [[crowd3d.agent]], [[crowd3d.sphere]], [[crowd3d.lattice]], \
+                           [[crowd3d.random]] or [[crowd3d.spawn]] entries)";
             self.problem(line, "crowd3d".into(), message);
             return None;
         }
@@ -169,6 +174,40 @@ impl Reader {
             let (min, max) = region?;
             Some(Random3dGenerator { count: count?, min, max, seed: seed?, goal: goal?, group, params })
         });
+        let spawn = self.tables(c, "spawn", |r, s| {
+            r.check_keys(
+                s,
+                &with_params(&["rate", "limit", "min", "max", "start", "seed", "goal", "remove_at_goal", "group"]),
+            );
+            let rate = r.req_number(s, "rate", Range::Positive);
+            // Spawned agents keep their ids (never reused), so they count in full.
+            let limit = r.agent_count(s, "limit");
+            let region = r.region::<3>(s, true);
+            let start = r.opt_number(s, "start", Range::NonNegative).unwrap_or(0.0);
+            let seed = r.opt_seed(s, "seed").unwrap_or(0);
+            let goal = r.goal3d(s, true);
+            if goal == Some(GoalRule3d::Keyword(GoalKeyword::Opposite)) {
+                let line = s.node.get("goal").and_then(|n| n.line);
+                let message = "\"opposite\" needs a centre; use { through = [x, y, z] } here";
+                r.problem(line, Reader::join(s.path, "goal"), message);
+            }
+            let remove_at_goal = r.opt_bool(s, "remove_at_goal").unwrap_or(false);
+            let group = r.opt_string(s, "group");
+            let params = r.params(s);
+            let (min, max) = region?;
+            Some(Spawn3dGenerator {
+                rate: rate?,
+                limit: limit?,
+                min,
+                max,
+                start,
+                seed,
+                goal: goal?,
+                remove_at_goal,
+                group,
+                params,
+            })
+        });
         let boxes = self.tables(c, "box", |r, b| {
             r.check_keys(b, &["min", "max", "remove_at"]);
             let remove_at = r.opt_number(b, "remove_at", Range::NonNegative);
@@ -198,7 +237,7 @@ impl Reader {
             }
             Some(spec)
         });
-        Crowd3dSpec { agent_defaults, extensions, agent, sphere, lattice, random, boxes, mesh, mover }
+        Crowd3dSpec { agent_defaults, extensions, agent, sphere, lattice, random, spawn, boxes, mesh, mover }
     }
 
     /// A generator's agent count at `key` (≥ 1, within the file's limit), added to the total.

@@ -1,17 +1,23 @@
 //! Playing a 3-D crowd scenario: the [`Crowd3dRunner`] owns the [`Simulator`] a
 //! [`Crowd3dScenario`] describes, sets each agent's preferred velocity toward its goal every
 //! step (RVO2-3D's examples' rule), flies the movers, takes obstacles away when their
-//! `remove_at` comes, and keeps the run's [`Crowd3dMetrics`].
+//! `remove_at` comes, adds the spawners' agents and takes away the sinks', and keeps the
+//! run's [`Crowd3dMetrics`].
 
-use super::crowd3d::{Crowd3dScenario, Obstacle3d};
+use super::crowd3d::{AgentSetup3d, Crowd3dScenario, Obstacle3d, Spawner3dPlan};
 use super::StopRule;
 use crate::metrics::OVERLAP_TOLERANCE;
 use crate::orca3d::{Mover, MoverId, ObstacleId, Simulator, Vec3};
 use crate::reference::preferred_velocity_toward3d;
 use crate::AgentId;
 use crate::Error;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+
+/// Tries per step to find a free spot for a spawn before it waits for the next step.
+const SPAWN_ATTEMPTS: usize = 32;
 
 /// Summary of a 3-D crowd run (the planar [`crate::metrics::Metrics`]' counterpart).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -20,7 +26,7 @@ pub struct Crowd3dMetrics {
     pub steps: usize,
     /// Simulated time (s).
     pub simulated_time: f32,
-    /// Agents.
+    /// Agents that took part (spawned and removed ones included).
     pub agents: usize,
     /// Agents that came within their goal tolerance at some time.
     pub arrived: usize,
@@ -62,22 +68,35 @@ pub struct Crowd3dMetrics {
     pub max_speed: f32,
 }
 
-/// Per agent, what the metrics follow.
+/// Per agent (by id), what the runner and the metrics follow.
 #[derive(Clone, Debug)]
 struct Track {
     start: Vec3,
     goal: Vec3,
     tolerance: f32,
     radius: f32,
+    group: u32,
+    /// A sink's agent: it leaves the crowd once it reaches its goal.
+    remove_at_goal: bool,
+    /// When it came (s).
+    appeared: f32,
+    /// When it first came within its goal tolerance (s).
     arrival: Option<f32>,
     path_length: f64,
     last: Vec3,
 }
 
+/// A spawner in progress.
+struct Spawner {
+    plan: Spawner3dPlan,
+    rng: ChaCha8Rng,
+    added: usize,
+}
+
 /// A 3-D crowd scenario in progress (the 3-D counterpart of [`super::Runner`]).
 ///
-/// Agents are never added or removed during a run, so agent `i` of the simulator is agent
-/// `i` of [`Crowd3dScenario::population`] throughout.
+/// Agent ids count up from 0 in the order agents are added and are never reused: the agents
+/// of [`Crowd3dScenario::population`] first, then the spawners' as they come.
 pub struct Crowd3dRunner {
     scenario: Crowd3dScenario,
     sim: Simulator,
@@ -86,9 +105,14 @@ pub struct Crowd3dRunner {
     obstacle_ids: Vec<(ObstacleId, Option<usize>)>,
     movers: Vec<(MoverId, Mover)>,
     groups: Vec<String>,
-    group_of: Vec<u32>,
+    spawners: Vec<Spawner>,
+    /// The agents at time 0 and every spawner's limit, added up.
+    max_agents: usize,
+    /// By agent id.
     tracks: Vec<Track>,
     prefs: Vec<Vec3>,
+    /// The present agents' radii, in agent order (scratch of the metrics).
+    radii: Vec<f32>,
     order: Vec<u32>,
     steps: usize,
     max_steps: usize,
@@ -133,35 +157,12 @@ impl Crowd3dRunner {
             let mover = Mover { position: Vec3::from(m.position), velocity: Vec3::from(m.velocity), radius: m.radius };
             movers.push((sim.add_mover(mover)?, mover));
         }
-        let mut tracks = Vec::with_capacity(population.agents.len());
-        let mut group_of = Vec::with_capacity(population.agents.len());
-        for a in &population.agents {
-            let s = a.setup;
-            let id = sim.add_agent_with(a.position, s.params)?;
-            if let Some(horizon) = s.obstacle_time_horizon {
-                sim.set_agent_obstacle_time_horizon(id, horizon)?;
-            }
-            if s.max_acceleration.is_finite() {
-                sim.set_agent_max_acceleration(id, s.max_acceleration)?;
-            }
-            if s.avoidance_layers != crate::orca::DEFAULT_AVOIDANCE_LAYERS {
-                sim.set_agent_avoidance_layers(id, s.avoidance_layers)?;
-            }
-            if s.avoidance_mask != crate::orca::DEFAULT_AVOIDANCE_MASK {
-                sim.set_agent_avoidance_mask(id, s.avoidance_mask)?;
-            }
-            let tolerance = scenario.goal_tolerance.unwrap_or(s.params.radius);
-            tracks.push(Track {
-                start: a.position,
-                goal: a.goal,
-                tolerance,
-                radius: s.params.radius,
-                arrival: None,
-                path_length: 0.0,
-                last: a.position,
-            });
-            group_of.push(a.group);
-        }
+        let spawners = population
+            .spawners
+            .into_iter()
+            .map(|plan| Spawner { rng: ChaCha8Rng::seed_from_u64(plan.spec.seed), plan, added: 0 })
+            .collect::<Vec<_>>();
+        let max_agents = population.agents.len() + spawners.iter().map(|s| s.plan.spec.limit).sum::<usize>();
         let mut runner = Crowd3dRunner {
             scenario: scenario.clone(),
             sim,
@@ -169,9 +170,11 @@ impl Crowd3dRunner {
             obstacle_ids,
             movers,
             groups: population.groups,
-            group_of,
-            prefs: Vec::with_capacity(tracks.len()),
-            tracks,
+            spawners,
+            max_agents,
+            prefs: Vec::new(),
+            tracks: Vec::new(),
+            radii: Vec::new(),
             order: Vec::new(),
             steps: 0,
             max_steps: scenario.steps,
@@ -187,9 +190,100 @@ impl Crowd3dRunner {
             speed_samples: 0,
             max_speed: 0.0,
         };
+        for a in &population.agents {
+            runner.add_agent(a.position, a.goal, a.setup, a.group, false)?;
+        }
         runner.remove_due_obstacles();
+        runner.spawn_due();
         runner.observe(false);
         Ok(runner)
+    }
+
+    fn add_agent(
+        &mut self,
+        position: Vec3,
+        goal: Vec3,
+        setup: AgentSetup3d,
+        group: u32,
+        remove_at_goal: bool,
+    ) -> Result<AgentId, Error> {
+        let sim = &mut self.sim;
+        let id = sim.add_agent_with(position, setup.params)?;
+        if let Some(horizon) = setup.obstacle_time_horizon {
+            sim.set_agent_obstacle_time_horizon(id, horizon)?;
+        }
+        if setup.max_acceleration.is_finite() {
+            sim.set_agent_max_acceleration(id, setup.max_acceleration)?;
+        }
+        // A new agent is on the default layer with the default mask; only others are set.
+        if setup.avoidance_layers != crate::orca::DEFAULT_AVOIDANCE_LAYERS {
+            sim.set_agent_avoidance_layers(id, setup.avoidance_layers)?;
+        }
+        if setup.avoidance_mask != crate::orca::DEFAULT_AVOIDANCE_MASK {
+            sim.set_agent_avoidance_mask(id, setup.avoidance_mask)?;
+        }
+        // Ids are handed out in order from 0, so the agent's track is the next one.
+        debug_assert_eq!(id.0 as usize, self.tracks.len());
+        self.tracks.push(Track {
+            start: position,
+            goal,
+            tolerance: self.scenario.goal_tolerance.unwrap_or(setup.params.radius),
+            radius: setup.params.radius,
+            group,
+            remove_at_goal,
+            appeared: sim.global_time(),
+            arrival: None,
+            path_length: 0.0,
+            last: position,
+        });
+        Ok(id)
+    }
+
+    /// Adds the agents every spawner owes by now; a spawn whose random spot is taken by an
+    /// agent or an obstacle waits for a later step.
+    fn spawn_due(&mut self) {
+        let time = self.sim.global_time();
+        for k in 0..self.spawners.len() {
+            let spec = &self.spawners[k].plan.spec;
+            if time + 1e-6 < spec.start {
+                continue;
+            }
+            // One agent at `start`, then one every 1/rate seconds (the planar rule).
+            let due = (((time - spec.start) * spec.rate).floor() as usize + 1).min(spec.limit);
+            while self.spawners[k].added < due {
+                let spawner = &mut self.spawners[k];
+                let (min, max) = (Vec3::from(spawner.plan.spec.min), Vec3::from(spawner.plan.spec.max));
+                let radius = spawner.plan.setup.params.radius;
+                let (ids, positions, tracks) = (self.sim.agent_ids(), self.sim.positions(), &self.tracks);
+                let (obstacles, obstacle_ids) = (&self.obstacles, &self.obstacle_ids);
+                let sim = &self.sim;
+                let clear = |p: Vec3| {
+                    let r = f64::from(radius);
+                    let obstacle_clear = obstacles.iter().zip(obstacle_ids).all(|(o, (id, _))| {
+                        sim.obstacle(*id).is_err() || o.bounds_distance(p) >= r || o.distance(p) >= r
+                    });
+                    obstacle_clear
+                        && ids
+                            .iter()
+                            .zip(positions)
+                            .all(|(id, q)| q.distance(p) >= tracks[id.0 as usize].radius + radius)
+                };
+                let mut sample = || {
+                    let axis =
+                        |rng: &mut ChaCha8Rng, lo: f32, hi: f32| if hi > lo { rng.random_range(lo..hi) } else { lo };
+                    let rng = &mut spawner.rng;
+                    Vec3::new(axis(rng, min.x, max.x), axis(rng, min.y, max.y), axis(rng, min.z, max.z))
+                };
+                let Some(position) = (0..SPAWN_ATTEMPTS).map(|_| sample()).find(|&p| clear(p)) else { break };
+                spawner.added += 1;
+                let plan = spawner.plan.clone();
+                let goal = plan.spec.goal.goal_of(position, (min + max) * 0.5);
+                // The parameters were checked when the file was read: adding cannot fail.
+                if self.add_agent(position, goal, plan.setup, plan.group, plan.spec.remove_at_goal).is_err() {
+                    break;
+                }
+            }
+        }
     }
 
     /// Sets every agent's preferred velocity toward its goal (at most 1 m/s:
@@ -197,7 +291,7 @@ impl Crowd3dRunner {
     /// the obstacles due at the new time and records the metrics.
     pub fn step(&mut self) {
         self.prefs.clear();
-        let goals = self.tracks.iter().map(|t| t.goal);
+        let goals = self.sim.agent_ids().iter().map(|id| self.tracks[id.0 as usize].goal);
         self.prefs.extend(goals.zip(self.sim.positions()).map(|(g, &p)| preferred_velocity_toward3d(g, p)));
         // One finite velocity per agent (goals and positions are finite): cannot fail, and
         // ignoring the Result keeps the step panic-free either way.
@@ -212,6 +306,21 @@ impl Crowd3dRunner {
         self.steps += 1;
         self.remove_due_obstacles();
         self.observe(true);
+        // Sinks: agents that reached their goal leave (after the frame that saw them arrive).
+        if self.tracks.iter().any(|t| t.remove_at_goal) {
+            let ids = self.sim.agent_ids().iter().copied();
+            let leaving: Vec<AgentId> = ids
+                .filter(|id| {
+                    let t = &self.tracks[id.0 as usize];
+                    t.remove_at_goal && t.arrival.is_some()
+                })
+                .collect();
+            for id in leaving {
+                // Read from the simulator just now: live, so removal cannot fail.
+                let _ = self.sim.remove_agent(id);
+            }
+        }
+        self.spawn_due();
     }
 
     /// Removes the obstacles whose removal step is the next step to run.
@@ -233,7 +342,10 @@ impl Crowd3dRunner {
     fn observe(&mut self, stepped: bool) {
         let time = self.sim.global_time();
         let positions = self.sim.positions();
-        for ((track, &p), v) in self.tracks.iter_mut().zip(positions).zip(self.sim.velocities()) {
+        self.radii.clear();
+        for ((id, &p), v) in self.sim.agent_ids().iter().zip(positions).zip(self.sim.velocities()) {
+            let track = &mut self.tracks[id.0 as usize];
+            self.radii.push(track.radius);
             if track.arrival.is_none() {
                 track.path_length += f64::from(track.last.distance(p));
                 if stepped {
@@ -241,7 +353,7 @@ impl Crowd3dRunner {
                     self.speed_samples += 1;
                 }
                 if p.distance(track.goal) <= track.tolerance {
-                    track.arrival = Some(time);
+                    track.arrival = Some(time - track.appeared);
                 }
             }
             if stepped {
@@ -249,7 +361,7 @@ impl Crowd3dRunner {
             }
             track.last = p;
         }
-        let (overlaps, deepest, closest) = pair_sweep(positions, &self.tracks, &mut self.order);
+        let (overlaps, deepest, closest) = pair_sweep(positions, &self.radii, &mut self.order);
         self.agent_overlaps += overlaps;
         self.max_agent_penetration = self.max_agent_penetration.max(deepest);
         self.min_separation = self.min_separation.min(closest);
@@ -258,8 +370,8 @@ impl Crowd3dRunner {
         let present: Vec<&Obstacle3d> =
             self.obstacles.iter().enumerate().filter(|(k, _)| self.obstacle_present(*k)).map(|(_, o)| o).collect();
         if !present.is_empty() {
-            let gap_of = |(&p, track): (&Vec3, &Track)| {
-                let r = f64::from(track.radius);
+            let gap_of = |(&p, &radius): (&Vec3, &f32)| {
+                let r = f64::from(radius);
                 let mut nearest = f64::INFINITY;
                 let mut overlaps = 0u64;
                 let mut deepest = 0.0f64;
@@ -279,7 +391,7 @@ impl Crowd3dRunner {
             let merge = |a: (f64, u64, f64), b: (f64, u64, f64)| (a.0.min(b.0), a.1 + b.1, a.2.max(b.2));
             let (nearest, overlaps, deepest) = positions
                 .par_iter()
-                .zip(&self.tracks)
+                .zip(&self.radii)
                 .with_min_len(256)
                 .map(gap_of)
                 .reduce(|| (f64::INFINITY, 0, 0.0), merge);
@@ -288,8 +400,8 @@ impl Crowd3dRunner {
             self.max_obstacle_penetration = self.max_obstacle_penetration.max(deepest as f32);
         }
         for (_, mover) in &self.movers {
-            for (&p, track) in positions.iter().zip(&self.tracks) {
-                let gap = p.distance(mover.position) - mover.radius - track.radius;
+            for (&p, &radius) in positions.iter().zip(&self.radii) {
+                let gap = p.distance(mover.position) - mover.radius - radius;
                 self.min_mover_clearance = self.min_mover_clearance.min(gap);
                 if -gap > OVERLAP_TOLERANCE {
                     self.mover_overlaps += 1;
@@ -299,15 +411,19 @@ impl Crowd3dRunner {
     }
 
     /// Whether the run is over: the step limit is reached, or (with `stop = "all-at-goal"`)
-    /// every agent is within its goal tolerance.
+    /// every agent is within its goal tolerance and every spawner is done.
     pub fn is_finished(&self) -> bool {
         self.steps >= self.max_steps || (self.scenario.stop == StopRule::AllAtGoal && self.all_at_goal())
     }
 
-    /// Whether every agent is within its goal tolerance now.
+    /// Whether every present agent is within its goal tolerance now and every spawner is done.
     pub fn all_at_goal(&self) -> bool {
-        let tracks = self.tracks.iter();
-        tracks.zip(self.sim.positions()).all(|(t, p)| p.distance_squared(t.goal) <= t.tolerance * t.tolerance)
+        let spawners_done = self.spawners.iter().all(|s| s.added >= s.plan.spec.limit);
+        let ids = self.sim.agent_ids().iter().zip(self.sim.positions());
+        spawners_done
+            && ids
+                .map(|(id, p)| (&self.tracks[id.0 as usize], p))
+                .all(|(t, p)| p.distance_squared(t.goal) <= t.tolerance * t.tolerance)
     }
 
     /// The metrics so far.
@@ -365,12 +481,12 @@ impl Crowd3dRunner {
         self.sim.set_record_decisions(record);
     }
 
-    /// Each agent's goal, in agent order.
+    /// Each present agent's goal, in agent order ([`Simulator::agent_ids`]).
     pub fn goals(&self) -> impl ExactSizeIterator<Item = Vec3> + '_ {
-        self.tracks.iter().map(|t| t.goal)
+        self.sim.agent_ids().iter().map(|id| self.tracks[id.0 as usize].goal)
     }
 
-    /// The goal of agent `id`.
+    /// The goal of agent `id` (also of one that has left).
     pub fn goal(&self, id: AgentId) -> Option<Vec3> {
         self.tracks.get(id.0 as usize).map(|t| t.goal)
     }
@@ -380,9 +496,35 @@ impl Crowd3dRunner {
         &self.groups
     }
 
-    /// Each agent's group (an index into [`Crowd3dRunner::groups`]), in agent order.
-    pub fn agent_groups(&self) -> &[u32] {
-        &self.group_of
+    /// Each present agent's group (an index into [`Crowd3dRunner::groups`]), in agent order.
+    pub fn agent_groups(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
+        self.sim.agent_ids().iter().map(|id| self.tracks[id.0 as usize].group)
+    }
+
+    /// The group of agent `id` (also of one that has left).
+    pub fn group(&self, id: AgentId) -> Option<u32> {
+        self.tracks.get(id.0 as usize).map(|t| t.group)
+    }
+
+    /// Where agent `id` started (also one that has left).
+    pub fn start(&self, id: AgentId) -> Option<Vec3> {
+        self.tracks.get(id.0 as usize).map(|t| t.start)
+    }
+
+    /// The radius of agent `id` (also of one that has left).
+    pub fn radius(&self, id: AgentId) -> Option<f32> {
+        self.tracks.get(id.0 as usize).map(|t| t.radius)
+    }
+
+    /// How many agents have been added so far (ids `0..` this).
+    pub fn agents_added(&self) -> usize {
+        self.tracks.len()
+    }
+
+    /// The most agents the run can have in all: those at time 0 and every spawner's limit
+    /// (ids stay below it).
+    pub fn max_agents(&self) -> usize {
+        self.max_agents
     }
 
     /// The scenario's static obstacles (boxes, then meshes), removed ones included (see
@@ -414,21 +556,21 @@ impl Crowd3dRunner {
 
 /// Overlapping pairs beyond [`OVERLAP_TOLERANCE`], the deepest penetration and the smallest
 /// gap between agents' surfaces: a sweep along x over the agents sorted into `order`.
-fn pair_sweep(positions: &[Vec3], tracks: &[Track], order: &mut Vec<u32>) -> (u64, f32, f32) {
+fn pair_sweep(positions: &[Vec3], radii: &[f32], order: &mut Vec<u32>) -> (u64, f32, f32) {
     order.clear();
     order.extend(0..positions.len() as u32);
     order.sort_unstable_by(|&a, &b| positions[a as usize].x.total_cmp(&positions[b as usize].x));
-    let r_max = tracks.iter().map(|t| t.radius).fold(0.0f32, f32::max);
+    let r_max = radii.iter().copied().fold(0.0f32, f32::max);
     let (mut overlaps, mut deepest, mut closest) = (0u64, 0.0f32, f32::INFINITY);
     for (k, &i) in order.iter().enumerate() {
-        let (pi, ri) = (positions[i as usize], tracks[i as usize].radius);
+        let (pi, ri) = (positions[i as usize], radii[i as usize]);
         for &j in &order[k + 1..] {
             let pj = positions[j as usize];
             // Beyond this x distance no later sphere can overlap or beat the smallest gap.
             if pj.x - pi.x - ri - r_max > closest.max(0.0) {
                 break;
             }
-            let gap = pi.distance(pj) - (ri + tracks[j as usize].radius);
+            let gap = pi.distance(pj) - (ri + radii[j as usize]);
             closest = closest.min(gap);
             if -gap > OVERLAP_TOLERANCE {
                 overlaps += 1;

@@ -27,7 +27,7 @@ pub use builtin::{builtin, BUILTINS};
 pub use crowd3d::{
     sphere_points, Agent3dSpec, AgentSetup3d, BoxObstacleSpec, Crowd3dPopulation, Crowd3dScenario, Crowd3dSpec,
     GoalRule3d, InitialAgent3d, LatticeGenerator, MeshObstacleSpec, MoverSpec, Obstacle3d, Random3dGenerator,
-    SphereGenerator,
+    Spawn3dGenerator, Spawner3dPlan, SphereGenerator,
 };
 pub use crowd3d_runner::{Crowd3dMetrics, Crowd3dRunner};
 pub use generate::{AgentSetup, InitialAgent, InitialBall, Population, SpawnerPlan};
