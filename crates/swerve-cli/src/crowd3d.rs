@@ -62,8 +62,7 @@ pub fn play(scenario: &Crowd3dScenario, steps: Option<usize>, outputs: &Outputs)
     let folder = outputs.folder;
     std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
     // Taken before the first step: the camera frames the scene as it starts.
-    let view = View::of(&runner);
-    let looks = outputs.gif_frames.map(|_| looks(&runner, &view)).transpose()?;
+    let view = View::of(&runner, scenario);
 
     let started = Instant::now();
     let mut frames = FrameKeeper::new(outputs.gif_frames.unwrap_or(0));
@@ -108,7 +107,8 @@ pub fn play(scenario: &Crowd3dScenario, steps: Option<usize>, outputs: &Outputs)
     serde_json::to_writer_pretty(&mut f, &metrics).context("writing metrics.json")?;
     writeln!(f)?;
     let mut files = vec!["trajectory.csv", "metrics.json"];
-    if let (Some(gif_frames), Some((radii, colours))) = (outputs.gif_frames, looks) {
+    if let Some(gif_frames) = outputs.gif_frames {
+        let (radii, colours) = looks(&runner, &view);
         let (edges, edges_gone) = obstacle_edges(obstacles, scenario.time_step);
         let orbit = Orbit {
             centre: view.centre,
@@ -163,15 +163,20 @@ pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// What the GIF draws: the agents, then the movers.
+/// What the GIF draws: a place for every agent the run can have, by id (NaN, not drawn,
+/// before a spawner adds it and after it leaves at a sink), then the movers.
 fn bodies_of(runner: &Crowd3dRunner, bodies: &mut Vec<Vec3>) {
     bodies.clear();
-    bodies.extend_from_slice(runner.simulator().positions());
+    bodies.resize(runner.max_agents(), Vec3::NAN);
+    let sim = runner.simulator();
+    for (id, &p) in sim.agent_ids().iter().zip(sim.positions()) {
+        bodies[id.0 as usize] = p;
+    }
     bodies.extend(runner.movers().map(|m| m.position));
 }
 
-/// The sphere the camera frames: about the middle of the agents' starts and goals and the
-/// obstacles' bounding boxes, reaching the farthest of them.
+/// The sphere the camera frames: about the middle of the agents' starts and goals, the
+/// spawners' regions and the obstacles' bounding boxes, reaching the farthest of them.
 struct View {
     centre: Vec3,
     /// At least 1 m.
@@ -179,7 +184,7 @@ struct View {
 }
 
 impl View {
-    fn of(runner: &Crowd3dRunner) -> View {
+    fn of(runner: &Crowd3dRunner, scenario: &Crowd3dScenario) -> View {
         let corners = |o: &Obstacle3d| {
             let (min, max) = (o.bounds.min, o.bounds.max);
             (0..8).map(move |k| {
@@ -189,6 +194,7 @@ impl View {
         };
         let points: Vec<Vec3> = (runner.simulator().positions().iter().copied())
             .chain(runner.goals())
+            .chain(scenario.crowd3d.spawn.iter().flat_map(|s| [Vec3::from(s.min), Vec3::from(s.max)]))
             .chain(runner.obstacles().iter().flat_map(corners))
             .collect();
         let (min, max) =
@@ -200,25 +206,29 @@ impl View {
     }
 }
 
-/// Every body's radius and colour, in [`bodies_of`]'s order, taken before the first step:
-/// agents by group when the file has several groups, else by where they start (as `swerve
-/// sphere` colours them); movers grey.
-fn looks(runner: &Crowd3dRunner, view: &View) -> Result<(Vec<f32>, Vec<[u8; 3]>)> {
-    let sim = runner.simulator();
-    let mut radii = Vec::with_capacity(sim.num_agents() + runner.movers().len());
-    for &id in sim.agent_ids() {
-        radii.push(sim.agent_params(id)?.radius);
+/// Every body's radius and colour, in [`bodies_of`]'s order, taken after the run (when every
+/// spawned agent is known): agents by group when the file has several groups, else by where
+/// they started (as `swerve sphere` colours them); movers grey.
+fn looks(runner: &Crowd3dRunner, view: &View) -> (Vec<f32>, Vec<[u8; 3]>) {
+    let slots = runner.max_agents();
+    let mut radii = Vec::with_capacity(slots + runner.movers().len());
+    let mut colours = Vec::with_capacity(radii.capacity());
+    let by_group = runner.groups().len() > 1;
+    for k in 0..slots {
+        let id = swerve::AgentId(k as u32);
+        // Slots of agents never added are never drawn (their positions stay NaN).
+        radii.push(runner.radius(id).unwrap_or(0.0));
+        colours.push(match (by_group, runner.group(id), runner.start(id)) {
+            (true, Some(g), _) => crate::render::group_color(g),
+            (false, _, Some(p)) => start_colour((p - view.centre) / view.radius),
+            _ => MOVER_COLOUR,
+        });
     }
-    let mut colours: Vec<[u8; 3]> = if runner.groups().len() > 1 {
-        runner.agent_groups().iter().map(|&g| crate::render::group_color(g)).collect()
-    } else {
-        sim.positions().iter().map(|&p| start_colour((p - view.centre) / view.radius)).collect()
-    };
     for m in runner.movers() {
         radii.push(m.radius);
         colours.push(MOVER_COLOUR);
     }
-    Ok((radii, colours))
+    (radii, colours)
 }
 
 /// The obstacles' edges — a box's twelve, a mesh's [`mesh_edges`] — and for each the step from

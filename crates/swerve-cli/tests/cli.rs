@@ -945,3 +945,40 @@ fn a_3d_crowd_run_stops_when_all_are_at_their_goals() {
     let gap = ((last[2] - 5.0).powi(2) + last[3].powi(2) + (last[4] - 5.0).powi(2)).sqrt();
     assert!(gap <= 1.5 + 1e-4, "ended {gap} m from the goal");
 }
+
+/// Spawners and sinks in a 3-D crowd file: the trajectory holds each frame's agents as they
+/// come and go, and the GIF is drawn for a population that changes.
+#[test]
+fn a_3d_crowd_with_a_spawner_and_a_sink_writes_its_changing_population() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("stream.toml");
+    std::fs::write(
+        &file,
+        "name = \"stream\"\ntime_step = 0.25\nsteps = 200\nstop = \"all-at-goal\"\n\
+         [[crowd3d.spawn]]\nrate = 1.0\nlimit = 4\nmin = [-10.0, -10.0, 0.0]\nmax = [10.0, 10.0, 2.0]\n\
+         goal = { offset = [0.0, 0.0, 6.0] }\nremove_at_goal = true\nradius = 0.5\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let args = ["run", file.to_str().unwrap(), "--gif-frames", "6", "--size", "64", "--out", out.to_str().unwrap()];
+    let result = swerve(&args);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    assert!(out.join("run.gif").exists());
+    let metrics: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("metrics.json")).unwrap()).unwrap();
+    assert_eq!((metrics["agents"].as_u64(), metrics["arrived"].as_u64()), (Some(4), Some(4)), "{metrics}");
+    let steps = metrics["steps"].as_u64().unwrap();
+    // Per frame, the agents present: ids appear one a second (every 4 frames) from frame 0 and
+    // leave once at their goal; the last frame is empty.
+    let csv = std::fs::read_to_string(out.join("trajectory.csv")).unwrap();
+    let mut per_frame = vec![Vec::new(); steps as usize + 1];
+    for line in csv.lines().skip(1) {
+        let fields: Vec<&str> = line.split(',').collect();
+        per_frame[fields[0].parse::<usize>().unwrap()].push(fields[1].parse::<u32>().unwrap());
+    }
+    assert_eq!(per_frame[0], [0]);
+    assert_eq!(per_frame[4], [0, 1]);
+    assert!(per_frame.last().unwrap().is_empty(), "{:?}", per_frame.last());
+    let ever: std::collections::BTreeSet<u32> = per_frame.iter().flatten().copied().collect();
+    assert_eq!(ever.into_iter().collect::<Vec<_>>(), [0, 1, 2, 3]);
+}

@@ -144,7 +144,7 @@ impl LiveScene for SphereScenarioScene {
 }
 
 /// A 3-D crowd scenario (a `[crowd3d]` table) run live by the library's [`Crowd3dRunner`]
-/// (its goals, movers and obstacle removals), with every decision recorded for the
+/// (its goals, movers, spawners, sinks and obstacle removals), with every decision recorded for the
 /// inspector; it steps past the file's step count for as long as the page plays. Reset
 /// builds a fresh runner.
 pub struct Crowd3dScenarioScene {
@@ -170,6 +170,9 @@ impl LiveScene for Crowd3dScenarioScene {
 
     fn step(&mut self) {
         self.runner.step();
+        // Spawners and sinks change the population.
+        self.goals.clear();
+        self.goals.extend(self.runner.goals());
     }
 
     fn reset(&mut self) {
