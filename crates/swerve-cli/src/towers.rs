@@ -121,7 +121,12 @@ pub fn run(args: &TowersArgs) -> Result<()> {
         .positions()
         .iter()
         .zip(&goals)
-        .filter(|(&start, &goal)| boxes.iter().any(|&(min, max)| segment_meets_box(start, goal, min, max, radius)))
+        .filter(|(&start, &goal)| {
+            // The box grown by the radius (a little generous at its corners).
+            let grown =
+                |(min, max): (Vec3, Vec3)| Aabb3 { min: min - Vec3::splat(radius), max: max + Vec3::splat(radius) };
+            boxes.iter().any(|&b| grown(b).meets_segment(start, goal))
+        })
         .count();
     let reach = 2.0 * radius;
     let at_goal = |sim: &Simulator, i: usize| sim.positions()[i].distance_squared(goals[i]) <= reach * reach;
@@ -270,42 +275,9 @@ impl Meshes {
     }
 }
 
-/// Whether the segment from `a` to `b` comes within `margin` of the box `[min, max]` (the slab
-/// test against the box grown by `margin`; a little generous at the grown box's corners).
-fn segment_meets_box(a: Vec3, b: Vec3, min: Vec3, max: Vec3, margin: f32) -> bool {
-    let (min, max) = (min - Vec3::splat(margin), max + Vec3::splat(margin));
-    let direction = b - a;
-    let (mut enter, mut leave) = (0.0f32, 1.0f32);
-    for axis in 0..3 {
-        let (start, step) = (a[axis], direction[axis]);
-        if step.abs() < 1e-12 {
-            if start < min[axis] || start > max[axis] {
-                return false;
-            }
-            continue;
-        }
-        let (t0, t1) = ((min[axis] - start) / step, (max[axis] - start) / step);
-        enter = enter.max(t0.min(t1));
-        leave = leave.min(t0.max(t1));
-    }
-    enter <= leave
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_segment_meets_a_box_it_passes_within_the_margin_of() {
-        let (min, max) = (Vec3::ZERO, Vec3::ONE);
-        let through = (Vec3::new(-1.0, 0.5, 0.5), Vec3::new(2.0, 0.5, 0.5));
-        assert!(segment_meets_box(through.0, through.1, min, max, 0.0));
-        let beside = (Vec3::new(-1.0, 1.4, 0.5), Vec3::new(2.0, 1.4, 0.5));
-        assert!(!segment_meets_box(beside.0, beside.1, min, max, 0.3));
-        assert!(segment_meets_box(beside.0, beside.1, min, max, 0.5));
-        let short = (Vec3::new(-1.0, 0.5, 0.5), Vec3::new(-0.5, 0.5, 0.5));
-        assert!(!segment_meets_box(short.0, short.1, min, max, 0.2));
-    }
 
     #[test]
     fn the_clearance_is_the_distance_to_the_nearest_triangle_less_the_radius() {

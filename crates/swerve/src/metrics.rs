@@ -354,13 +354,39 @@ impl MetricsRecorder {
     }
 }
 
-/// Sweep over discs sorted by x: (overlapping pairs beyond the tolerance, deepest
-/// penetration, smallest surface gap). Exact: every pair closer than the running smallest gap
-/// is visited (a pair is skipped only when its x distance alone exceeds that gap).
-fn pair_sweep(positions: &[Vec2], radii: &[f32], order: &mut Vec<u32>) -> (u64, f32, f32) {
+/// A centre the pair sweep takes: a disc's in the plane, a sphere's in space.
+pub(crate) trait Centre: Copy {
+    /// The coordinate the sweep sorts by.
+    fn x(self) -> f32;
+    /// The distance to another centre.
+    fn distance(self, other: Self) -> f32;
+}
+
+impl Centre for Vec2 {
+    fn x(self) -> f32 {
+        self.x
+    }
+    fn distance(self, other: Vec2) -> f32 {
+        Vec2::distance(self, other)
+    }
+}
+
+impl Centre for glam::Vec3 {
+    fn x(self) -> f32 {
+        self.x
+    }
+    fn distance(self, other: glam::Vec3) -> f32 {
+        glam::Vec3::distance(self, other)
+    }
+}
+
+/// Sweep over discs (or spheres) sorted by x: (overlapping pairs beyond the tolerance,
+/// deepest penetration, smallest surface gap). Exact: every pair closer than the running
+/// smallest gap is visited (a pair is skipped only when its x distance alone exceeds that gap).
+pub(crate) fn pair_sweep<P: Centre>(positions: &[P], radii: &[f32], order: &mut Vec<u32>) -> (u64, f32, f32) {
     order.clear();
     order.extend(0..positions.len() as u32);
-    order.sort_unstable_by(|&a, &b| positions[a as usize].x.total_cmp(&positions[b as usize].x));
+    order.sort_unstable_by(|&a, &b| positions[a as usize].x().total_cmp(&positions[b as usize].x()));
     let r_max = radii.iter().copied().fold(0.0f32, f32::max);
     let (mut overlaps, mut deepest, mut closest) = (0u64, 0.0f32, f32::INFINITY);
     for (k, &i) in order.iter().enumerate() {
@@ -368,7 +394,7 @@ fn pair_sweep(positions: &[Vec2], radii: &[f32], order: &mut Vec<u32>) -> (u64, 
         for &j in &order[k + 1..] {
             let pj = positions[j as usize];
             // Beyond this x distance no later disc can overlap or beat the smallest gap.
-            if pj.x - pi.x - ri - r_max > closest.max(0.0) {
+            if pj.x() - pi.x() - ri - r_max > closest.max(0.0) {
                 break;
             }
             // `d - (ri + rj)` is symmetric in i and j, bit for bit.

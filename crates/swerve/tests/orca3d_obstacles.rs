@@ -180,6 +180,19 @@ fn obstacles_hold_with_every_option_on_and_thread_counts_change_nothing() {
     assert_eq!(one, run(2).1, "1 and 2 threads differ");
 }
 
+/// 120 agents (4 × 6 × 5, 1.2 m apart) in a block just in front of the plane x = 0, all
+/// bound for points behind it; returns their goals.
+fn press_crowd(sim: &mut Simulator) -> Vec<Vec3> {
+    let mut goals = Vec::new();
+    for i in 0..120 {
+        let (x, y, z) = (i % 4, (i / 4) % 6, i / 24);
+        let p = Vec3::new(-1.6 - 1.2 * x as f32, -3.0 + 1.2 * y as f32, -3.0 + 1.2 * z as f32);
+        sim.add_agent(p).unwrap();
+        goals.push(Vec3::new(10.0, p.y * 0.2, p.z * 0.2));
+    }
+    goals
+}
+
 #[test]
 fn a_dense_crowd_pressed_against_a_wall_falls_back_but_keeps_clear_of_it() {
     // 120 agents in a block 2 m in front of a solid wall, all bound for points behind it:
@@ -189,13 +202,7 @@ fn a_dense_crowd_pressed_against_a_wall_falls_back_but_keeps_clear_of_it() {
     let mut sim = Simulator::new(0.125, params).unwrap();
     let (vertices, triangles) = wall_with_window(20.0, 0.0 + 1e-3);
     let wall = sim.add_obstacle(&vertices, &triangles).unwrap();
-    let mut goals = Vec::new();
-    for i in 0..120 {
-        let (x, y, z) = (i % 4, (i / 4) % 6, i / 24);
-        let p = Vec3::new(-1.6 - 1.2 * x as f32, -3.0 + 1.2 * y as f32, -3.0 + 1.2 * z as f32);
-        sim.add_agent(p).unwrap();
-        goals.push(Vec3::new(10.0, p.y * 0.2, p.z * 0.2));
-    }
+    let goals = press_crowd(&mut sim);
     sim.set_record_decisions(true);
     let mut fallbacks = 0;
     let mut smallest = f64::INFINITY;
@@ -403,13 +410,7 @@ fn safe_mode_pushes_never_take_an_agent_into_an_obstacle() {
             let (vertices, triangles) = wall_with_window(20.0, 1e-3);
             sim.add_obstacle(&vertices, &triangles).unwrap();
         }
-        let mut goals = Vec::new();
-        for i in 0..120 {
-            let (x, y, z) = (i % 4, (i / 4) % 6, i / 24);
-            let p = Vec3::new(-1.6 - 1.2 * x as f32, -3.0 + 1.2 * y as f32, -3.0 + 1.2 * z as f32);
-            sim.add_agent(p).unwrap();
-            goals.push(Vec3::new(10.0, p.y * 0.2, p.z * 0.2));
-        }
+        let goals = press_crowd(&mut sim);
         let boxes = if as_box { vec![solid] } else { Vec::new() };
         let smallest = fly(&mut sim, &goals, 160, &boxes);
         assert!(smallest >= -1e-3, "box {as_box}: safe mode took an agent {:.5} m inside the wall", -smallest);

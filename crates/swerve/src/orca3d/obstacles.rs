@@ -250,7 +250,7 @@ impl Obstacles {
             let inside = |x: DVec3| x.cmpge(low).all() && x.cmple(high).all();
             before = before.min(p.distance(p.clamp(low, high)));
             after = after.min(q.distance(q.clamp(low, high)));
-            crossed |= !inside(p) && segment_meets_box(p, q, low, high);
+            crossed |= !inside(p) && solid.meets_segment(from, to);
         });
         self.grid.for_each_listed(&query, |t| {
             let triangle = &self.triangles[t as usize];
@@ -260,25 +260,6 @@ impl Obstacles {
         });
         !crossed && after >= f64::from(radius).min(before)
     }
-}
-
-/// Whether the segment from `p` to `q` meets the box `[low, high]` (the slab test).
-fn segment_meets_box(p: DVec3, q: DVec3, low: DVec3, high: DVec3) -> bool {
-    let direction = q - p;
-    let (mut enter, mut leave) = (0.0f64, 1.0f64);
-    for axis in 0..3 {
-        let (start, step) = (p[axis], direction[axis]);
-        if step == 0.0 {
-            if start < low[axis] || start > high[axis] {
-                return false;
-            }
-            continue;
-        }
-        let (t0, t1) = ((low[axis] - start) / step, (high[axis] - start) / step);
-        enter = enter.max(t0.min(t1));
-        leave = leave.min(t0.max(t1));
-    }
-    enter <= leave
 }
 
 /// A thread's marks of the triangles one query has looked at: a long triangle is listed in

@@ -5,8 +5,9 @@
 //! run's [`Crowd3dMetrics`].
 
 use super::crowd3d::{AgentSetup3d, Crowd3dScenario, Obstacle3d, Spawner3dPlan};
+use super::runner::{spawns_due, SPAWN_ATTEMPTS};
 use super::StopRule;
-use crate::metrics::OVERLAP_TOLERANCE;
+use crate::metrics::{pair_sweep, OVERLAP_TOLERANCE};
 use crate::orca3d::{Mover, MoverId, ObstacleId, Simulator, Vec3};
 use crate::reference::preferred_velocity_toward3d;
 use crate::AgentId;
@@ -15,9 +16,6 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-
-/// Tries per step to find a free spot for a spawn before it waits for the next step.
-const SPAWN_ATTEMPTS: usize = 32;
 
 /// Summary of a 3-D crowd run (the planar [`crate::metrics::Metrics`]' counterpart).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -245,11 +243,7 @@ impl Crowd3dRunner {
         let time = self.sim.global_time();
         for k in 0..self.spawners.len() {
             let spec = &self.spawners[k].plan.spec;
-            if time + 1e-6 < spec.start {
-                continue;
-            }
-            // One agent at `start`, then one every 1/rate seconds (the planar rule).
-            let due = (((time - spec.start) * spec.rate).floor() as usize + 1).min(spec.limit);
+            let due = spawns_due(time, spec.start, spec.rate, spec.limit);
             while self.spawners[k].added < due {
                 let spawner = &mut self.spawners[k];
                 let (min, max) = (Vec3::from(spawner.plan.spec.min), Vec3::from(spawner.plan.spec.max));
@@ -552,31 +546,4 @@ impl Crowd3dRunner {
     pub fn set_max_steps(&mut self, steps: usize) {
         self.max_steps = steps;
     }
-}
-
-/// Overlapping pairs beyond [`OVERLAP_TOLERANCE`], the deepest penetration and the smallest
-/// gap between agents' surfaces: a sweep along x over the agents sorted into `order`.
-fn pair_sweep(positions: &[Vec3], radii: &[f32], order: &mut Vec<u32>) -> (u64, f32, f32) {
-    order.clear();
-    order.extend(0..positions.len() as u32);
-    order.sort_unstable_by(|&a, &b| positions[a as usize].x.total_cmp(&positions[b as usize].x));
-    let r_max = radii.iter().copied().fold(0.0f32, f32::max);
-    let (mut overlaps, mut deepest, mut closest) = (0u64, 0.0f32, f32::INFINITY);
-    for (k, &i) in order.iter().enumerate() {
-        let (pi, ri) = (positions[i as usize], radii[i as usize]);
-        for &j in &order[k + 1..] {
-            let pj = positions[j as usize];
-            // Beyond this x distance no later sphere can overlap or beat the smallest gap.
-            if pj.x - pi.x - ri - r_max > closest.max(0.0) {
-                break;
-            }
-            let gap = pi.distance(pj) - (ri + radii[j as usize]);
-            closest = closest.min(gap);
-            if -gap > OVERLAP_TOLERANCE {
-                overlaps += 1;
-                deepest = deepest.max(-gap);
-            }
-        }
-    }
-    (overlaps, deepest, closest)
 }

@@ -17,7 +17,18 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 /// Spot attempts per spawn and step before the spawn waits for the next step.
-const SPAWN_ATTEMPTS: usize = 32;
+pub(super) const SPAWN_ATTEMPTS: usize = 32;
+
+/// How many agents a spawner owes by `time` (s): one at `start`, then one every `1 / rate`
+/// seconds, at most `limit` (none before `start`, allowing a millionth of a second for
+/// rounding). The planar and the 3-D spawners' rule.
+pub(super) fn spawns_due(time: f32, start: f32, rate: f32, limit: usize) -> usize {
+    if time + 1e-6 < start {
+        return 0;
+    }
+    // A non-negative finite product (the reader checks rate and start); `as` saturates.
+    (((time - start) * rate).floor() as usize + 1).min(limit)
+}
 
 #[derive(Clone, Debug)]
 struct Spawner {
@@ -294,11 +305,7 @@ impl Runner {
         let time = self.sim.global_time();
         for k in 0..self.spawners.len() {
             let spec = &self.spawners[k].plan.spec;
-            if time + 1e-6 < spec.start {
-                continue;
-            }
-            // One agent at `start`, then one every 1/rate seconds.
-            let due = (((time - spec.start) * spec.rate).floor() as usize + 1).min(spec.limit);
+            let due = spawns_due(time, spec.start, spec.rate, spec.limit);
             while self.spawners[k].added < due {
                 let spawner = &mut self.spawners[k];
                 let (min, max) = (Vec2::from(spawner.plan.spec.min), Vec2::from(spawner.plan.spec.max));
