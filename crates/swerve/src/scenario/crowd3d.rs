@@ -340,7 +340,7 @@ impl Obstacle3d {
     /// The index `k` of the first step run without the obstacle (see
     /// [`super::ObstacleSpec::removal_step`]); `None` when it stays.
     pub fn removal_step(&self, time_step: f32) -> Option<usize> {
-        super::ObstacleSpec { vertices: Vec::new(), remove_at: self.remove_at }.removal_step(time_step)
+        self.remove_at.map(|at| super::model::removal_step(at, time_step))
     }
 }
 

@@ -363,12 +363,17 @@ impl ObstacleSpec {
     /// Frames `0..k` (the state after fewer than `k` steps) still have the obstacle; frame
     /// `k` (time `k · time_step`) is the first without it. `None` without `remove_at`.
     pub fn removal_step(&self, time_step: f32) -> Option<usize> {
-        let at = f64::from(self.remove_at?);
-        let steps = at / f64::from(time_step) * (1.0 - 1e-6);
-        // A non-negative finite quotient (the reader checks both numbers); `as` saturates
-        // for a time beyond any run.
-        Some(steps.ceil().max(0.0) as usize)
+        self.remove_at.map(|at| removal_step(at, time_step))
     }
+}
+
+/// [`ObstacleSpec::removal_step`] of a `remove_at` time: the planar and the 3-D obstacles'
+/// rule.
+pub(super) fn removal_step(remove_at: f32, time_step: f32) -> usize {
+    let steps = f64::from(remove_at) / f64::from(time_step) * (1.0 - 1e-6);
+    // A non-negative finite quotient (the reader checks both numbers); `as` saturates for a
+    // time beyond any run.
+    steps.ceil().max(0.0) as usize
 }
 
 /// The physics world.
