@@ -4,7 +4,8 @@
 //! `remove_at` comes, adds the spawners' agents and takes away the sinks', and keeps the
 //! run's [`Crowd3dMetrics`].
 
-use super::crowd3d::{AgentSetup3d, Crowd3dScenario, Obstacle3d, Spawner3dPlan};
+use super::crowd3d::Crowd3dScenario;
+use super::crowd3d_generate::{AgentSetup3d, Obstacle3d, Spawner3dPlan};
 use super::runner::{spawns_due, SPAWN_ATTEMPTS};
 use super::StopRule;
 use crate::metrics::{pair_sweep, OVERLAP_TOLERANCE};
@@ -136,7 +137,7 @@ impl Crowd3dRunner {
         let problem = |p: super::Problem| Error::Scenario { file: scenario.name.clone(), problems: vec![p] };
         let obstacles = scenario.obstacles().map_err(problem)?;
         let population = scenario.population(&obstacles).map_err(problem)?;
-        let mut sim = Simulator::new(scenario.time_step, super::crowd3d::AgentSetup3d::library().params)?;
+        let mut sim = Simulator::new(scenario.time_step, AgentSetup3d::library().params)?;
         sim.set_extensions(scenario.crowd3d.extensions.to_extensions3d())?;
         let mut obstacle_ids = Vec::with_capacity(obstacles.len());
         for o in &obstacles {

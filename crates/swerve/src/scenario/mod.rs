@@ -10,6 +10,7 @@
 mod any;
 mod builtin;
 mod crowd3d;
+mod crowd3d_generate;
 mod crowd3d_read;
 mod crowd3d_runner;
 mod document;
@@ -25,10 +26,10 @@ pub mod trajectory;
 pub use any::AnyScenario;
 pub use builtin::{builtin, BUILTINS};
 pub use crowd3d::{
-    sphere_points, Agent3dSpec, AgentSetup3d, BoxObstacleSpec, Crowd3dPopulation, Crowd3dScenario, Crowd3dSpec,
-    GoalRule3d, InitialAgent3d, LatticeGenerator, MeshObstacleSpec, MoverSpec, Obstacle3d, Random3dGenerator,
-    Spawn3dGenerator, Spawner3dPlan, SphereGenerator,
+    Agent3dSpec, BoxObstacleSpec, Crowd3dScenario, Crowd3dSpec, GoalRule3d, LatticeGenerator, MeshObstacleSpec,
+    MoverSpec, Random3dGenerator, Spawn3dGenerator, SphereGenerator,
 };
+pub use crowd3d_generate::{sphere_points, AgentSetup3d, Crowd3dPopulation, InitialAgent3d, Obstacle3d, Spawner3dPlan};
 pub use crowd3d_runner::{Crowd3dMetrics, Crowd3dRunner};
 pub use generate::{AgentSetup, InitialAgent, InitialBall, Population, SpawnerPlan};
 pub use model::*;
