@@ -122,3 +122,30 @@ fn a_nan_plane_in_the_fallback_leaves_the_velocity_finite() {
     // Max speed 0: the only velocity there is.
     assert_eq!(sim.agent_velocity(b).unwrap(), Vec3::ZERO);
 }
+
+#[test]
+fn agents_at_the_far_ends_of_the_float_range_step_without_panic() {
+    // Finite coordinates whose differences overflow to infinity (the grid's extent): the step
+    // must neither panic nor index out of its grid; with and without obstacles and movers.
+    for extras in [false, true] {
+        let mut sim = Simulator::new(0.1, AgentParams::default()).unwrap();
+        for p in [Vec3::splat(3e38), Vec3::splat(-3e38), Vec3::new(3e38, -3e38, 0.0), Vec3::ZERO, Vec3::ONE] {
+            sim.add_agent(p).unwrap();
+        }
+        if extras {
+            sim.add_mover(Mover { position: Vec3::splat(-3e38), velocity: Vec3::ZERO, radius: 1.0 }).unwrap();
+            sim.add_box_obstacle(Vec3::splat(10.0), Vec3::splat(11.0)).unwrap();
+            sim.set_extensions(Extensions {
+                overlap_resolution: Some(OverlapResolution::default()),
+                ..Extensions::default()
+            })
+            .unwrap();
+        }
+        sim.set_pref_velocities(&[Vec3::X; 5]).unwrap();
+        for _ in 0..3 {
+            sim.step();
+        }
+        // The two agents near the origin see each other and move on finitely.
+        assert!(sim.positions()[3..].iter().all(|p| p.is_finite()), "{:?}", sim.positions());
+    }
+}

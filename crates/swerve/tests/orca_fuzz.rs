@@ -122,3 +122,29 @@ fn a_crowd_spawned_at_one_point_next_to_a_many_vertex_wall_steps_without_overflo
         assert!(spread > 2900, "only {spread} of 3000 agents left the spawn point");
     });
 }
+
+#[test]
+fn agents_at_the_far_ends_of_the_float_range_step_without_panic() {
+    // Finite coordinates whose differences overflow to infinity: the step must neither panic
+    // nor index out of its grid or tree; with and without an obstacle and safe mode.
+    for extras in [false, true] {
+        let mut sim = Simulator::new(0.1, AgentParams::default()).unwrap();
+        for p in [Vec2::splat(3e38), Vec2::splat(-3e38), Vec2::new(3e38, -3e38), Vec2::ZERO, Vec2::ONE] {
+            sim.add_agent(p).unwrap();
+        }
+        if extras {
+            sim.add_obstacle(&[Vec2::new(10.0, 10.0), Vec2::new(11.0, 10.0), Vec2::new(11.0, 11.0)]).unwrap();
+            sim.process_obstacles();
+            sim.set_extensions(Extensions {
+                overlap_resolution: Some(OverlapResolution::default()),
+                ..Extensions::default()
+            })
+            .unwrap();
+        }
+        sim.set_pref_velocities(&[Vec2::X; 5]).unwrap();
+        for _ in 0..3 {
+            sim.step();
+        }
+        assert!(sim.positions()[3..].iter().all(|p| p.is_finite()), "{:?}", sim.positions());
+    }
+}

@@ -81,7 +81,9 @@ impl NeighborGrid {
             lo = lo.min(p);
             hi = hi.max(p);
         }
-        let extent = (hi - lo).max(Vec3::splat(1e-3));
+        // Clamped to the largest float: agents farther apart than that (coordinates near ±3e38)
+        // would make the extent infinite and the cell count NaN; they share one cell instead.
+        let extent = (hi - lo).max(Vec3::splat(1e-3)).min(Vec3::splat(f32::MAX));
         let most = (CELLS_PER_AGENT * positions.len()) as f32;
         let mut cell = cell.max(1e-3);
         let cells_for = |c: f32| ((extent / c).floor() + Vec3::ONE).to_array().iter().product::<f32>();
