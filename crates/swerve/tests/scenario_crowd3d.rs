@@ -352,6 +352,13 @@ fn every_bad_value_is_a_problem_naming_its_line_and_key() {
             6,
             "has its goal within its radius (1.5 m) of crowd3d.box[0], which stays",
         ),
+        // A lattice spaced so far apart that its third agent lies beyond the float range.
+        (
+            "[[crowd3d.lattice]]\norigin = [0.0, 0.0, 20.0]\ncolumns = 3\nrows = 1\nlayers = 1\nspacing = [3e38, 5.0, 5.0]\ngoal = { offset = [0.0, 0.0, 10.0] }\n",
+            "crowd3d.lattice[0]",
+            7,
+            "agent 2 of it has a start beyond the float range",
+        ),
         // A lattice agent 1 m above a floor, for a radius of 1.5 m.
         (
             "[[crowd3d.lattice]]\norigin = [0.0, 0.0, 1.0]\ncolumns = 2\nrows = 1\nlayers = 1\nspacing = [5.0, 5.0, 5.0]\ngoal = { offset = [0.0, 0.0, 10.0] }\n[[crowd3d.mesh]]\nvertices = [[-9.0, -9.0, 0.0], [9.0, -9.0, 0.0], [0.0, 9.0, 0.0]]\ntriangles = [[0, 1, 2]]\n",
@@ -545,5 +552,91 @@ fn a_spawner_needs_a_goal_it_can_reach_and_a_region_outside_the_boxes() {
         let Some(p) = problems.iter().find(|p| p.key == key) else { panic!("no {key} in {problems:#?}") };
         assert!(p.message.contains(message), "{p}");
         assert!(p.line.is_some(), "{p}");
+    }
+}
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Values a mutation puts in place of a key's value: wrong shapes, extremes, zero,
+    /// negatives, goal rules.
+    const VALUES: [&str; 13] = [
+        "[0, 1, 2]",
+        "[3e38, -3e38, 0]",
+        "[1e-30, 0, 0]",
+        "-1",
+        "0",
+        "2",
+        "2.5",
+        "\"opposite\"",
+        "[[0, 0, 0], [1, 0, 0], [0, 1, 0]]",
+        "[[0, 1, 2], [0, 2, 5]]",
+        "{ offset = [1, 1, 1] }",
+        "true",
+        "1e40",
+    ];
+
+    /// Every kind of entry, valid, with a spawner and a sink: the file the mutations start from.
+    fn base() -> Vec<String> {
+        let spawn = "[[crowd3d.spawn]]\nrate = 2.0\nlimit = 3\nmin = [20.0, 0.0, 5.0]\nmax = [22.0, 2.0, 6.0]\n\
+                     goal = [-20.0, 0.0, 5.0]\nremove_at_goal = true\n\
+                     [[crowd3d.sphere]]\ncount = 4\ncenter = [0.0, 30.0, 10.0]\nsphere_radius = 6.0\n\
+                     [[crowd3d.random]]\ncount = 3\nmin = [-30.0, -30.0, 5.0]\nmax = [-20.0, -20.0, 9.0]\nseed = 1\n\
+                     goal = { through = [0.0, 0.0, 7.0] }\n";
+        MIXED.lines().chain(spawn.lines()).map(String::from).collect()
+    }
+
+    /// One edit of the base file: delete a line, replace a value, or repeat a line.
+    fn edit() -> impl Strategy<Value = (usize, u8, usize)> {
+        (any::<usize>(), 0u8..3, 0..VALUES.len())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        #[test]
+        fn reading_and_running_never_panic_and_every_rejection_says_why(
+            edits in prop::collection::vec(edit(), 0..4),
+        ) {
+            let mut lines = base();
+            for (at, kind, value) in edits {
+                let at = at % lines.len();
+                match kind {
+                    0 => {
+                        lines.remove(at);
+                    }
+                    1 => {
+                        if let Some((key, _)) = lines[at].split_once(" = ") {
+                            lines[at] = format!("{key} = {}", VALUES[value]);
+                        }
+                    }
+                    _ => {
+                        let copy = lines[at].clone();
+                        lines.insert(at, copy);
+                    }
+                }
+            }
+            let text = lines.join("\n");
+            match AnyScenario::parse(&text, Format::Toml) {
+                Ok(AnyScenario::Crowd3d(s)) => {
+                    // An accepted scenario can be run.
+                    let mut runner = Crowd3dRunner::new(&s).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+                    for _ in 0..3 {
+                        runner.step();
+                    }
+                    let _ = runner.metrics();
+                }
+                Ok(_) => {}
+                Err(problems) => {
+                    prop_assert!(!problems.is_empty());
+                    for p in &problems {
+                        prop_assert!(!p.message.is_empty());
+                        if let Some(line) = p.line {
+                            prop_assert!(line >= 1 && line <= lines.len().max(1));
+                        }
+                    }
+                }
+            }
+        }
     }
 }

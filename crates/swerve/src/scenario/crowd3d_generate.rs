@@ -327,7 +327,13 @@ impl Crowd3dScenario {
             let r = a.setup.params.radius;
             let listed = entry.starts_with("crowd3d.agent[");
             let which = if listed { String::new() } else { format!("agent {index} of it ") };
-            let problem = if let Some(o) = obstacles.iter().find(|o| !removed_at_start(o) && within(o, a.position, r)) {
+            // A generator's product can pass the float range (a lattice spaced 1e38 apart).
+            let problem = if !(a.position.is_finite() && a.goal.is_finite()) {
+                let (what, key) = if a.position.is_finite() { ("goal", "goal") } else { ("start", "position") };
+                let key = if listed || key == "goal" { format!("{entry}.{key}") } else { entry.clone() };
+                let message = format!("{which}has a {what} beyond the float range ({} → {})", a.position, a.goal);
+                Problem { line: None, key, message }
+            } else if let Some(o) = obstacles.iter().find(|o| !removed_at_start(o) && within(o, a.position, r)) {
                 let key = if listed { format!("{entry}.position") } else { entry.clone() };
                 Problem { line: None, key, message: format!("{which}starts within its radius ({r} m) of {}", o.key) }
             } else if let Some(o) = obstacles.iter().find(|o| o.remove_at.is_none() && within(o, a.goal, r)) {
