@@ -4,6 +4,7 @@
 //! three dimensions.
 
 use super::crowd3d::{Crowd3dScenario, GoalRule3d, Spawn3dGenerator};
+use super::generate::group_index;
 use super::model::ParamOverrides;
 use super::Problem;
 use crate::orca3d::{AgentParams, Triangle, Vec3};
@@ -159,16 +160,6 @@ pub fn sphere_points(n: usize, radius: f32) -> impl Iterator<Item = Vec3> {
     })
 }
 
-fn group_index(groups: &mut Vec<String>, name: Option<&String>, default: String) -> u32 {
-    let name = name.cloned().unwrap_or(default);
-    // Group counts are tiny (one per entry kind and generator): a linear search.
-    let index = groups.iter().position(|g| *g == name).unwrap_or_else(|| {
-        groups.push(name);
-        groups.len() - 1
-    });
-    index as u32
-}
-
 impl Crowd3dScenario {
     /// The static obstacles: the boxes, then the meshes, in file order. Fails (as a problem
     /// of the entry) only on what the reader leaves to the library: a box too thin, a mesh
@@ -176,12 +167,12 @@ impl Crowd3dScenario {
     pub fn obstacles(&self) -> Result<Vec<Obstacle3d>, Problem> {
         let mut out = Vec::with_capacity(self.crowd3d.boxes.len() + self.crowd3d.mesh.len());
         let problem = |key: String, e: Error| Problem { line: None, key, message: e.to_string() };
+        // The simulator's own check of a box, and its triangles, from one scratch simulator.
+        let mut scratch =
+            crate::orca3d::Simulator::new(1.0, AgentParams::default()).map_err(|e| problem("crowd3d".into(), e))?;
         for (k, b) in self.crowd3d.boxes.iter().enumerate() {
             let key = format!("crowd3d.box[{k}]");
             let (min, max) = (Vec3::from(b.min), Vec3::from(b.max));
-            // The simulator's own check, and its triangles, from a scratch simulator.
-            let mut scratch =
-                crate::orca3d::Simulator::new(1.0, AgentParams::default()).map_err(|e| problem(key.clone(), e))?;
             let id = scratch.add_box_obstacle(min, max).map_err(|e| problem(key.clone(), e))?;
             let triangles = scratch.obstacle(id).map_err(|e| problem(key.clone(), e))?.to_vec();
             let bounds = Aabb3 { min, max };

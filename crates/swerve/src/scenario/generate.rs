@@ -102,7 +102,9 @@ pub(crate) fn goal_of(rule: GoalRule, p: Vec2, center: Vec2) -> Vec2 {
     }
 }
 
-fn group_index(groups: &mut Vec<String>, name: Option<&String>, default: String) -> u32 {
+/// The index of group `name` (`default` when `None`) in `groups`, added at the end if new:
+/// the planar and the 3-D generators' rule.
+pub(super) fn group_index(groups: &mut Vec<String>, name: Option<&String>, default: String) -> u32 {
     let name = name.cloned().unwrap_or(default);
     // Group counts are tiny (one per generator); a linear search is the simplest lookup.
     let index = groups.iter().position(|g| *g == name).unwrap_or_else(|| {
