@@ -570,6 +570,25 @@ impl Simulator {
         self.obstacles.mesh(id)
     }
 
+    /// A static obstacle's box, when it was added by [`Simulator::add_box_obstacle`] (`None`
+    /// for a mesh).
+    pub fn obstacle_box(&self, id: ObstacleId) -> Result<Option<Aabb3>, Error> {
+        self.obstacles.solid_box(id)
+    }
+
+    /// Whether a sphere of `radius` (m) can travel in a straight line from `from` to `to`
+    /// without touching a static obstacle: RVO2's planar `queryVisibility` in space, what a
+    /// roadmap ([`crate::navigation3d::Roadmap3d`]) asks of its edges. Touching counts as
+    /// blocked; `from == to` asks whether a sphere at `from` is clear of every obstacle. A
+    /// removed obstacle blocks nothing from its removal on; a non-finite argument is never
+    /// visible.
+    ///
+    /// It looks at every obstacle (its bounding box first, then its triangles), not the
+    /// step's grids: a long segment would cover most of their cells.
+    pub fn query_visibility(&self, from: Vec3, to: Vec3, radius: f32) -> bool {
+        self.obstacles.is_visible(from, to, radius)
+    }
+
     /// The static obstacles and their triangles, in the order they were added (removed ones
     /// left out).
     pub fn obstacles(&self) -> impl Iterator<Item = (ObstacleId, &[Triangle])> + '_ {
