@@ -15,7 +15,8 @@
 //!   broad phases (seed 003 §6.1), octree included.
 //! * [`reference`](mod@reference) — loading and replaying RVO2 recordings (the conformance check).
 //! * [`scenario`] — scenario files, built-in scenes, the [`scenario::Runner`] and trajectory
-//!   formats; [`navigation`] — the visibility roadmap; [`metrics`] — run metrics.
+//!   formats; [`navigation`] — the visibility roadmap; [`navigation3d`] — its 3-D
+//!   counterpart around boxes; [`metrics`] — run metrics.
 //!
 //! Units are metres and seconds throughout; every number is `f32` like RVO2's.
 #![warn(missing_docs)]
@@ -25,6 +26,7 @@ pub mod geom;
 pub mod instruction_set;
 pub mod metrics;
 pub mod navigation;
+pub mod navigation3d;
 pub mod orca;
 pub mod orca3d;
 pub mod physics;

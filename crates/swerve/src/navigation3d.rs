@@ -1,0 +1,405 @@
+//! Global navigation in three dimensions: a visibility roadmap around the boxes of a 3-D
+//! crowd ([`crate::orca3d`]), the planar [`crate::navigation::Roadmap`] one dimension up.
+//!
+//! **Vertices.** In the plane, a shortest path around polygons bends only at their corners,
+//! so RVO2's Roadmap example puts one vertex beside each. In space a shortest path around a
+//! box bends on its *edges*, anywhere along them (over a wall, it crosses the top edge where
+//! the straight line would): so the roadmap samples each box's 12 edges, on the box grown by
+//! the clearance, at most `edge_spacing` apart, corners included (Papadimitriou's
+//! approximation of 3-D shortest paths, which is within a factor of `1 + spacing / clearance`
+//! or so of the true length). Hand-placed vertices come first; meshes add none of their own
+//! (a floor, a terrain needs no detour; place vertices by hand beside a mesh wall). A vertex
+//! closer than the clearance to an obstacle (the sampled edge of a box that touches
+//! another) is left out.
+//!
+//! **Edges** join vertices a sphere of the clearance can fly between
+//! ([`Simulator::query_visibility`]), found for all pairs on every thread.
+//!
+//! **Goals** are added one by one ([`Roadmap3d::add_goal`]), each joined to the vertices it
+//! sees, with every vertex's shortest distance to it from petgraph's Dijkstra; a goal is not
+//! a vertex of the others' paths.
+//!
+//! **Steering** ([`Roadmap3d::preferred_velocity`]): the planar rule. An agent that sees its
+//! goal flies straight at it (RVO2's examples' rule, slowing on arrival); otherwise at unit
+//! speed toward the vertex it sees that minimises "distance to the vertex + the vertex's
+//! distance to the goal".
+
+use crate::orca3d::{Simulator, Vec3};
+use crate::physics3d::Aabb3;
+use crate::reference::preferred_velocity_toward3d;
+use crate::Error;
+use petgraph::graph::{NodeIndex, UnGraph};
+use rayon::prelude::*;
+use std::collections::HashSet;
+
+/// The most vertices a roadmap may have: its build tests every pair for visibility.
+pub const MAX_ROADMAP_VERTICES: usize = 5_000;
+
+/// How much farther than the clearance a box's sampled edges lie from its faces: a vertex,
+/// and the segment between two vertices on one face, must be strictly clear of the box
+/// (touching blocks), whatever the rounding of the grown box's coordinates.
+const CLEARANCE_SLACK: f32 = 1.01;
+const CLEARANCE_SLACK_ABSOLUTE: f32 = 1e-3;
+
+/// A 3-D roadmap: vertices, the edges between mutually visible ones, and for each goal
+/// added, every vertex's shortest distance to it.
+#[derive(Clone, Debug)]
+pub struct Roadmap3d {
+    vertices: Vec<Vec3>,
+    graph: UnGraph<(), f32>,
+    clearance: f32,
+    goals: Vec<Route>,
+}
+
+/// One goal: where it is, and each vertex's shortest roadmap distance to it (infinite when
+/// none reaches it).
+#[derive(Clone, Debug)]
+struct Route {
+    goal: Vec3,
+    distance: Vec<f32>,
+}
+
+impl Roadmap3d {
+    /// Builds the roadmap over the simulator's live obstacles: `extra_vertices` first, then
+    /// every box's edges sampled at most `edge_spacing` (m) apart, each at `clearance` (m,
+    /// a little more) from the box's two faces (see the module's account). Add the goals with
+    /// [`Roadmap3d::add_goal`].
+    ///
+    /// Errors on a clearance that is not finite and positive, an edge spacing that is not
+    /// finite and positive, a non-finite extra vertex, or more than
+    /// [`MAX_ROADMAP_VERTICES`] vertices (sample more sparsely).
+    pub fn build(
+        sim: &Simulator,
+        extra_vertices: &[Vec3],
+        clearance: f32,
+        edge_spacing: f32,
+    ) -> Result<Roadmap3d, Error> {
+        if !(clearance.is_finite() && clearance > 0.0) {
+            return Err(Error::OutOfRange {
+                what: "roadmap clearance",
+                requirement: "finite and > 0",
+                value: clearance,
+            });
+        }
+        if !(edge_spacing.is_finite() && edge_spacing > 0.0) {
+            let requirement = "finite and > 0";
+            return Err(Error::OutOfRange { what: "roadmap edge spacing", requirement, value: edge_spacing });
+        }
+        for v in extra_vertices {
+            Error::check_finite_vec3("roadmap vertex", *v)?;
+        }
+        let mut candidates: Vec<Vec3> = extra_vertices.to_vec();
+        for (id, _) in sim.obstacles() {
+            if let Ok(Some(solid)) = sim.obstacle_box(id) {
+                let count = box_vertex_count(&solid, clearance, edge_spacing);
+                if candidates.len() + count > MAX_ROADMAP_VERTICES {
+                    return Err(too_many(candidates.len() + count));
+                }
+                candidates.extend(box_vertices(&solid, clearance, edge_spacing));
+            }
+        }
+        if candidates.len() > MAX_ROADMAP_VERTICES {
+            return Err(too_many(candidates.len()));
+        }
+        // Clear of every obstacle, once each (boxes that meet give some points twice).
+        let mut seen = HashSet::new();
+        let clear: Vec<bool> = candidates.par_iter().map(|&v| sim.query_visibility(v, v, clearance)).collect();
+        let vertices: Vec<Vec3> = candidates
+            .iter()
+            .zip(clear)
+            .filter(|&(v, clear)| clear && seen.insert(v.to_array().map(f32::to_bits)))
+            .map(|(v, _)| *v)
+            .collect();
+        let edges: Vec<(u32, u32, f32)> = (0..vertices.len())
+            .into_par_iter()
+            .flat_map_iter(|i| {
+                let vertices = &vertices;
+                ((i + 1)..vertices.len()).filter_map(move |j| {
+                    let (a, b) = (vertices[i], vertices[j]);
+                    sim.query_visibility(a, b, clearance).then(|| (i as u32, j as u32, a.distance(b)))
+                })
+            })
+            .collect();
+        let mut graph = UnGraph::with_capacity(vertices.len() + 1, edges.len());
+        for _ in &vertices {
+            graph.add_node(());
+        }
+        graph.extend_with_edges(edges);
+        Ok(Roadmap3d { vertices, graph, clearance, goals: Vec::new() })
+    }
+
+    /// Adds a goal, joined to every vertex it sees with the roadmap's clearance, and finds
+    /// each vertex's shortest distance to it; its number for
+    /// [`Roadmap3d::preferred_velocity`]. A goal added before at the same point gives its
+    /// number again. Errors on a non-finite goal.
+    pub fn add_goal(&mut self, sim: &Simulator, goal: Vec3) -> Result<usize, Error> {
+        Error::check_finite_vec3("roadmap goal", goal)?;
+        if let Some(k) = self.goals.iter().position(|route| route.goal == goal) {
+            return Ok(k);
+        }
+        let mut graph = self.graph.clone();
+        let start = graph.add_node(());
+        let clearance = self.clearance;
+        let seen: Vec<bool> = self.vertices.par_iter().map(|&v| sim.query_visibility(goal, v, clearance)).collect();
+        for (k, (&v, seen)) in self.vertices.iter().zip(seen).enumerate() {
+            if seen {
+                graph.add_edge(start, NodeIndex::new(k), goal.distance(v));
+            }
+        }
+        let reached = petgraph::algo::dijkstra(&graph, start, None, |e| *e.weight());
+        let distance = (0..self.vertices.len())
+            .map(|k| reached.get(&NodeIndex::new(k)).copied().unwrap_or(f32::INFINITY))
+            .collect();
+        self.goals.push(Route { goal, distance });
+        Ok(self.goals.len() - 1)
+    }
+
+    /// The vertices: the hand-placed ones that are clear, then the boxes' edge samples.
+    pub fn vertices(&self) -> &[Vec3] {
+        &self.vertices
+    }
+
+    /// The edges, as pairs of indices into [`Roadmap3d::vertices`] (goals' edges left out).
+    pub fn edges(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.graph.edge_indices().filter_map(|e| self.graph.edge_endpoints(e)).map(|(a, b)| (a.index(), b.index()))
+    }
+
+    /// The clearance it was built for (m).
+    pub fn clearance(&self) -> f32 {
+        self.clearance
+    }
+
+    /// The goals added, in order.
+    pub fn goals(&self) -> impl ExactSizeIterator<Item = Vec3> + '_ {
+        self.goals.iter().map(|route| route.goal)
+    }
+
+    /// The shortest roadmap distance (m) from vertex `vertex` to goal `goal`: infinite when
+    /// no path joins them or either number is out of range.
+    pub fn distance_to_goal(&self, goal: usize, vertex: usize) -> f32 {
+        self.goals.get(goal).and_then(|route| route.distance.get(vertex)).copied().unwrap_or(f32::INFINITY)
+    }
+
+    /// The preferred velocity of an agent of `radius` at `position` bound for goal number
+    /// `goal` (see the module's account): straight at the goal (at most 1 m/s,
+    /// [`preferred_velocity_toward3d`]) when it sees it, else at 1 m/s toward the best vertex
+    /// it sees. An agent that sees neither (pressed into an obstacle's reach, or cut off)
+    /// flies straight at the goal, as without a roadmap; zero for a goal never added.
+    ///
+    /// Sight is tested with the radius a thousandth smaller: an agent the obstacle planes
+    /// hold at its radius from a wall touches it up to rounding, and would see nothing.
+    pub fn preferred_velocity(&self, sim: &Simulator, position: Vec3, radius: f32, goal: usize) -> Vec3 {
+        self.preferred_velocity_with(sim, position, radius, goal, &mut Vec::new())
+    }
+
+    /// [`Roadmap3d::preferred_velocity`] with a reusable scratch list (a caller steering many
+    /// agents allocates it once).
+    pub fn preferred_velocity_with(
+        &self,
+        sim: &Simulator,
+        position: Vec3,
+        radius: f32,
+        goal: usize,
+        scratch: &mut Vec<(f32, u32)>,
+    ) -> Vec3 {
+        let Some(route) = self.goals.get(goal) else { return Vec3::ZERO };
+        let sight = radius * 0.999;
+        if sim.query_visibility(position, route.goal, sight) {
+            return preferred_velocity_toward3d(route.goal, position);
+        }
+        scratch.clear();
+        for (k, (&v, &rest)) in self.vertices.iter().zip(&route.distance).enumerate() {
+            let away = v.distance(position);
+            // A vertex the agent stands on gives no direction; the next one on the path has
+            // the same total.
+            if rest.is_finite() && away > 1e-3 {
+                scratch.push((away + rest, k as u32));
+            }
+        }
+        scratch.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let target =
+            scratch.iter().map(|&(_, k)| self.vertices[k as usize]).find(|&v| sim.query_visibility(position, v, sight));
+        match target {
+            Some(v) => (v - position).normalize_or_zero(),
+            None => preferred_velocity_toward3d(route.goal, position),
+        }
+    }
+}
+
+fn too_many(count: usize) -> Error {
+    Error::OutOfRange {
+        what: "roadmap vertex count (sample the box edges more sparsely)",
+        requirement: "at most 5000",
+        value: count as f32,
+    }
+}
+
+/// The box `solid` grown by a little more than `clearance` on every side.
+fn grown(solid: &Aabb3, clearance: f32) -> Aabb3 {
+    let c = Vec3::splat(clearance * CLEARANCE_SLACK + CLEARANCE_SLACK_ABSOLUTE);
+    Aabb3 { min: solid.min - c, max: solid.max + c }
+}
+
+/// How many points an edge of `length` is cut into at most `spacing` apart (its segments).
+fn segments(length: f32, spacing: f32) -> usize {
+    // At least one; the cap keeps a huge box from asking for more than a `usize` (the
+    // roadmap then refuses it by its vertex count).
+    (length / spacing).ceil().clamp(1.0, (MAX_ROADMAP_VERTICES + 1) as f32) as usize
+}
+
+/// How many points [`box_vertices`] gives (without building them: a scenario file's check).
+pub fn box_vertex_count(solid: &Aabb3, clearance: f32, spacing: f32) -> usize {
+    let size = grown(solid, clearance).max - grown(solid, clearance).min;
+    8 + 4 * (0..3).map(|axis| segments(size[axis], spacing) - 1).sum::<usize>()
+}
+
+/// The roadmap points of a box: the 8 corners of the box grown by the clearance (a little
+/// more), then the points that cut each of its 12 edges into equal pieces at most `spacing`
+/// long, edge after edge.
+pub fn box_vertices(solid: &Aabb3, clearance: f32, spacing: f32) -> Vec<Vec3> {
+    let g = grown(solid, clearance);
+    let corner = |k: usize| {
+        Vec3::new(
+            if k & 1 == 0 { g.min.x } else { g.max.x },
+            if k & 2 == 0 { g.min.y } else { g.max.y },
+            if k & 4 == 0 { g.min.z } else { g.max.z },
+        )
+    };
+    let mut out: Vec<Vec3> = (0..8).map(corner).collect();
+    for axis in 0..3 {
+        let n = segments(g.max[axis] - g.min[axis], spacing);
+        // The four edges along `axis` start at the corners whose `axis` bit is clear.
+        for k in (0..8).filter(|k| k & (1 << axis) == 0) {
+            let (from, to) = (corner(k), corner(k | 1 << axis));
+            out.extend((1..n).map(|i| from.lerp(to, i as f32 / n as f32)));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::orca3d::AgentParams;
+
+    /// A wall at x = 0 (2 m thick, 40 m wide, 20 m high) with a 6 m square window at
+    /// y = 10, z = 10, off the straight line from (−20, 0, 10) to (20, 0, 10).
+    fn wall_with_window() -> Simulator {
+        let mut sim = Simulator::new(0.125, AgentParams::default()).unwrap();
+        let boxes = [
+            ([-1.0, -20.0, 0.0], [1.0, 20.0, 7.0]),
+            ([-1.0, -20.0, 13.0], [1.0, 20.0, 20.0]),
+            ([-1.0, -20.0, 7.0], [1.0, 7.0, 13.0]),
+            ([-1.0, 13.0, 7.0], [1.0, 20.0, 13.0]),
+        ];
+        for (min, max) in boxes {
+            sim.add_box_obstacle(Vec3::from(min), Vec3::from(max)).unwrap();
+        }
+        sim
+    }
+
+    #[test]
+    fn box_vertices_sample_every_edge_at_most_the_spacing_apart_beyond_the_clearance() {
+        let solid = Aabb3 { min: Vec3::ZERO, max: Vec3::new(10.0, 2.0, 4.0) };
+        let points = box_vertices(&solid, 1.0, 3.0);
+        assert_eq!(points.len(), box_vertex_count(&solid, 1.0, 3.0));
+        for p in &points {
+            // On an edge of the grown box: beyond the clearance along two or three axes.
+            let outside = (0..3).filter(|&a| p[a] < solid.min[a] - 1.0 || p[a] > solid.max[a] + 1.0).count();
+            assert!(outside >= 2, "{p} is not on an edge of the grown box");
+            let distance = p.distance(p.clamp(solid.min, solid.max));
+            assert!(distance > 1.0 * 2f32.sqrt(), "{p} is {distance} m from the box");
+        }
+        // Along each edge, neighbours are at most the spacing apart: the longest edge (12.02 m
+        // grown) is cut into 5 pieces, so 4 points inside each of its 4 copies.
+        let along_x = points.iter().filter(|p| p.x > -1.0 && p.x < 11.0).count();
+        assert_eq!(along_x, 4 * 4);
+    }
+
+    #[test]
+    fn a_goal_behind_the_wall_is_reached_through_the_window_and_the_path_never_touches_the_wall() {
+        let sim = wall_with_window();
+        let mut roadmap = Roadmap3d::build(&sim, &[], 1.0, 2.0).unwrap();
+        assert!(roadmap.vertices().iter().all(|&v| sim.query_visibility(v, v, 1.0)));
+        let (start, goal_point) = (Vec3::new(-20.0, 0.0, 10.0), Vec3::new(20.0, 0.0, 10.0));
+        assert!(!sim.query_visibility(start, goal_point, 0.5));
+        let goal = roadmap.add_goal(&sim, goal_point).unwrap();
+        assert_eq!(roadmap.add_goal(&sim, goal_point).unwrap(), goal, "the same goal twice");
+        // Shortest distances are no shorter than the straight line, and finite: the window
+        // joins the two sides.
+        for (k, v) in roadmap.vertices().iter().enumerate() {
+            let d = roadmap.distance_to_goal(goal, k);
+            assert!(d.is_finite(), "vertex {k} at {v} cannot reach the goal");
+            assert!(d >= v.distance(goal_point) * (1.0 - 1e-6), "shorter than the straight line");
+        }
+        // Following the preferred velocity flies through the window (|y − 10| < 3) and never
+        // comes within the radius of the wall.
+        let (mut p, mut crossed_at) = (start, None);
+        for _ in 0..800 {
+            let v = roadmap.preferred_velocity(&sim, p, 0.5, goal);
+            assert!(v.length() <= 1.0 + 1e-5);
+            let next = p + v * 0.25;
+            if p.x < 0.0 && next.x >= 0.0 {
+                crossed_at = Some(next);
+            }
+            p = next;
+            assert!(sim.query_visibility(p, p, 0.5 * 0.99), "flew into the wall at {p}");
+        }
+        let crossed = crossed_at.expect("never crossed the wall");
+        assert!((crossed.y - 10.0).abs() < 3.0 && (crossed.z - 10.0).abs() < 3.0, "crossed at {crossed}");
+        assert!(p.distance(goal_point) < 0.1, "ended at {p}");
+        // Straight at a goal in sight, slowing on arrival.
+        let near = goal_point - Vec3::new(0.5, 0.0, 0.0);
+        assert_eq!(roadmap.preferred_velocity(&sim, near, 0.5, goal), Vec3::new(0.5, 0.0, 0.0));
+        assert_eq!(roadmap.preferred_velocity(&sim, near, 0.5, goal + 1), Vec3::ZERO);
+    }
+
+    #[test]
+    fn the_path_length_is_near_the_true_shortest_over_the_wall() {
+        // One wall 2 m thick, 10 m high and very wide: from 10 m in front to 10 m behind, at
+        // height 5, the shortest path for a sphere of clearance 1 goes over the top edge
+        // (through z = 11): 2 · √(9² + 6²) + 2 ≈ 23.6 m, not round the ends.
+        let mut sim = Simulator::new(0.125, AgentParams::default()).unwrap();
+        sim.add_box_obstacle(Vec3::new(-1.0, -100.0, 0.0), Vec3::new(1.0, 100.0, 10.0)).unwrap();
+        let mut roadmap = Roadmap3d::build(&sim, &[], 1.0, 2.0).unwrap();
+        let goal_point = Vec3::new(10.0, 0.0, 5.0);
+        let goal = roadmap.add_goal(&sim, goal_point).unwrap();
+        let start = Vec3::new(-10.0, 0.0, 5.0);
+        let best = (0..roadmap.vertices().len())
+            .filter(|&k| sim.query_visibility(start, roadmap.vertices()[k], 1.0))
+            .map(|k| start.distance(roadmap.vertices()[k]) + roadmap.distance_to_goal(goal, k))
+            .fold(f32::INFINITY, f32::min);
+        let shortest = 2.0 * (9.0f32 * 9.0 + 6.0 * 6.0).sqrt() + 2.0;
+        assert!(best >= shortest * 0.999 && best < shortest * 1.05, "roadmap path {best} m, shortest {shortest} m");
+    }
+
+    #[test]
+    fn bad_arguments_are_errors_and_a_dense_sampling_is_refused() {
+        let sim = wall_with_window();
+        assert!(Roadmap3d::build(&sim, &[], 0.0, 1.0).is_err());
+        assert!(Roadmap3d::build(&sim, &[], f32::NAN, 1.0).is_err());
+        assert!(Roadmap3d::build(&sim, &[], 1.0, 0.0).is_err());
+        assert!(Roadmap3d::build(&sim, &[], 1.0, f32::INFINITY).is_err());
+        assert!(Roadmap3d::build(&sim, &[Vec3::new(f32::NAN, 0.0, 0.0)], 1.0, 1.0).is_err());
+        let error = Roadmap3d::build(&sim, &[], 1.0, 0.01).unwrap_err().to_string();
+        assert!(error.contains("roadmap vertex count"), "{error}");
+        let mut roadmap = Roadmap3d::build(&sim, &[], 1.0, 4.0).unwrap();
+        assert!(roadmap.add_goal(&sim, Vec3::new(0.0, f32::INFINITY, 0.0)).is_err());
+        assert_eq!(roadmap.goals().len(), 0);
+    }
+
+    #[test]
+    fn hand_placed_vertices_come_first_and_ones_inside_an_obstacle_are_left_out() {
+        let sim = wall_with_window();
+        let inside = Vec3::new(0.0, 0.0, 3.0);
+        let free = Vec3::new(-5.0, 0.0, 10.0);
+        let roadmap = Roadmap3d::build(&sim, &[free, inside], 1.0, 4.0).unwrap();
+        assert_eq!(roadmap.vertices()[0], free);
+        assert!(!roadmap.vertices().contains(&inside));
+        // Every edge is a clear flight, and each edge's ends differ.
+        for (a, b) in roadmap.edges() {
+            assert_ne!(a, b);
+            assert!(sim.query_visibility(roadmap.vertices()[a], roadmap.vertices()[b], 1.0));
+        }
+    }
+}
