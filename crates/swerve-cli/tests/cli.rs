@@ -232,7 +232,8 @@ fn list_names_every_builtin() {
             "galton",
             "sandpile",
             "hourglass3d",
-            "window3d"
+            "window3d",
+            "slalom3d"
         ]
     );
 }

@@ -4,7 +4,7 @@
 //! problem with its line and key, and JSON reads the same.
 
 use swerve::orca3d::{AgentParams, Extensions, Mover, Simulator, SymmetryBreaking, Vec3};
-use swerve::scenario::{AnyScenario, Crowd3dRunner, Crowd3dScenario, Format, Problem};
+use swerve::scenario::{AnyScenario, Crowd3dRunner, Crowd3dScenario, Format, Navigation, Problem};
 
 fn parse(text: &str) -> Crowd3dScenario {
     Crowd3dScenario::parse(text, Format::Toml).unwrap_or_else(|problems| panic!("{problems:#?}"))
@@ -410,9 +410,11 @@ fn json_files_read_like_toml_and_round_trip() {
     let json = scenario.to_json();
     let Ok(AnyScenario::Crowd3d(again)) = AnyScenario::parse(&json, Format::Json) else { panic!("{json}") };
     assert_eq!(again, scenario);
-    let builtin = Crowd3dScenario::builtin("window3d").unwrap();
-    let Ok(AnyScenario::Crowd3d(again)) = AnyScenario::parse(&builtin.to_json(), Format::Json) else { panic!() };
-    assert_eq!(again, builtin);
+    for name in ["window3d", "slalom3d"] {
+        let builtin = Crowd3dScenario::builtin(name).unwrap();
+        let Ok(AnyScenario::Crowd3d(again)) = AnyScenario::parse(&builtin.to_json(), Format::Json) else { panic!() };
+        assert_eq!(again, builtin);
+    }
 }
 
 #[test]
@@ -432,6 +434,157 @@ fn the_window_swarms_keep_clear_of_the_wall_and_each_other() {
     assert!(m.min_mover_clearance.unwrap() > -1e-3, "{m:?}");
     let through = runner.simulator().positions().iter().zip(runner.goals()).filter(|(p, g)| (p.x > 0.0) == (g.x > 0.0));
     assert!(through.count() > 0, "nobody is on the far side of the wall yet");
+}
+
+/// The windows of `slalom3d`: (wall x, y range, z range).
+const SLALOM_WINDOWS: [(f32, [f32; 2], [f32; 2]); 2] =
+    [(-15.0, [-24.0, -12.0], [14.0, 26.0]), (15.0, [12.0, 24.0], [14.0, 26.0])];
+
+#[test]
+fn roadmap_navigation_threads_the_windows_that_straight_flight_stalls_at() {
+    let scenario = Crowd3dScenario::builtin("slalom3d").unwrap();
+    assert_eq!(scenario.navigation, Navigation::Roadmap);
+    let mut runner = Crowd3dRunner::new(&scenario).unwrap();
+    let roadmap = runner.roadmap().expect("a roadmap");
+    // Built for the drones' radius plus the margin; every vertex and edge keeps it.
+    assert_eq!(roadmap.clearance(), 1.5 + 0.25);
+    let sim = runner.simulator();
+    assert!(roadmap.vertices().len() > 100 && roadmap.goals().len() == 54);
+    for (a, b) in roadmap.edges() {
+        assert!(sim.query_visibility(roadmap.vertices()[a], roadmap.vertices()[b], 1.75));
+    }
+    // Every drone passes each wall through its window (not round its ends or over it),
+    // keeps clear of the walls, and arrives.
+    let mut last: Vec<Vec3> = runner.simulator().positions().to_vec();
+    let mut crossings = 0;
+    while !runner.is_finished() {
+        runner.step();
+        // No agent leaves in this file: positions stay in agent order.
+        for (before, &now) in last.iter_mut().zip(runner.simulator().positions()) {
+            for (x, ys, zs) in SLALOM_WINDOWS {
+                if (before.x < x) != (now.x < x) {
+                    let at = before.lerp(now, (x - before.x) / (now.x - before.x));
+                    assert!(at.y > ys[0] && at.y < ys[1] && at.z > zs[0] && at.z < zs[1], "crossed x = {x} at {at}");
+                    crossings += 1;
+                }
+            }
+            *before = now;
+        }
+    }
+    let m = runner.metrics();
+    assert_eq!((m.arrived, crossings), (54, 2 * 54), "{m:?}");
+    assert_eq!(m.obstacle_overlaps, 0, "{m:?}");
+    assert!(m.min_obstacle_clearance.unwrap() > -1e-3, "{m:?}");
+    // Flying straight at their goals, the swarms press into the first wall and none arrives.
+    let mut straight = scenario.clone();
+    straight.navigation = Navigation::Straight;
+    let mut runner = Crowd3dRunner::new(&straight).unwrap();
+    assert!(runner.roadmap().is_none());
+    runner.set_max_steps(m.steps);
+    while !runner.is_finished() {
+        runner.step();
+    }
+    assert_eq!(runner.metrics().arrived, 0, "{:?}", runner.metrics());
+}
+
+/// A mesh wall (two triangles, 20 m wide and high) between an agent and its goal, and a
+/// box far away; `{navigation}` and `{roadmap}` are filled in.
+const MESH_WALL: &str = r#"name = "mesh-wall"
+time_step = 0.125
+steps = 600
+stop = "all-at-goal"
+{navigation}
+[[crowd3d.agent]]
+position = [-8.0, 0.0, 5.0]
+goal = [8.0, 0.0, 5.0]
+[[crowd3d.mesh]]
+vertices = [[0.0, -10.0, 0.0], [0.0, 10.0, 0.0], [0.0, 10.0, 20.0], [0.0, -10.0, 20.0]]
+triangles = [[0, 1, 2], [0, 2, 3]]
+[[crowd3d.box]]
+min = [40.0, 40.0, 0.0]
+max = [41.0, 41.0, 1.0]
+remove_at = 2.0
+{roadmap}
+"#;
+
+fn mesh_wall(navigation: &str, roadmap: &str) -> Crowd3dScenario {
+    parse(&MESH_WALL.replace("{navigation}", navigation).replace("{roadmap}", roadmap))
+}
+
+#[test]
+fn hand_placed_vertices_lead_round_a_mesh_and_the_roadmap_is_built_again_when_a_box_goes() {
+    let run = |scenario: &Crowd3dScenario| {
+        let mut runner = Crowd3dRunner::new(scenario).unwrap();
+        while !runner.is_finished() {
+            runner.step();
+        }
+        runner
+    };
+    // Meshes give the roadmap no vertices of their own: without hand-placed ones the agent
+    // sees none, flies straight and stalls at the wall, as without a roadmap.
+    for navigation in ["", "navigation = \"roadmap\""] {
+        let runner = run(&mesh_wall(navigation, ""));
+        assert_eq!(runner.metrics().arrived, 0, "{navigation}: {:?}", runner.metrics());
+    }
+    // Two vertices past the wall's south edge: round it to the goal.
+    let roadmap = "[roadmap]\nvertices = [[-3.0, -13.0, 5.0], [3.0, -13.0, 5.0]]";
+    let scenario = mesh_wall("navigation = \"roadmap\"", roadmap);
+    let mut runner = Crowd3dRunner::new(&scenario).unwrap();
+    let boxes_vertices = runner.roadmap().unwrap().vertices().len() - 2;
+    assert_eq!(boxes_vertices, 8 + 4 * 3 * ((1.0 + 2.0 * 1.5 * 1.01 + 2e-3) / 6.0f32).ceil() as usize - 12);
+    assert_eq!(&runner.roadmap().unwrap().vertices()[..2], [Vec3::new(-3.0, -13.0, 5.0), Vec3::new(3.0, -13.0, 5.0)]);
+    for _ in 0..16 {
+        runner.step();
+    }
+    // The box went at 2 s (after 16 steps): the roadmap has the hand-placed vertices only.
+    assert_eq!(runner.roadmap().unwrap().vertices().len(), 2);
+    while !runner.is_finished() {
+        runner.step();
+    }
+    let m = runner.metrics();
+    assert_eq!(m.arrived, 1, "{m:?}");
+    assert_eq!(m.obstacle_overlaps, 0, "{m:?}");
+}
+
+#[test]
+fn roadmap_options_are_checked_and_a_too_dense_sampling_is_refused() {
+    let problems = |text: &str| match Crowd3dScenario::parse(text, Format::Toml) {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(problems) => listing(&problems).join("\n"),
+    };
+    let roadmap = "navigation = \"roadmap\"";
+    let text = MESH_WALL.replace("{navigation}", "navigation = \"fly\"").replace("{roadmap}", "");
+    assert!(
+        problems(&text).contains("line 5: navigation: expected \"straight\" or \"roadmap\", got \"fly\""),
+        "{}",
+        problems(&text)
+    );
+    for (table, expected) in [
+        ("[roadmap]\nedge_spacing = 0.0", "line 17: roadmap.edge_spacing: must be greater than 0"),
+        ("[roadmap]\nmargin = -1.0", "line 17: roadmap.margin"),
+        ("[roadmap]\nspacing = 1.0", "line 17: roadmap.spacing: unknown key"),
+        ("[roadmap]\nvertices = [[1.0, 2.0]]", "line 17: roadmap.vertices[0]"),
+        // The box's edges cut every 1 mm: far beyond the vertex limit, refused by the
+        // reader rather than when the run starts.
+        (
+            "[roadmap]\nedge_spacing = 0.001",
+            "line 17: roadmap.edge_spacing: the boxes' edges sampled every 0.001 m give",
+        ),
+    ] {
+        let text = MESH_WALL.replace("{navigation}", roadmap).replace("{roadmap}", table);
+        let found = problems(&text);
+        assert!(found.contains(expected), "{table}: {found}");
+    }
+    // Without the key, the problem is the navigation's: a box too large for the default.
+    let text = MESH_WALL
+        .replace("{navigation}", roadmap)
+        .replace("{roadmap}", "")
+        .replace("[41.0, 41.0, 1.0]", "[4e4, 4e4, 4e4]");
+    assert!(
+        problems(&text).contains("line 5: navigation: the boxes' edges sampled every 6 m give"),
+        "{}",
+        problems(&text)
+    );
 }
 
 #[test]
@@ -584,7 +737,10 @@ mod fuzz {
                      [[crowd3d.sphere]]\ncount = 4\ncenter = [0.0, 30.0, 10.0]\nsphere_radius = 6.0\n\
                      [[crowd3d.random]]\ncount = 3\nmin = [-30.0, -30.0, 5.0]\nmax = [-20.0, -20.0, 9.0]\nseed = 1\n\
                      goal = { through = [0.0, 0.0, 7.0] }\n";
-        MIXED.lines().chain(spawn.lines()).map(String::from).collect()
+        // Roadmap navigation, so that its options and the rebuild are fuzzed too.
+        let mixed = MIXED.replace("steps = 120\n", "steps = 120\nnavigation = \"roadmap\"\n");
+        let roadmap = "[roadmap]\nmargin = 0.5\nedge_spacing = 3.0\nvertices = [[0.0, -5.0, 6.0]]\n";
+        mixed.lines().chain(spawn.lines()).chain(roadmap.lines()).map(String::from).collect()
     }
 
     /// One edit of the base file: delete a line, replace a value, or repeat a line.

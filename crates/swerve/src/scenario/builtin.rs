@@ -26,6 +26,7 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin { name: "sandpile", text: include_str!("../../../../scenarios/sandpile.toml") },
     Builtin { name: "hourglass3d", text: include_str!("../../../../scenarios/hourglass3d.toml") },
     Builtin { name: "window3d", text: include_str!("../../../../scenarios/window3d.toml") },
+    Builtin { name: "slalom3d", text: include_str!("../../../../scenarios/slalom3d.toml") },
 ];
 
 /// The TOML text of the built-in called `name`.

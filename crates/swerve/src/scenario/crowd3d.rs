@@ -8,7 +8,7 @@
 //! obstacles `orca3d` has beyond RVO2-3D.
 
 use super::document::Node;
-use super::model::{ExtensionsSpec, ParamOverrides, StopRule};
+use super::model::{ExtensionsSpec, Navigation, ParamOverrides, StopRule};
 use super::spheres::Point3;
 use super::{document, Format, Problem};
 use crate::orca3d::{Extensions, OverlapResolution, SymmetryBreaking, Vec3};
@@ -58,8 +58,51 @@ pub struct Crowd3dScenario {
     /// Goal tolerance (m); `None`: each agent's radius.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub goal_tolerance: Option<f32>,
+    /// How agents steer for their goals: straight (the default), or along a roadmap around
+    /// the boxes ([`crate::navigation3d::Roadmap3d`]).
+    #[serde(default, skip_serializing_if = "Navigation::is_straight")]
+    pub navigation: Navigation,
+    /// The roadmap's options (used with `navigation = "roadmap"`).
+    #[serde(default, skip_serializing_if = "Roadmap3dSpec::is_default")]
+    pub roadmap: Roadmap3dSpec,
     /// The crowd: its defaults, agents, obstacles and movers.
     pub crowd3d: Crowd3dSpec,
+}
+
+/// The `[roadmap]` table of a 3-D crowd file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Roadmap3dSpec {
+    /// Extra clearance (m, ≥ 0) beyond the largest agent radius: the roadmap's vertices and
+    /// edges keep the sum from every obstacle.
+    #[serde(default)]
+    pub margin: f32,
+    /// The longest gap (m, > 0) between the points sampled along a box's edge; `None`:
+    /// [`Roadmap3dSpec::DEFAULT_SPACING_IN_CLEARANCES`] clearances.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edge_spacing: Option<f32>,
+    /// Vertices placed by hand (beside a mesh wall, in a doorway), besides the boxes' edges.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub vertices: Vec<Point3>,
+}
+
+impl Roadmap3dSpec {
+    /// The default edge spacing, in clearances (largest radius + margin).
+    pub const DEFAULT_SPACING_IN_CLEARANCES: f32 = 4.0;
+
+    /// Whether every option is its default.
+    pub fn is_default(&self) -> bool {
+        *self == Roadmap3dSpec::default()
+    }
+
+    /// The clearance of a roadmap for agents up to `largest_radius` (m).
+    pub fn clearance(&self, largest_radius: f32) -> f32 {
+        largest_radius + self.margin
+    }
+
+    /// The edge spacing for that clearance.
+    pub fn spacing(&self, clearance: f32) -> f32 {
+        self.edge_spacing.unwrap_or(Self::DEFAULT_SPACING_IN_CLEARANCES * clearance)
+    }
 }
 
 /// The `[crowd3d]` table.

@@ -5,8 +5,9 @@
 
 use super::crowd3d::{Crowd3dScenario, GoalRule3d, Spawn3dGenerator};
 use super::generate::group_index;
-use super::model::ParamOverrides;
+use super::model::{Navigation, ParamOverrides};
 use super::Problem;
+use crate::navigation3d;
 use crate::orca3d::{AgentParams, Triangle, Vec3};
 use crate::physics3d::Aabb3;
 use crate::Error;
@@ -144,6 +145,14 @@ pub struct Crowd3dPopulation {
     pub spawners: Vec<Spawner3dPlan>,
     /// Group names, in order of first appearance.
     pub groups: Vec<String>,
+}
+
+impl Crowd3dPopulation {
+    /// The largest radius of an agent present at time 0 or spawned later (0 without any).
+    pub fn largest_radius(&self) -> f32 {
+        let spawned = self.spawners.iter().map(|s| s.setup.params.radius);
+        self.agents.iter().map(|a| a.setup.params.radius).chain(spawned).fold(0.0, f32::max)
+    }
 }
 
 /// Attempts per agent of the random generator before giving up on the region.
@@ -352,6 +361,22 @@ impl Crowd3dScenario {
             }) {
                 let message = format!("lies inside {}, which stays: no agent could ever be spawned", o.key);
                 problems.push(Problem { line: None, key: format!("crowd3d.spawn[{k}].min"), message });
+            }
+        }
+        if self.navigation == Navigation::Roadmap {
+            let clearance = self.roadmap.clearance(population.largest_radius());
+            let spacing = self.roadmap.spacing(clearance);
+            let boxes = obstacles.iter().filter_map(|o| o.solid_box);
+            let count = self.roadmap.vertices.len()
+                + boxes.map(|b| navigation3d::box_vertex_count(&b, clearance, spacing)).sum::<usize>();
+            if count > navigation3d::MAX_ROADMAP_VERTICES {
+                let key = if self.roadmap.edge_spacing.is_some() { "roadmap.edge_spacing" } else { "navigation" };
+                let message = format!(
+                    "the boxes' edges sampled every {spacing} m give {count} roadmap vertices, more than {}: set a \
+                     larger [roadmap] edge_spacing",
+                    navigation3d::MAX_ROADMAP_VERTICES
+                );
+                problems.push(Problem { line: None, key: key.into(), message });
             }
         }
         problems

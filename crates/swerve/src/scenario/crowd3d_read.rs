@@ -5,7 +5,7 @@
 
 use super::crowd3d::{
     Agent3dSpec, BoxObstacleSpec, Crowd3dScenario, Crowd3dSpec, GoalRule3d, LatticeGenerator, MeshObstacleSpec,
-    MoverSpec, Random3dGenerator, Spawn3dGenerator, SphereGenerator,
+    MoverSpec, Random3dGenerator, Roadmap3dSpec, Spawn3dGenerator, SphereGenerator,
 };
 use super::document::{Node, Value};
 use super::model::{GoalKeyword, ParamOverrides, MAX_AGENTS};
@@ -17,7 +17,7 @@ use crate::orca3d::{AgentParams, Mover, Simulator, Triangle, Vec3};
 use crate::Error;
 
 /// The top-level keys of a 3-D crowd scenario besides [`HEADER_KEYS`].
-const CROWD3D_TOP_KEYS: [&str; 3] = ["stop", "goal_tolerance", "crowd3d"];
+const CROWD3D_TOP_KEYS: [&str; 5] = ["stop", "goal_tolerance", "navigation", "roadmap", "crowd3d"];
 
 /// The keys of `[crowd3d]`.
 const CROWD3D_KEYS: [&str; 10] =
@@ -31,6 +31,17 @@ impl Reader {
         let Header { name, description, time_step, steps } = self.header(t);
         let stop = self.stop_rule(t);
         let goal_tolerance = self.opt_number(t, "goal_tolerance", Range::Positive);
+        let navigation = self.navigation(t);
+        let roadmap = match t.node.get("roadmap").and_then(|n| self.expect_table(n, "roadmap")) {
+            Some(r) => {
+                self.check_keys(r, &["margin", "edge_spacing", "vertices"]);
+                let margin = self.opt_number(r, "margin", Range::NonNegative).unwrap_or(0.0);
+                let edge_spacing = self.opt_number(r, "edge_spacing", Range::Positive);
+                let vertices = self.point_list(r, "vertices", 0).unwrap_or_default();
+                Roadmap3dSpec { margin, edge_spacing, vertices }
+            }
+            None => Roadmap3dSpec::default(),
+        };
         let crowd3d = match t.node.get("crowd3d") {
             Some(node) => self.expect_table(node, "crowd3d").map(|c| self.crowd3d_table(c)),
             None => {
@@ -45,6 +56,8 @@ impl Reader {
             steps: steps?,
             stop,
             goal_tolerance,
+            navigation,
+            roadmap,
             crowd3d: crowd3d?,
         };
         if !self.problems.is_empty() {

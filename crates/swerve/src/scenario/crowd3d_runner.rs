@@ -7,8 +7,9 @@
 use super::crowd3d::Crowd3dScenario;
 use super::crowd3d_generate::{AgentSetup3d, Obstacle3d, Spawner3dPlan};
 use super::runner::{spawns_due, SPAWN_ATTEMPTS};
-use super::StopRule;
+use super::{Navigation, StopRule};
 use crate::metrics::{pair_sweep, OVERLAP_TOLERANCE};
+use crate::navigation3d::Roadmap3d;
 use crate::orca3d::{Mover, MoverId, ObstacleId, Simulator, Vec3};
 use crate::reference::preferred_velocity_toward3d;
 use crate::AgentId;
@@ -81,6 +82,8 @@ struct Track {
     appeared: f32,
     /// When it first came within its goal tolerance (s).
     arrival: Option<f32>,
+    /// Its goal's number in the roadmap (0 without one).
+    route: usize,
     path_length: f64,
     last: Vec3,
 }
@@ -109,6 +112,11 @@ pub struct Crowd3dRunner {
     max_agents: usize,
     /// By agent id.
     tracks: Vec<Track>,
+    /// With `navigation = "roadmap"`: the roadmap, built again whenever an obstacle goes.
+    roadmap: Option<Roadmap3d>,
+    /// The roadmap's clearance (the largest agent radius plus the margin) and edge spacing.
+    roadmap_clearance: f32,
+    roadmap_spacing: f32,
     prefs: Vec<Vec3>,
     /// The present agents' radii, in agent order (scratch of the metrics).
     radii: Vec<f32>,
@@ -137,6 +145,7 @@ impl Crowd3dRunner {
         let problem = |p: super::Problem| Error::Scenario { file: scenario.name.clone(), problems: vec![p] };
         let obstacles = scenario.obstacles().map_err(problem)?;
         let population = scenario.population(&obstacles).map_err(problem)?;
+        let roadmap_clearance = scenario.roadmap.clearance(population.largest_radius());
         let mut sim = Simulator::new(scenario.time_step, AgentSetup3d::library().params)?;
         sim.set_extensions(scenario.crowd3d.extensions.to_extensions3d())?;
         let mut obstacle_ids = Vec::with_capacity(obstacles.len());
@@ -162,6 +171,11 @@ impl Crowd3dRunner {
             .map(|plan| Spawner { rng: ChaCha8Rng::seed_from_u64(plan.spec.seed), plan, added: 0 })
             .collect::<Vec<_>>();
         let max_agents = population.agents.len() + spawners.iter().map(|s| s.plan.spec.limit).sum::<usize>();
+        let roadmap_spacing = scenario.roadmap.spacing(roadmap_clearance);
+        let roadmap = match scenario.navigation {
+            Navigation::Roadmap => Some(Self::roadmap_for(&sim, scenario, roadmap_clearance, roadmap_spacing)?),
+            Navigation::Straight => None,
+        };
         let mut runner = Crowd3dRunner {
             scenario: scenario.clone(),
             sim,
@@ -173,6 +187,9 @@ impl Crowd3dRunner {
             max_agents,
             prefs: Vec::new(),
             tracks: Vec::new(),
+            roadmap,
+            roadmap_clearance,
+            roadmap_spacing,
             radii: Vec::new(),
             order: Vec::new(),
             steps: 0,
@@ -206,6 +223,10 @@ impl Crowd3dRunner {
         group: u32,
         remove_at_goal: bool,
     ) -> Result<AgentId, Error> {
+        let route = match &mut self.roadmap {
+            Some(roadmap) => roadmap.add_goal(&self.sim, goal)?,
+            None => 0,
+        };
         let sim = &mut self.sim;
         let id = sim.add_agent_with(position, setup.params)?;
         if let Some(horizon) = setup.obstacle_time_horizon {
@@ -232,6 +253,7 @@ impl Crowd3dRunner {
             remove_at_goal,
             appeared: sim.global_time(),
             arrival: None,
+            route,
             path_length: 0.0,
             last: position,
         });
@@ -282,12 +304,23 @@ impl Crowd3dRunner {
     }
 
     /// Sets every agent's preferred velocity toward its goal (at most 1 m/s:
-    /// [`preferred_velocity_toward3d`]), steps the simulator, flies the movers on, removes
+    /// [`preferred_velocity_toward3d`], or along the roadmap:
+    /// [`Roadmap3d::preferred_velocity`]), steps the simulator, flies the movers on, removes
     /// the obstacles due at the new time and records the metrics.
     pub fn step(&mut self) {
         self.prefs.clear();
-        let goals = self.sim.agent_ids().iter().map(|id| self.tracks[id.0 as usize].goal);
-        self.prefs.extend(goals.zip(self.sim.positions()).map(|(g, &p)| preferred_velocity_toward3d(g, p)));
+        let (sim, tracks) = (&self.sim, &self.tracks);
+        let agents = sim.agent_ids().par_iter().zip(sim.positions());
+        match &self.roadmap {
+            // Each agent looks for the vertices it sees: worth both threads.
+            Some(roadmap) => self.prefs.par_extend(agents.map_init(Vec::new, |scratch, (id, &p)| {
+                let track = &tracks[id.0 as usize];
+                roadmap.preferred_velocity_with(sim, p, track.radius, track.route, scratch)
+            })),
+            None => {
+                self.prefs.par_extend(agents.map(|(id, &p)| preferred_velocity_toward3d(tracks[id.0 as usize].goal, p)))
+            }
+        }
         // One finite velocity per agent (goals and positions are finite): cannot fail, and
         // ignoring the Result keeps the step panic-free either way.
         let _ = self.sim.set_pref_velocities(&self.prefs);
@@ -318,15 +351,49 @@ impl Crowd3dRunner {
         self.spawn_due();
     }
 
-    /// Removes the obstacles whose removal step is the next step to run.
+    /// Removes the obstacles whose removal step is the next step to run, and builds the
+    /// roadmap again without them (the old one would route round them).
     fn remove_due_obstacles(&mut self) {
+        let mut removed = false;
         for (id, due) in &mut self.obstacle_ids {
             if due.is_some_and(|k| k <= self.steps) {
                 // The id is live (removed once, then `due` is cleared).
-                let _ = self.sim.remove_obstacle(*id);
+                removed |= self.sim.remove_obstacle(*id).is_ok();
                 *due = None;
             }
         }
+        if removed && self.roadmap.is_some() {
+            // Fewer obstacles cannot make the build fail where it succeeded before, nor a
+            // finite goal fail to be added; should they, the old roadmap stays.
+            if let Ok(mut roadmap) =
+                Self::roadmap_for(&self.sim, &self.scenario, self.roadmap_clearance, self.roadmap_spacing)
+            {
+                let routes: Result<Vec<usize>, Error> =
+                    self.tracks.iter().map(|t| roadmap.add_goal(&self.sim, t.goal)).collect();
+                if let Ok(routes) = routes {
+                    for (track, route) in self.tracks.iter_mut().zip(routes) {
+                        track.route = route;
+                    }
+                    self.roadmap = Some(roadmap);
+                }
+            }
+        }
+    }
+
+    /// The roadmap over the simulator's live obstacles, with the file's hand-placed vertices.
+    fn roadmap_for(
+        sim: &Simulator,
+        scenario: &Crowd3dScenario,
+        clearance: f32,
+        spacing: f32,
+    ) -> Result<Roadmap3d, Error> {
+        let extra: Vec<Vec3> = scenario.roadmap.vertices.iter().map(|&v| Vec3::from(v)).collect();
+        Roadmap3d::build(sim, &extra, clearance, spacing)
+    }
+
+    /// The roadmap, with `navigation = "roadmap"` (built again whenever an obstacle goes).
+    pub fn roadmap(&self) -> Option<&Roadmap3d> {
+        self.roadmap.as_ref()
     }
 
     /// Whether obstacle `k` (in [`Crowd3dRunner::obstacles`]' order) is still there.

@@ -127,6 +127,13 @@ pub enum Navigation {
     Roadmap,
 }
 
+impl Navigation {
+    /// Whether it is [`Navigation::Straight`] (the default).
+    pub fn is_straight(&self) -> bool {
+        *self == Navigation::Straight
+    }
+}
+
 /// Roadmap options.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RoadmapSpec {

@@ -457,6 +457,24 @@ impl Reader {
         }
     }
 
+    /// The top-level `navigation` key (planar and 3-D crowds): `"straight"` (the default) or
+    /// `"roadmap"`.
+    pub(super) fn navigation(&mut self, t: Table) -> Navigation {
+        match self.opt_string(t, "navigation").as_deref() {
+            None | Some("straight") => Navigation::Straight,
+            Some("roadmap") => Navigation::Roadmap,
+            Some(other) => {
+                let line = t.node.get("navigation").and_then(|n| n.line);
+                self.problem(
+                    line,
+                    "navigation".into(),
+                    format!("expected \"straight\" or \"roadmap\", got \"{other}\""),
+                );
+                Navigation::Straight
+            }
+        }
+    }
+
     /// The `stop` key of a scenario (`"steps"` when absent).
     pub(super) fn stop_rule(&mut self, t: Table) -> StopRule {
         match self.opt_string(t, "stop").as_deref() {
@@ -477,19 +495,7 @@ impl Reader {
         let Header { name, description, time_step, steps } = self.header(t);
         let stop = self.stop_rule(t);
         let goal_tolerance = self.opt_number(t, "goal_tolerance", Range::Positive);
-        let navigation = match self.opt_string(t, "navigation").as_deref() {
-            None | Some("straight") => Navigation::Straight,
-            Some("roadmap") => Navigation::Roadmap,
-            Some(other) => {
-                let line = t.node.get("navigation").and_then(|n| n.line);
-                self.problem(
-                    line,
-                    "navigation".into(),
-                    format!("expected \"straight\" or \"roadmap\", got \"{other}\""),
-                );
-                Navigation::Straight
-            }
-        };
+        let navigation = self.navigation(t);
         let roadmap = match t.node.get("roadmap").and_then(|n| self.expect_table(n, "roadmap")) {
             Some(r) => {
                 self.check_keys(r, &["margin", "vertices"]);
