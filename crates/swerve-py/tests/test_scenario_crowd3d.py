@@ -224,6 +224,28 @@ def test_the_window3d_builtin():
     assert "window3d" in repr(runner) and "dimensions=3" in repr(runner)
 
 
+def test_the_slalom3d_builtin_routes_by_roadmap_through_both_windows():
+    runner = swerve.ScenarioRunner("slalom3d")
+    assert runner.dimensions == 3 and runner.positions().shape == (54, 3)
+    # Window (wall x, y range, z range) of each wall; the drones keep their order (no sinks).
+    windows = [(-15.0, (-24.0, -12.0), (14.0, 26.0)), (15.0, (12.0, 24.0), (14.0, 26.0))]
+    before = runner.positions().astype(np.float64)
+    crossed = 0
+    while not runner.is_finished:
+        runner.step()
+        now = runner.positions().astype(np.float64)
+        for x, (y0, y1), (z0, z1) in windows:
+            crossing = (before[:, 0] < x) != (now[:, 0] < x)
+            t = (x - before[crossing, 0]) / (now[crossing, 0] - before[crossing, 0])
+            at = before[crossing] + t[:, None] * (now[crossing] - before[crossing])
+            assert np.all((at[:, 1] > y0) & (at[:, 1] < y1) & (at[:, 2] > z0) & (at[:, 2] < z1)), at
+            crossed += int(crossing.sum())
+        before = now
+    metrics = runner.metrics()
+    assert metrics["arrived"] == 54 and crossed == 2 * 54, metrics
+    assert metrics["obstacle_overlaps"] == 0
+
+
 def test_the_step_limit_of_a_crowd3d_file(tmp_path):
     path = tmp_path / "short.toml"
     path.write_text(CROWD3D)
