@@ -2408,6 +2408,18 @@ enum SwerveStatus swerve_simulator3d_add_box_obstacle(struct SwerveSimulator3d *
 // `sim` is null or a live handle.
 enum SwerveStatus swerve_simulator3d_remove_obstacle(struct SwerveSimulator3d *sim, uint32_t id);
 
+// Whether a sphere of `radius` (m, ≥ 0) can fly straight from `from` to `to` without
+// touching a static obstacle (the 3-D `queryVisibility`; touching counts as blocked, and
+// `from == to` asks whether a sphere at `from` is clear).
+//
+// # Safety
+// `sim` is null or a live handle; `out` is null or valid for writing.
+enum SwerveStatus swerve_simulator3d_query_visibility(const struct SwerveSimulator3d *sim,
+                                                      struct SwerveVec3 from,
+                                                      struct SwerveVec3 to,
+                                                      float radius,
+                                                      bool *out);
+
 // The static obstacles' ids (added and not removed), in the order they were added; `*count`
 // and `out` as in `swerve_simulator3d_agent_ids`.
 //

@@ -895,6 +895,42 @@ pub unsafe extern "C" fn swerve_simulator3d_remove_obstacle(sim: *mut SwerveSimu
     unsafe { change(sim, |sim| Ok(sim.remove_obstacle(ObstacleId(id))?)) }
 }
 
+/// `v` when every coordinate is finite (the C interface's own arguments, as the planar
+/// `finite`).
+fn finite3(what: &str, v: SwerveVec3) -> Result<Vec3, Failure> {
+    if v.x.is_finite() && v.y.is_finite() && v.z.is_finite() {
+        Ok(v.into())
+    } else {
+        Err(Failure::invalid(format!("{what} must be finite, got ({}, {}, {})", v.x, v.y, v.z)))
+    }
+}
+
+/// Whether a sphere of `radius` (m, ≥ 0) can fly straight from `from` to `to` without
+/// touching a static obstacle (the 3-D `queryVisibility`; touching counts as blocked, and
+/// `from == to` asks whether a sphere at `from` is clear).
+///
+/// # Safety
+/// `sim` is null or a live handle; `out` is null or valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn swerve_simulator3d_query_visibility(
+    sim: *const SwerveSimulator3d,
+    from: SwerveVec3,
+    to: SwerveVec3,
+    radius: f32,
+    out: *mut bool,
+) -> SwerveStatus {
+    guard(|| {
+        let sim = unsafe { inner(sim) }?;
+        let out = Out::new(out, "out")?;
+        let (from, to) = (finite3("from", from)?, finite3("to", to)?);
+        if !(radius.is_finite() && radius >= 0.0) {
+            return Err(Failure::invalid(format!("radius must be finite and at least 0, got {radius}")));
+        }
+        unsafe { out.set(sim.query_visibility(from, to, radius)) };
+        Ok(())
+    })
+}
+
 /// The static obstacles' ids (added and not removed), in the order they were added; `*count`
 /// and `out` as in `swerve_simulator3d_agent_ids`.
 ///

@@ -562,6 +562,20 @@ impl PySimulator3d {
         self.sim.remove_obstacle(ObstacleId(obstacle)).py()
     }
 
+    /// Whether a sphere of `radius` (m) can fly straight from `a` to `b` (each `(x, y, z)`)
+    /// without touching a static obstacle: the 3-D `query_visibility` (touching counts as
+    /// blocked; `a == b` asks whether a sphere at `a` is clear). Raises `InvalidValueError`
+    /// for a non-finite point or a radius that is not finite and at least 0.
+    #[pyo3(signature = (a, b, radius = 0.0))]
+    fn query_visibility(&self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, radius: f32) -> PyResult<bool> {
+        let (a, b) = (vec3(a, "a")?, vec3(b, "b")?);
+        check_finite(&[a, b], "query points")?;
+        if !(radius.is_finite() && radius >= 0.0) {
+            return Err(invalid_value(format!("radius must be finite and at least 0, got {radius}")));
+        }
+        Ok(self.sim.query_visibility(a, b, radius))
+    }
+
     /// The ids of the static obstacles not removed (uint32), in the order they were added.
     fn obstacle_ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
         PyArray1::from_iter(py, self.sim.obstacles().map(|(id, _)| id.0))

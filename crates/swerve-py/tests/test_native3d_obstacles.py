@@ -249,6 +249,28 @@ def scene():
     return sim
 
 
+def test_visibility_is_blocked_by_a_wall_and_open_through_its_window_and_after_removal():
+    sim = swerve.Simulator3d(time_step=0.125)
+    vertices, triangles = wall_with_window(2.0)
+    window = sim.add_obstacle(vertices, triangles)
+    box = sim.add_box_obstacle((4, -1, -1), (6, 1, 1))
+    # Through the 4 m window (|y|, |z| < 2) for a sphere smaller than the gap to its frame.
+    assert sim.query_visibility((-5, 0, 0), (2, 0, 0), 1.5)
+    assert not sim.query_visibility((-5, 0, 0), (2, 0, 0), 2.5)
+    assert not sim.query_visibility((-5, 5, 0), (2, 5, 0))
+    # On through the box: blocked; over it with room to spare: clear; a point inside it is not.
+    assert not sim.query_visibility((2, 0, 0), (8, 0, 0), 0.1)
+    assert sim.query_visibility((2, 0, 3), (8, 0, 3), 1.5)
+    assert not sim.query_visibility((5, 0, 0), (5, 0, 0))
+    # Touching counts as blocked: 2 m above the box's top face, a 2 m sphere touches it.
+    assert not sim.query_visibility((5, 0, 3), (5, 0, 3), 2.0)
+    assert sim.query_visibility((5, 0, 3), (5, 0, 3), 1.99)
+    sim.remove_obstacle(window)
+    assert sim.query_visibility((-5, 5, 0), (2, 5, 0), 1.0)
+    sim.remove_obstacle(box)
+    assert sim.query_visibility((2, 0, 0), (8, 0, 0), 0.1)
+
+
 def test_bad_obstacle_input_raises_and_changes_nothing():
     sim, twin = scene(), scene()
     vertices, triangles = wall()
@@ -281,6 +303,10 @@ def test_bad_obstacle_input_raises_and_changes_nothing():
         (swerve.UnknownIdError, "unknown obstacle id 1", lambda: sim.remove_obstacle(1)),
         (swerve.UnknownIdError, "unknown obstacle id 7", lambda: sim.obstacle_triangles(7)),
         (swerve.SwerveError, "record_decisions", lambda: sim.obstacle_plane_count(0)),
+        (swerve.InvalidValueError, "query points", lambda: sim.query_visibility((0, 0, math.nan), (1, 1, 1), 1.0)),
+        (swerve.InvalidValueError, "radius must be finite", lambda: sim.query_visibility((0, 0, 0), (1, 1, 1), -1.0)),
+        (swerve.InvalidValueError, "radius must be finite", lambda: sim.query_visibility((0, 0, 0), (1, 1, 1), math.inf)),
+        (swerve.InvalidValueError, "must have 3 components", lambda: sim.query_visibility((0, 0), (1, 1, 1))),
     ]
     for error, words, call in bad:
         with pytest.raises(error, match=words.replace("(", r"\(").replace(")", r"\)")):

@@ -463,6 +463,16 @@ namespace Swerve
             return id;
         }
 
+        /// <summary>Whether a sphere of <paramref name="radius"/> (m, ≥ 0) can fly straight from
+        /// <paramref name="from"/> to <paramref name="to"/> without touching a static obstacle
+        /// (touching counts as blocked).</summary>
+        public bool QueryVisibility(Vector3 from, Vector3 to, float radius)
+        {
+            bool value;
+            Call(NativeMethods.swerve_simulator3d_query_visibility(Raw, Vec.ToNative(from), Vec.ToNative(to), radius, &value));
+            return value;
+        }
+
         /// <summary>Removes a static obstacle, from the next step on; the others keep their
         /// ids.</summary>
         public void RemoveObstacle(uint id)

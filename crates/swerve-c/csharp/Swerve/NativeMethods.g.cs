@@ -1093,6 +1093,17 @@ namespace Swerve.Native
         internal static extern SwerveStatus swerve_simulator3d_remove_obstacle(SwerveSimulator3d* sim, uint id);
 
         /// <summary>
+        ///  Whether a sphere of `radius` (m, ≥ 0) can fly straight from `from` to `to` without
+        ///  touching a static obstacle (the 3-D `queryVisibility`; touching counts as blocked, and
+        ///  `from == to` asks whether a sphere at `from` is clear).
+        ///
+        ///  # Safety
+        ///  `sim` is null or a live handle; `out` is null or valid for writing.
+        /// </summary>
+        [DllImport(__DllName, EntryPoint = "swerve_simulator3d_query_visibility", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern SwerveStatus swerve_simulator3d_query_visibility(SwerveSimulator3d* sim, SwerveVec3 from, SwerveVec3 to, float radius, bool* @out);
+
+        /// <summary>
         ///  The static obstacles' ids (added and not removed), in the order they were added; `*count`
         ///  and `out` as in `swerve_simulator3d_agent_ids`.
         ///

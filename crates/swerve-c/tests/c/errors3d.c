@@ -442,6 +442,30 @@ int main(void) {
     CHECK(swerve_simulator3d_remove_obstacle(sim, 1) == SWERVE_STATUS_UNKNOWN_ID);
     CHECK(swerve_simulator3d_obstacle_triangles(sim, 1, triangles, 12, &count) == SWERVE_STATUS_UNKNOWN_ID);
     CHECK(swerve_simulator3d_obstacle_ids(sim, ids, 4, &count) == SWERVE_STATUS_OK && count == 1 && ids[0] == 0);
+    {
+        /* Visibility past the box (-1..1)³: through it blocked, 2 m beside it clear for a
+           sphere of 0.5 m but not of 2.5 m; bad arguments refused, leaving the answer alone. */
+        bool visible = true;
+        CHECK(swerve_simulator3d_query_visibility(sim, vec3(-5.0f, 0.0f, 0.0f), vec3(5.0f, 0.0f, 0.0f), 0.5f, &visible) ==
+                  SWERVE_STATUS_OK &&
+              !visible);
+        CHECK(swerve_simulator3d_query_visibility(sim, vec3(-5.0f, 3.0f, 0.0f), vec3(5.0f, 3.0f, 0.0f), 0.5f, &visible) ==
+                  SWERVE_STATUS_OK &&
+              visible);
+        CHECK(swerve_simulator3d_query_visibility(sim, vec3(-5.0f, 3.0f, 0.0f), vec3(5.0f, 3.0f, 0.0f), 2.5f, &visible) ==
+                  SWERVE_STATUS_OK &&
+              !visible);
+        visible = true;
+        CHECK(swerve_simulator3d_query_visibility(sim, vec3(NAN, 3.0f, 0.0f), vec3(5.0f, 3.0f, 0.0f), 0.5f, &visible) ==
+              SWERVE_STATUS_INVALID_ARGUMENT);
+        CHECK(swerve_simulator3d_query_visibility(sim, vec3(-5.0f, 3.0f, 0.0f), vec3(5.0f, 3.0f, 0.0f), -1.0f, &visible) ==
+              SWERVE_STATUS_INVALID_ARGUMENT);
+        CHECK(visible);
+        CHECK(swerve_simulator3d_query_visibility(sim, vec3(0.0f, 0.0f, 0.0f), vec3(5.0f, 3.0f, 0.0f), 0.5f, NULL) ==
+              SWERVE_STATUS_NULL_POINTER);
+        CHECK(swerve_simulator3d_query_visibility(NULL, vec3(0.0f, 0.0f, 0.0f), vec3(5.0f, 3.0f, 0.0f), 0.5f, &visible) ==
+              SWERVE_STATUS_NULL_POINTER);
+    }
     CHECK(swerve_simulator3d_set_agent_obstacle_time_horizon(sim, 0, 2.0f) == SWERVE_STATUS_OK);
     CHECK(swerve_simulator3d_agent_obstacle_time_horizon(sim, 0, &value) == SWERVE_STATUS_OK && value == 2.0f);
     CHECK(swerve_simulator3d_agent_obstacle_time_horizon(sim, 1, &value) == SWERVE_STATUS_OK && value == 10.0f);

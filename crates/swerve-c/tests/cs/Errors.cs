@@ -248,6 +248,11 @@ static class Errors
             sim3.RemoveObstacle(1);
             C.Raises<KeyNotFoundException>(() => sim3.RemoveObstacle(1), "unknown obstacle id 1", "removing an obstacle twice");
             C.Check(sim3.GetObstacleIds().Length == 1, "one obstacle left");
+            C.Check(!sim3.QueryVisibility(new Vec3(-5.0f, 0.0f, 0.0f), new Vec3(5.0f, 0.0f, 0.0f), 0.5f), "through the box: blocked");
+            C.Check(sim3.QueryVisibility(new Vec3(-5.0f, 3.0f, 0.0f), new Vec3(5.0f, 3.0f, 0.0f), 0.5f), "2 m beside the box: clear for 0.5 m");
+            C.Check(!sim3.QueryVisibility(new Vec3(-5.0f, 3.0f, 0.0f), new Vec3(5.0f, 3.0f, 0.0f), 2.5f), "2 m beside the box: blocked for 2.5 m");
+            C.Raises<ArgumentException>(() => sim3.QueryVisibility(new Vec3(float.NaN, 3.0f, 0.0f), new Vec3(5.0f, 3.0f, 0.0f), 0.5f), "from must be finite", "a NaN point");
+            C.Raises<ArgumentException>(() => sim3.QueryVisibility(low, new Vec3(5.0f, 3.0f, 0.0f), -1.0f), "radius must be finite and at least 0", "a negative radius");
             sim3.SetAgentObstacleTimeHorizon(0, 2.0f);
             C.Check(sim3.GetAgentObstacleTimeHorizon(0) == 2.0f && sim3.GetAgentObstacleTimeHorizon(1) == 10.0f, "an obstacle horizon read back");
             sim3.SetRecordDecisions(true);

@@ -282,7 +282,7 @@ impl Obstacles {
     ///
     /// Every live obstacle is looked at, its bounds first (a roadmap's segments are long and
     /// would cover most of the grids' cells); up to date from the change on, without waiting
-    /// for [`Obstacles::prepare`].
+    /// for [`Obstacles::prepare`]. A non-finite argument or a negative radius is never visible.
     pub(crate) fn is_visible(&self, from: Vec3, to: Vec3, radius: f32) -> bool {
         let grown = |b: &Aabb3| Aabb3 { min: b.min - Vec3::splat(radius), max: b.max + Vec3::splat(radius) };
         let p = from.as_dvec3();
@@ -297,7 +297,11 @@ impl Obstacles {
             grown(&o.bounds).meets_segment(from, to)
                 && (o.solid_box.is_some_and(|b| b.meets_segment(from, to)) || o.triangles.iter().any(near))
         };
-        radius.is_finite() && from.is_finite() && to.is_finite() && !self.meshes.iter().flatten().any(blocks)
+        radius.is_finite()
+            && radius >= 0.0
+            && from.is_finite()
+            && to.is_finite()
+            && !self.meshes.iter().flatten().any(blocks)
     }
 }
 
@@ -685,5 +689,7 @@ mod tests {
         assert!(!obstacles.is_visible(Vec3::ZERO, Vec3::new(f32::NAN, 0.0, 0.0), 1.0));
         assert!(!obstacles.is_visible(Vec3::splat(f32::INFINITY), Vec3::X, 1.0));
         assert!(!obstacles.is_visible(Vec3::ZERO, Vec3::X, f32::NAN));
+        assert!(!obstacles.is_visible(Vec3::ZERO, Vec3::X, -1.0));
+        assert!(obstacles.is_visible(Vec3::ZERO, Vec3::X, 0.0));
     }
 }

@@ -580,8 +580,8 @@ impl Simulator {
     /// without touching a static obstacle: RVO2's planar `queryVisibility` in space, what a
     /// roadmap ([`crate::navigation3d::Roadmap3d`]) asks of its edges. Touching counts as
     /// blocked; `from == to` asks whether a sphere at `from` is clear of every obstacle. A
-    /// removed obstacle blocks nothing from its removal on; a non-finite argument is never
-    /// visible.
+    /// removed obstacle blocks nothing from its removal on; a non-finite argument or a negative
+    /// radius is never visible.
     ///
     /// It looks at every obstacle (its bounding box first, then its triangles), not the
     /// step's grids: a long segment would cover most of their cells.
