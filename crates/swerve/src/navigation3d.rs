@@ -29,6 +29,7 @@ use crate::physics3d::Aabb3;
 use crate::reference::preferred_velocity_toward3d;
 use crate::Error;
 use petgraph::graph::{NodeIndex, UnGraph};
+use petgraph::visit::EdgeRef;
 use rayon::prelude::*;
 use std::collections::HashSet;
 
@@ -203,9 +204,59 @@ impl Roadmap3d {
         scratch: &mut Vec<(f32, u32)>,
     ) -> Vec3 {
         let Some(route) = self.goals.get(goal) else { return Vec3::ZERO };
+        match self.target(sim, position, radius, route, scratch) {
+            Some(k) => (self.vertices[k] - position).normalize_or_zero(),
+            None => preferred_velocity_toward3d(route.goal, position),
+        }
+    }
+
+    /// The way an agent of `radius` at `position` means to fly to goal number `goal`: its
+    /// position, the vertex it heads for ([`Roadmap3d::preferred_velocity`]'s), the roadmap's
+    /// shortest path from there, and the goal; `[position, goal]` when it flies straight.
+    /// Empty for a goal never added. What the viewer draws to show why an agent flies where
+    /// it does.
+    pub fn route(&self, sim: &Simulator, position: Vec3, radius: f32, goal: usize) -> Vec<Vec3> {
+        let Some(route) = self.goals.get(goal) else { return Vec::new() };
+        let mut way = vec![position];
+        let mut at = self.target(sim, position, radius, route, &mut Vec::new());
+        // Down the shortest path: from each vertex, the neighbour (or the goal) through which
+        // its distance was found. A path visits each vertex once, so the guard never fires on
+        // a consistent roadmap.
+        while let Some(k) = at.filter(|_| way.len() <= self.vertices.len()) {
+            way.push(self.vertices[k]);
+            // No path is shorter than the straight line: one as short is the goal's own edge.
+            let here = route.distance[k];
+            if here <= self.vertices[k].distance(route.goal) {
+                break;
+            }
+            let node = NodeIndex::new(k);
+            at = self
+                .graph
+                .edges(node)
+                .map(|e| {
+                    let other = if e.source() == node { e.target() } else { e.source() }.index();
+                    (*e.weight() + route.distance[other], other)
+                })
+                .filter(|&(through, other)| other != k && route.distance[other] < here && through.is_finite())
+                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+                .map(|(_, other)| other);
+        }
+        way.push(route.goal);
+        way
+    }
+
+    /// The vertex an agent heads for: `None` when it sees its goal (or nothing at all).
+    fn target(
+        &self,
+        sim: &Simulator,
+        position: Vec3,
+        radius: f32,
+        route: &Route,
+        scratch: &mut Vec<(f32, u32)>,
+    ) -> Option<usize> {
         let sight = radius * 0.999;
         if sim.query_visibility(position, route.goal, sight) {
-            return preferred_velocity_toward3d(route.goal, position);
+            return None;
         }
         scratch.clear();
         for (k, (&v, &rest)) in self.vertices.iter().zip(&route.distance).enumerate() {
@@ -217,12 +268,7 @@ impl Roadmap3d {
             }
         }
         scratch.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let target =
-            scratch.iter().map(|&(_, k)| self.vertices[k as usize]).find(|&v| sim.query_visibility(position, v, sight));
-        match target {
-            Some(v) => (v - position).normalize_or_zero(),
-            None => preferred_velocity_toward3d(route.goal, position),
-        }
+        scratch.iter().map(|&(_, k)| k as usize).find(|&k| sim.query_visibility(position, self.vertices[k], sight))
     }
 }
 
@@ -332,6 +378,25 @@ mod tests {
             assert!(d.is_finite(), "vertex {k} at {v} cannot reach the goal");
             assert!(d >= v.distance(goal_point) * (1.0 - 1e-6), "shorter than the straight line");
         }
+        // The route: from the start to the goal through the window, each leg a clear flight,
+        // as long as the best total the agent steers by, and heading where the agent does.
+        let way = roadmap.route(&sim, start, 0.5, goal);
+        assert!(way.len() >= 3 && way[0] == start && *way.last().unwrap() == goal_point, "{way:?}");
+        for leg in way.windows(2) {
+            assert!(sim.query_visibility(leg[0], leg[1], 0.5 * 0.999), "{leg:?}");
+        }
+        let length: f32 = way.windows(2).map(|leg| leg[0].distance(leg[1])).sum();
+        let best = (0..roadmap.vertices().len())
+            .filter(|&k| sim.query_visibility(start, roadmap.vertices()[k], 0.5 * 0.999))
+            .map(|k| start.distance(roadmap.vertices()[k]) + roadmap.distance_to_goal(goal, k))
+            .fold(f32::INFINITY, f32::min);
+        assert!((length - best).abs() < 1e-3 * best, "route {length} m, best total {best} m");
+        let heading = roadmap.preferred_velocity(&sim, start, 0.5, goal);
+        assert!((heading - (way[1] - start).normalize()).length() < 1e-6);
+        let through = way.iter().filter(|v| v.x.abs() <= 2.0).collect::<Vec<_>>();
+        assert!(through.iter().all(|v| (v.y - 10.0).abs() < 3.0 && (v.z - 10.0).abs() < 3.0), "{way:?}");
+        assert_eq!(roadmap.route(&sim, goal_point - Vec3::X, 0.5, goal), [goal_point - Vec3::X, goal_point]);
+        assert!(roadmap.route(&sim, start, 0.5, goal + 1).is_empty());
         // Following the preferred velocity flies through the window (|y − 10| < 3) and never
         // comes within the radius of the wall.
         let (mut p, mut crossed_at) = (start, None);

@@ -396,6 +396,15 @@ impl Crowd3dRunner {
         self.roadmap.as_ref()
     }
 
+    /// The way agent `id` means to fly from where it is now ([`Roadmap3d::route`]: its
+    /// position, the roadmap vertices, its goal); empty without a roadmap or for an agent not
+    /// present.
+    pub fn route(&self, id: AgentId) -> Vec<Vec3> {
+        let (Some(roadmap), Ok(position)) = (&self.roadmap, self.sim.agent_position(id)) else { return Vec::new() };
+        let track = &self.tracks[id.0 as usize];
+        roadmap.route(&self.sim, position, track.radius, track.route)
+    }
+
     /// Whether obstacle `k` (in [`Crowd3dRunner::obstacles`]' order) is still there.
     pub fn obstacle_present(&self, k: usize) -> bool {
         self.obstacle_ids.get(k).is_some_and(|&(id, _)| self.sim.obstacle(id).is_ok())
