@@ -610,6 +610,59 @@ test('3-D crowd scenario file: window3d\'s wall, floor, drones and mover sphere 
   }
 });
 
+test('3-D roadmap: the inspector draws the way a slalom3d drone means to fly, through both offset windows', { timeout: 90000 }, async () => {
+  const { server3d, page3d } = await open3d(['slalom3d', '--paused'],
+    () => window.swerve && window.swerve.state.dimensions === 3 && window.swerve.state.agents === 54);
+  try {
+    // Drone 0 (the west swarm's first) decides once, then the inspector follows it.
+    await page3d.click('#step');
+    await page3d.evaluate(() => window.swerve.inspect(0));
+    await page3d.waitForFunction(() => window.swerve.inspector.agent === 0 && window.swerve.inspector.step >= 1 &&
+      window.swerve.inspector.route.length >= 3, null, { timeout: 10000 });
+    const shown = (await page3d.evaluate(() => window.swerve.inspector)).route;
+    const library = await getJson(`${server3d.url}api/inspect/0`);
+    assert.equal(library.step, (await page3d.evaluate(() => window.swerve.inspector)).step);
+    assert.deepEqual(shown, library.route, 'the route drawn is not the library\'s');
+    // It starts at the drone and ends at its goal, 100 m east of where it started (the
+    // lattice's first corner, (-54, -4, 16)).
+    const start = library.route[0], goal = library.route[library.route.length - 1];
+    assert.deepEqual(start, library.position);
+    assert.deepEqual(goal, [46, -4, 16]);
+    // ... and crosses each wall in its window: x = -15 at y in (-24, -12), x = 15 at y in (12, 24), z in (14, 26).
+    const crossing = (x) => {
+      for (let k = 1; k < library.route.length; k++) {
+        const [a, b] = [library.route[k - 1], library.route[k]];
+        if ((a[0] < x) !== (b[0] < x)) {
+          const t = (x - a[0]) / (b[0] - a[0]);
+          return [a[1] + t * (b[1] - a[1]), a[2] + t * (b[2] - a[2])];
+        }
+      }
+      return null;
+    };
+    const [west, east] = [crossing(-15), crossing(15)];
+    assert.ok(west && west[0] > -24 && west[0] < -12 && west[1] > 14 && west[1] < 26, `crosses the west wall at ${west}`);
+    assert.ok(east && east[0] > 12 && east[0] < 24 && east[1] > 14 && east[1] < 26, `crosses the east wall at ${east}`);
+    assert.match(await page3d.textContent('#insp-pref'), /roadmap: \d+ waypoints? to the goal/);
+    // A crowd flying straight has no route.
+    const clip = await canvasClip(page3d);
+    await page3d.screenshot({ path: path.join(SCREENSHOTS, 'viewer-3d-roadmap.png'), clip });
+  } finally {
+    await page3d.close();
+    stopServer(server3d);
+  }
+  const { server3d: plain, page3d: straight } = await open3d(['window3d', '--paused'],
+    () => window.swerve && window.swerve.state.dimensions === 3 && window.swerve.state.agents === 128);
+  try {
+    await straight.click('#step');
+    const library = await getJson(`${plain.url}api/inspect/0`);
+    assert.equal(library.step, 1);
+    assert.deepEqual(library.route, []);
+  } finally {
+    await straight.close();
+    stopServer(plain);
+  }
+});
+
 test('3-D occlusion: a sphere through a triangle is in front above it and tinted below it, from either side', { timeout: 90000 }, async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'swerve-viewer-occlusion-'));
   const file = path.join(dir, 'sphere-through-triangle.toml');

@@ -275,6 +275,10 @@ pub struct InspectReport3d {
     pub neighbor_indices: Vec<u32>,
     /// Which linear program decided.
     pub outcome: InspectedOutcome3d,
+    /// With roadmap navigation, the way the agent means to fly from its position now: that
+    /// position, the roadmap's waypoints, its goal ([`crate::LiveScene::route3d`]); empty
+    /// otherwise.
+    pub route: Vec<[f32; 3]>,
 }
 
 /// An inspector report of either kind, as sent to the page and served at `/api/inspect/ID`.
@@ -334,6 +338,7 @@ pub fn inspect_3d(sim: &swerve::orca3d::Simulator, agent: u32, version: u32, ste
         neighbor_indices: neighbors.iter().filter_map(|n| index_of.get(n).copied()).collect(),
         neighbors,
         outcome,
+        route: Vec::new(),
     })
 }
 
@@ -341,7 +346,9 @@ pub fn inspect_3d(sim: &swerve::orca3d::Simulator, agent: u32, version: u32, ste
 /// lives.
 pub fn inspect_scene(scene: &dyn crate::LiveScene, agent: u32, version: u32, step: u32) -> Option<Inspection> {
     if let Some(sim) = scene.simulator3d() {
-        return inspect_3d(sim, agent, version, step).map(Inspection::Space);
+        let mut report = inspect_3d(sim, agent, version, step)?;
+        report.route = scene.route3d(agent).into_iter().map(xyz).collect();
+        return Some(Inspection::Space(report));
     }
     scene.simulator().and_then(|sim| inspect(sim, agent, version, step)).map(Inspection::Plane)
 }

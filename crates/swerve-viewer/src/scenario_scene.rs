@@ -202,4 +202,8 @@ impl LiveScene for Crowd3dScenarioScene {
     fn goals3d(&self) -> &[Vec3] {
         &self.goals
     }
+
+    fn route3d(&self, agent: u32) -> Vec<Vec3> {
+        self.runner.route(swerve::AgentId(agent))
+    }
 }

@@ -66,6 +66,13 @@ pub trait LiveScene: Send + 'static {
         &[]
     }
 
+    /// The way 3-D agent `agent` means to fly from where it is now, when it navigates by a
+    /// roadmap (its position, waypoints, goal; [`swerve::navigation3d::Roadmap3d::route`]);
+    /// empty otherwise.
+    fn route3d(&self, _agent: u32) -> Vec<Vec3> {
+        Vec::new()
+    }
+
     /// The spheres of a 3-D scene ([`swerve::physics3d`]), with their static triangles and box.
     fn world3d(&self) -> Option<&World3d> {
         None

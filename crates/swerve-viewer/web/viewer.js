@@ -1297,6 +1297,22 @@
       ctx.stroke();
       for (const k of inspected.neighbor_indices) if (k < frame.n) ring(k, '#dd6b20', 2);
     }
+    const route = inspected && inspected.agent === selectedId && inspected.dimensions === 3 ? inspected.route : [];
+    if (route && route.length >= 2) {
+      // Roadmap navigation: the way the agent means to fly, waypoint by waypoint (why its
+      // preferred velocity points where it does), instead of the straight line to its goal.
+      ctx.strokeStyle = '#38a169';
+      ctx.lineWidth = 2;
+      for (let k = 1; k < route.length; k++) segment3d(ctx, route[k - 1], route[k]);
+      ctx.fillStyle = '#38a169';
+      for (const p of route.slice(1, -1)) {
+        const [px, py, pd] = project(p[0], p[1], p[2]);
+        if (pd <= basis.near) continue;
+        ctx.beginPath();
+        ctx.arc(px, py, 3, 0, 2 * Math.PI);
+        ctx.fill();
+      }
+    }
     const goal = scene.goals3 && scene.goals3[i];
     if (goal) {
       const [gx, gy, gd] = project(goal[0], goal[1], goal[2]);
@@ -1304,10 +1320,12 @@
         ctx.strokeStyle = '#38a169';
         ctx.lineWidth = 1.5;
         ctx.setLineDash([4, 4]);
-        ctx.beginPath();
-        ctx.moveTo(ax, ay);
-        ctx.lineTo(gx, gy);
-        ctx.stroke();
+        if (!(route && route.length >= 2)) {
+          ctx.beginPath();
+          ctx.moveTo(ax, ay);
+          ctx.lineTo(gx, gy);
+          ctx.stroke();
+        }
         ctx.setLineDash([]);
         ctx.beginPath();
         ctx.moveTo(gx - 5, gy - 5); ctx.lineTo(gx + 5, gy + 5);
@@ -1381,7 +1399,9 @@
     }
     const v3 = (v) => `(${v[0].toFixed(3)}, ${v[1].toFixed(3)}, ${v[2].toFixed(3)}) |${Math.hypot(v[0], v[1], v[2]).toFixed(3)}| m/s`;
     $('insp-neighbors').textContent = `${r.neighbors.length} of at most ${r.max_neighbors} within ${r.neighbor_dist} m`;
-    $('insp-pref').textContent = v3(r.pref_velocity);
+    const waypoints = r.route && r.route.length > 2 ? r.route.length - 2 : 0;
+    $('insp-pref').textContent = v3(r.pref_velocity) +
+      (waypoints > 0 ? ` — roadmap: ${waypoints} waypoint${waypoints > 1 ? 's' : ''} to the goal (green path)` : '');
     $('insp-vel').textContent = v3(r.velocity);
     $('insp-max').textContent = `${r.max_speed} m/s`;
     $('insp-horizons').textContent = r.obstacle_planes > 0 || r.obstacle_time_horizon !== r.time_horizon
@@ -1525,6 +1545,7 @@
       agent: r.agent, step: r.step, version: r.version,
       halfPlanes: r.planes.length, obstacleHalfPlanes: r.obstacle_planes, agentHalfPlanes: r.agent_planes,
       drawnHalfPlanes: drawn, drawnObstacle, drawnAgent: drawn - drawnObstacle, outcome: r.outcome.program, neighbors: r.neighbors.length,
+      route: r.route ? r.route.map((p) => p.slice()) : [],
     });
   }
 
