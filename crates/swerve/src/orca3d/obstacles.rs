@@ -276,14 +276,28 @@ impl Obstacles {
 impl Obstacles {
     /// Whether a sphere of `radius` can travel from `from` to `to` without touching a live
     /// obstacle (the 3-D `queryVisibility` of RVO2's planar roadmap): no point of the segment
-    /// within `radius` of a triangle (the swept sphere of
+    /// within `radius` of a mesh triangle (the swept sphere of
     /// [`crate::physics3d::time_of_impact::sphere_triangle`], with its start checked apart)
-    /// nor inside a box. `from == to` asks whether the sphere at `from` is clear.
+    /// or of a box (the segment's exact distance to it). `from == to` asks whether the
+    /// sphere at `from` is clear.
     ///
     /// Every live obstacle is looked at, its bounds first (a roadmap's segments are long and
     /// would cover most of the grids' cells); up to date from the change on, without waiting
     /// for [`Obstacles::prepare`]. A non-finite argument or a negative radius is never visible.
     pub(crate) fn is_visible(&self, from: Vec3, to: Vec3, radius: f32) -> bool {
+        let mut no_hint = usize::MAX;
+        self.is_visible_hinted(from, to, radius, &mut no_hint)
+    }
+
+    /// [`Obstacles::is_visible`], looking first at the obstacle numbered `*hint` (a slot in
+    /// `meshes`), and noting there the obstacle that blocks the way when one does: a caller
+    /// testing many segments from one point (an agent's roadmap candidates) finds most of
+    /// the blocked ones blocked by the last blocker, without looking through the others.
+    /// The answer is the same whatever the hint.
+    pub(crate) fn is_visible_hinted(&self, from: Vec3, to: Vec3, radius: f32, hint: &mut usize) -> bool {
+        if !(radius.is_finite() && radius >= 0.0 && from.is_finite() && to.is_finite()) {
+            return false;
+        }
         let grown = |b: &Aabb3| Aabb3 { min: b.min - Vec3::splat(radius), max: b.max + Vec3::splat(radius) };
         let p = from.as_dvec3();
         let r = f64::from(radius);
@@ -293,16 +307,83 @@ impl Obstacles {
                 && (t.closest_point(p).distance(p) <= r
                     || crate::physics3d::time_of_impact::sphere_triangle(from, to - from, radius, t, 1.0).is_some())
         };
+        // The segment's box: most obstacles are told apart by it, without the slab test's
+        // divisions.
+        let span = grown(&Aabb3 { min: from.min(to), max: from.max(to) });
+        let (a, b) = (from.as_dvec3(), to.as_dvec3());
         let blocks = |o: &Obstacle| {
-            grown(&o.bounds).meets_segment(from, to)
-                && (o.solid_box.is_some_and(|b| b.meets_segment(from, to)) || o.triangles.iter().any(near))
+            o.bounds.overlaps(&span)
+                && grown(&o.bounds).meets_segment(from, to)
+                && match o.solid_box {
+                    Some(solid) => {
+                        segment_box_distance_squared(a, b, solid.min.as_dvec3(), solid.max.as_dvec3()) <= r * r
+                    }
+                    None => o.triangles.iter().any(near),
+                }
         };
-        radius.is_finite()
-            && radius >= 0.0
-            && from.is_finite()
-            && to.is_finite()
-            && !self.meshes.iter().flatten().any(blocks)
+        if self.meshes.get(*hint).and_then(Option::as_ref).is_some_and(blocks) {
+            return false;
+        }
+        match self.meshes.iter().position(|o| o.as_ref().is_some_and(blocks)) {
+            Some(blocker) => {
+                *hint = blocker;
+                false
+            }
+            None => true,
+        }
     }
+}
+
+/// The squared distance between the segment from `a` to `b` and the solid box from `lo` to
+/// `hi` (0 where they meet). The squared distance from `a + t (b − a)` to the box is a sum,
+/// over the axes, of the squared gap beyond the box's slab on that axis: convex in `t`, and
+/// one quadratic between the times the segment crosses a slab's planes. So it is least at an
+/// end, or at the vertex of one of those quadratics.
+fn segment_box_distance_squared(a: DVec3, b: DVec3, lo: DVec3, hi: DVec3) -> f64 {
+    let d = b - a;
+    let at = |t: f64| {
+        let p = a + d * t;
+        p.distance_squared(p.clamp(lo, hi))
+    };
+    let mut cuts = [0.0f64; 8];
+    cuts[1] = 1.0;
+    let mut count = 2;
+    for axis in 0..3 {
+        if d[axis] != 0.0 {
+            for plane in [lo[axis], hi[axis]] {
+                let t = (plane - a[axis]) / d[axis];
+                if t > 0.0 && t < 1.0 {
+                    cuts[count] = t;
+                    count += 1;
+                }
+            }
+        }
+    }
+    let cuts = &mut cuts[..count];
+    cuts.sort_unstable_by(f64::total_cmp);
+    let mut best = at(0.0).min(at(1.0));
+    for pair in cuts.windows(2) {
+        let (t0, t1) = (pair[0], pair[1]);
+        let middle = a + d * (0.5 * (t0 + t1));
+        // On this piece, the axes outside their slab add (x(t) − plane)²: together
+        // A t² + B t + C, least at −B / 2A.
+        let (mut quadratic, mut linear) = (0.0, 0.0);
+        for axis in 0..3 {
+            let plane = if middle[axis] < lo[axis] {
+                lo[axis]
+            } else if middle[axis] > hi[axis] {
+                hi[axis]
+            } else {
+                continue;
+            };
+            quadratic += d[axis] * d[axis];
+            linear += 2.0 * d[axis] * (a[axis] - plane);
+        }
+        if quadratic > 0.0 {
+            best = best.min(at((-linear / (2.0 * quadratic)).clamp(t0, t1)));
+        }
+    }
+    best
 }
 
 /// The bounding box of `triangles` (empty: a box at the origin).
@@ -679,6 +760,44 @@ mod tests {
             }
             // A point: clear exactly when farther than the radius.
             proptest::prop_assert_eq!(obstacles.is_visible(from, from, radius), distance(from.as_dvec3()) > r);
+            // Whatever obstacle is looked at first, the answer is the same; a blocked segment
+            // notes a blocker that blocks it on its own.
+            let visible = obstacles.is_visible(from, to, radius);
+            for start in [0, 1, 2, 7, usize::MAX] {
+                let mut hint = start;
+                proptest::prop_assert_eq!(obstacles.is_visible_hinted(from, to, radius, &mut hint), visible);
+                if !visible && hint != start {
+                    let mut alone = Obstacles::default();
+                    let blocker = obstacles.meshes[hint].clone().unwrap();
+                    alone.push(blocker).unwrap();
+                    proptest::prop_assert!(!alone.is_visible(from, to, radius));
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        /// The segment–box distance is the least of the distances sampled along the segment
+        /// (to within the samples' spacing), and never more than any of them.
+        #[test]
+        fn the_segment_box_distance_is_the_least_sampled(
+            ends in proptest::array::uniform2(proptest::array::uniform3(-10.0f64..10.0)),
+            corner in proptest::array::uniform3(-5.0f64..5.0),
+            size in proptest::array::uniform3(0.01f64..6.0),
+        ) {
+            let (a, b) = (DVec3::from(ends[0]), DVec3::from(ends[1]));
+            let (lo, hi) = (DVec3::from(corner), DVec3::from(corner) + DVec3::from(size));
+            let exact = segment_box_distance_squared(a, b, lo, hi).sqrt();
+            const SAMPLES: usize = 20_000;
+            let sampled = (0..=SAMPLES)
+                .map(|i| {
+                    let p = a.lerp(b, i as f64 / SAMPLES as f64);
+                    p.distance(p.clamp(lo, hi))
+                })
+                .fold(f64::INFINITY, f64::min);
+            proptest::prop_assert!(exact <= sampled + 1e-9, "{} above a sample {}", exact, sampled);
+            proptest::prop_assert!(sampled <= exact + a.distance(b) / SAMPLES as f64 + 1e-9, "{} far below the samples {}", exact, sampled);
         }
     }
 
