@@ -15,9 +15,14 @@
 //! **Edges** join vertices a sphere of the clearance can fly between
 //! ([`Simulator::query_visibility`]), found for all pairs on every thread.
 //!
-//! **Goals** are added one by one ([`Roadmap3d::add_goal`]), each joined to the vertices it
-//! sees, with every vertex's shortest distance to it from petgraph's Dijkstra; a goal is not
-//! a vertex of the others' paths.
+//! **Goals** ([`Roadmap3d::add_goals`]) are joined to the vertices they see, and every
+//! vertex's shortest distance to each comes from Dijkstra's algorithm started from all of a
+//! goal's visible vertices at once; a goal is not a vertex of the others' paths. The search
+//! is written here, over the edges stored as one adjacency array, rather than taken from
+//! petgraph (which the planar roadmap uses): petgraph's single-source `dijkstra` needs the
+//! goal added to a copy of the graph and keeps its distances in a hash map, and that took
+//! 10 ms a goal on a city of 1,932 vertices and 368,058 edges (20 s for 2,000 drones with
+//! goals of their own; BENCHMARKS.md, "3-D roadmap navigation").
 //!
 //! **Steering** ([`Roadmap3d::preferred_velocity`]): the planar rule. An agent that sees its
 //! goal flies straight at it (RVO2's examples' rule, slowing on arrival); otherwise at unit
@@ -28,13 +33,16 @@ use crate::orca3d::{Simulator, Vec3};
 use crate::physics3d::Aabb3;
 use crate::reference::preferred_velocity_toward3d;
 use crate::Error;
-use petgraph::graph::{NodeIndex, UnGraph};
-use petgraph::visit::EdgeRef;
 use rayon::prelude::*;
-use std::collections::HashSet;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, HashSet};
 
 /// The most vertices a roadmap may have: its build tests every pair for visibility.
 pub const MAX_ROADMAP_VERTICES: usize = 5_000;
+
+/// How many of an agent's best candidate vertices are sorted first (then twice as many of
+/// the rest, and so on).
+const FIRST_CANDIDATES: usize = 16;
 
 /// How much farther than the clearance a box's sampled edges lie from its faces: a vertex,
 /// and the segment between two vertices on one face, must be strictly clear of the box
@@ -47,9 +55,14 @@ const CLEARANCE_SLACK_ABSOLUTE: f32 = 1e-3;
 #[derive(Clone, Debug)]
 pub struct Roadmap3d {
     vertices: Vec<Vec3>,
-    graph: UnGraph<(), f32>,
+    /// The edges as adjacency lists in one array: vertex `k`'s neighbours and the lengths of
+    /// the edges to them are `neighbors[offsets[k]..offsets[k + 1]]`.
+    offsets: Vec<u32>,
+    neighbors: Vec<(u32, f32)>,
     clearance: f32,
     goals: Vec<Route>,
+    /// Each goal's number, by its coordinates' bits.
+    goal_numbers: HashMap<[u32; 3], usize>,
 }
 
 /// One goal: where it is, and each vertex's shortest roadmap distance to it (infinite when
@@ -121,12 +134,29 @@ impl Roadmap3d {
                 })
             })
             .collect();
-        let mut graph = UnGraph::with_capacity(vertices.len() + 1, edges.len());
-        for _ in &vertices {
-            graph.add_node(());
+        // Each edge in both of its vertices' lists, in the order found.
+        let mut offsets = vec![0u32; vertices.len() + 1];
+        for &(i, j, _) in &edges {
+            offsets[i as usize + 1] += 1;
+            offsets[j as usize + 1] += 1;
         }
-        graph.extend_with_edges(edges);
-        Ok(Roadmap3d { vertices, graph, clearance, goals: Vec::new() })
+        for k in 0..vertices.len() {
+            offsets[k + 1] += offsets[k];
+        }
+        let mut cursor = offsets.clone();
+        let mut neighbors = vec![(0u32, 0.0f32); 2 * edges.len()];
+        for &(i, j, length) in &edges {
+            for (from, to) in [(i, j), (j, i)] {
+                neighbors[cursor[from as usize] as usize] = (to, length);
+                cursor[from as usize] += 1;
+            }
+        }
+        Ok(Roadmap3d { vertices, offsets, neighbors, clearance, goals: Vec::new(), goal_numbers: HashMap::new() })
+    }
+
+    /// Vertex `k`'s neighbours and the lengths of the edges to them.
+    fn adjacent(&self, k: usize) -> &[(u32, f32)] {
+        &self.neighbors[self.offsets[k] as usize..self.offsets[k + 1] as usize]
     }
 
     /// Adds a goal, joined to every vertex it sees with the roadmap's clearance, and finds
@@ -134,25 +164,59 @@ impl Roadmap3d {
     /// [`Roadmap3d::preferred_velocity`]. A goal added before at the same point gives its
     /// number again. Errors on a non-finite goal.
     pub fn add_goal(&mut self, sim: &Simulator, goal: Vec3) -> Result<usize, Error> {
-        Error::check_finite_vec3("roadmap goal", goal)?;
-        if let Some(k) = self.goals.iter().position(|route| route.goal == goal) {
-            return Ok(k);
+        Ok(self.add_goals(sim, &[goal])?[0])
+    }
+
+    /// [`Roadmap3d::add_goal`] for many goals at once, their searches spread over the
+    /// threads; their numbers, in order. All or nothing: a non-finite goal adds none.
+    pub fn add_goals(&mut self, sim: &Simulator, goals: &[Vec3]) -> Result<Vec<usize>, Error> {
+        for &goal in goals {
+            Error::check_finite_vec3("roadmap goal", goal)?;
         }
-        let mut graph = self.graph.clone();
-        let start = graph.add_node(());
-        let clearance = self.clearance;
-        let seen: Vec<bool> = self.vertices.par_iter().map(|&v| sim.query_visibility(goal, v, clearance)).collect();
-        for (k, (&v, seen)) in self.vertices.iter().zip(seen).enumerate() {
-            if seen {
-                graph.add_edge(start, NodeIndex::new(k), goal.distance(v));
+        let key = |goal: Vec3| goal.to_array().map(f32::to_bits);
+        let mut new = Vec::new();
+        let numbers: Vec<usize> = goals
+            .iter()
+            .map(|&goal| {
+                let next = self.goals.len() + new.len();
+                *self.goal_numbers.entry(key(goal)).or_insert_with(|| {
+                    new.push(goal);
+                    next
+                })
+            })
+            .collect();
+        let routes: Vec<Route> =
+            new.par_iter().map(|&goal| Route { goal, distance: self.distances_to(sim, goal) }).collect();
+        self.goals.extend(routes);
+        Ok(numbers)
+    }
+
+    /// Every vertex's shortest roadmap distance to `goal` (infinite where none): Dijkstra
+    /// started from every vertex the goal sees, at its distance from the goal.
+    fn distances_to(&self, sim: &Simulator, goal: Vec3) -> Vec<f32> {
+        let mut distance = vec![f32::INFINITY; self.vertices.len()];
+        // Distances are finite and not negative: their bits order as they do.
+        let mut heap = BinaryHeap::new();
+        for (k, &v) in self.vertices.iter().enumerate() {
+            if sim.query_visibility(goal, v, self.clearance) {
+                distance[k] = goal.distance(v);
+                heap.push(Reverse((distance[k].to_bits(), k as u32)));
             }
         }
-        let reached = petgraph::algo::dijkstra(&graph, start, None, |e| *e.weight());
-        let distance = (0..self.vertices.len())
-            .map(|k| reached.get(&NodeIndex::new(k)).copied().unwrap_or(f32::INFINITY))
-            .collect();
-        self.goals.push(Route { goal, distance });
-        Ok(self.goals.len() - 1)
+        while let Some(Reverse((bits, k))) = heap.pop() {
+            let here = f32::from_bits(bits);
+            if here > distance[k as usize] {
+                continue; // reached by a shorter way since it was queued
+            }
+            for &(j, length) in self.adjacent(k as usize) {
+                let through = here + length;
+                if through < distance[j as usize] {
+                    distance[j as usize] = through;
+                    heap.push(Reverse((through.to_bits(), j)));
+                }
+            }
+        }
+        distance
     }
 
     /// The vertices: the hand-placed ones that are clear, then the boxes' edge samples.
@@ -162,7 +226,9 @@ impl Roadmap3d {
 
     /// The edges, as pairs of indices into [`Roadmap3d::vertices`] (goals' edges left out).
     pub fn edges(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        self.graph.edge_indices().filter_map(|e| self.graph.edge_endpoints(e)).map(|(a, b)| (a.index(), b.index()))
+        (0..self.vertices.len()).flat_map(move |k| {
+            self.adjacent(k).iter().filter(move |&&(j, _)| j as usize > k).map(move |&(j, _)| (k, j as usize))
+        })
     }
 
     /// The clearance it was built for (m).
@@ -229,17 +295,13 @@ impl Roadmap3d {
             if here <= self.vertices[k].distance(route.goal) {
                 break;
             }
-            let node = NodeIndex::new(k);
             at = self
-                .graph
-                .edges(node)
-                .map(|e| {
-                    let other = if e.source() == node { e.target() } else { e.source() }.index();
-                    (*e.weight() + route.distance[other], other)
-                })
-                .filter(|&(through, other)| other != k && route.distance[other] < here && through.is_finite())
+                .adjacent(k)
+                .iter()
+                .map(|&(j, length)| (length + route.distance[j as usize], j as usize))
+                .filter(|&(through, j)| route.distance[j] < here && through.is_finite())
                 .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
-                .map(|(_, other)| other);
+                .map(|(_, j)| j);
         }
         way.push(route.goal);
         way
@@ -255,7 +317,10 @@ impl Roadmap3d {
         scratch: &mut Vec<(f32, u32)>,
     ) -> Option<usize> {
         let sight = radius * 0.999;
-        if sim.query_visibility(position, route.goal, sight) {
+        // Most candidates out of sight are hidden by the box that hid the last one.
+        let mut hint = usize::MAX;
+        let mut in_sight = |v: Vec3| sim.query_visibility_hinted(position, v, sight, &mut hint);
+        if in_sight(route.goal) {
             return None;
         }
         scratch.clear();
@@ -267,8 +332,25 @@ impl Roadmap3d {
                 scratch.push((away + rest, k as u32));
             }
         }
-        scratch.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        scratch.iter().map(|&(_, k)| k as usize).find(|&k| sim.query_visibility(position, self.vertices[k], sight))
+        // In order of total, the first in sight. It is nearly always among the first few: so
+        // the first 16 are picked out and sorted, then (none in sight) the next 32, 64, …,
+        // rather than all of them sorted (a quarter of a city crowd's steering time went to
+        // sorting).
+        let order = |a: &(f32, u32), b: &(f32, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+        let (mut rest, mut batch) = (&mut scratch[..], FIRST_CANDIDATES);
+        while !rest.is_empty() {
+            let first = batch.min(rest.len());
+            if first < rest.len() {
+                rest.select_nth_unstable_by(first, order);
+            }
+            let (head, tail) = rest.split_at_mut(first);
+            head.sort_unstable_by(order);
+            if let Some(&(_, k)) = head.iter().find(|&&(_, k)| in_sight(self.vertices[k as usize])) {
+                return Some(k as usize);
+            }
+            (rest, batch) = (tail, 2 * batch);
+        }
+        None
     }
 }
 

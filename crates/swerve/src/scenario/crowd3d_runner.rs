@@ -206,6 +206,11 @@ impl Crowd3dRunner {
             speed_samples: 0,
             max_speed: 0.0,
         };
+        if let Some(roadmap) = &mut runner.roadmap {
+            // Every goal of time 0 at once, on both threads; `add_agent` then finds them.
+            let goals: Vec<Vec3> = population.agents.iter().map(|a| a.goal).collect();
+            roadmap.add_goals(&runner.sim, &goals)?;
+        }
         for a in &population.agents {
             runner.add_agent(a.position, a.goal, a.setup, a.group, false)?;
         }
@@ -368,9 +373,8 @@ impl Crowd3dRunner {
             if let Ok(mut roadmap) =
                 Self::roadmap_for(&self.sim, &self.scenario, self.roadmap_clearance, self.roadmap_spacing)
             {
-                let routes: Result<Vec<usize>, Error> =
-                    self.tracks.iter().map(|t| roadmap.add_goal(&self.sim, t.goal)).collect();
-                if let Ok(routes) = routes {
+                let goals: Vec<Vec3> = self.tracks.iter().map(|t| t.goal).collect();
+                if let Ok(routes) = roadmap.add_goals(&self.sim, &goals) {
                     for (track, route) in self.tracks.iter_mut().zip(routes) {
                         track.route = route;
                     }
