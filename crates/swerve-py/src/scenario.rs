@@ -17,10 +17,11 @@ enum AnyRunner {
 }
 
 /// A scenario file played step by step: `ScenarioRunner("my-scene.toml")`, or a built-in name
-/// (`"circle"`, `"hourglass3d"`, `"window3d"`; `swerve list` names them). Each `step()` sets
-/// the agents' preferred velocities by the scenario's rule and steps the crowd and the balls;
-/// for a `[spheres]` file, the spheres; for a `[crowd3d]` file, the 3-D crowd (each agent
-/// heads for its goal at up to 1 m/s), its movers and its obstacle removals. A file with
+/// (`"circle"`, `"hourglass3d"`, `"window3d"`, `"slalom3d"`; `swerve list` names them). Each
+/// `step()` sets the agents' preferred velocities by the scenario's rule and steps the crowd
+/// and the balls; for a `[spheres]` file, the spheres; for a `[crowd3d]` file, the 3-D crowd
+/// (each agent heads for its goal at up to 1 m/s, straight or along its roadmap), its movers
+/// and its obstacle removals. A file with
 /// problems raises `ValueError` listing every one as `file:line: key: message`.
 #[pyclass(module = "swerve", name = "ScenarioRunner")]
 pub struct PyScenarioRunner {
@@ -177,6 +178,18 @@ impl PyScenarioRunner {
             }
             AnyRunner::Spheres(_) => rows::<2>(py, std::iter::empty()),
             AnyRunner::Crowd3d(r) => rows(py, r.goals().map(|g| g.to_array())),
+        }
+    }
+
+    /// The way agent `agent` (an id) means to fly from where it is, for a 3-D crowd that
+    /// navigates by roadmap: `(K, 3)` float32, its position, the roadmap's waypoints, its goal
+    /// (two rows when it flies straight at its goal). Empty (`(0, 3)`, `(0, 2)` for a planar
+    /// file) without a 3-D roadmap or for an agent not present.
+    fn route<'py>(&self, py: Python<'py>, agent: u32) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        match &self.runner {
+            AnyRunner::Plane(_) => rows::<2>(py, std::iter::empty()),
+            AnyRunner::Spheres(_) => rows::<3>(py, std::iter::empty()),
+            AnyRunner::Crowd3d(r) => rows(py, r.route(swerve::AgentId(agent)).iter().map(|v| v.to_array())),
         }
     }
 

@@ -227,6 +227,13 @@ def test_the_window3d_builtin():
 def test_the_slalom3d_builtin_routes_by_roadmap_through_both_windows():
     runner = swerve.ScenarioRunner("slalom3d")
     assert runner.dimensions == 3 and runner.positions().shape == (54, 3)
+    # Drone 0's planned way: from where it is, through waypoints, to its goal 100 m east.
+    route = runner.route(0)
+    assert route.dtype == F32 and route.shape[1] == 3 and route.shape[0] >= 4, route
+    np.testing.assert_array_equal(route[0], runner.positions()[0])
+    np.testing.assert_array_equal(route[-1], runner.goals()[0])
+    assert runner.route(999).shape == (0, 3)
+    assert swerve.ScenarioRunner("window3d").route(0).shape == (0, 3)
     # Window (wall x, y range, z range) of each wall; the drones keep their order (no sinks).
     windows = [(-15.0, (-24.0, -12.0), (14.0, 26.0)), (15.0, (12.0, 24.0), (14.0, 26.0))]
     before = runner.positions().astype(np.float64)
