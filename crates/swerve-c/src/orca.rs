@@ -174,6 +174,15 @@ pub(crate) fn finite(what: &str, v: SwerveVec2) -> Result<Vec2, Failure> {
     }
 }
 
+/// `radius` when it is finite and at least 0: a visibility query's (planar and 3-D).
+pub(crate) fn query_radius(radius: f32) -> Result<f32, Failure> {
+    if radius.is_finite() && radius >= 0.0 {
+        Ok(radius)
+    } else {
+        Err(Failure::invalid(format!("radius must be finite and at least 0, got {radius}")))
+    }
+}
+
 // ----- the handle -----
 
 /// RVO2's Circle example parameters: 15 m, 10 neighbours, 10 s, 10 s, 1.5 m, 2 m/s.
@@ -923,13 +932,7 @@ pub unsafe extern "C" fn swerve_simulator_query_visibility(
         let sim = unsafe { inner(sim) }?;
         let out = Out::new(out, "out")?;
         let (from, to) = (finite("from", from)?, finite("to", to)?);
-        if !(radius.is_finite() && radius >= 0.0) {
-            return Err(Failure::new(
-                SwerveStatus::InvalidArgument,
-                format!("radius must be finite and at least 0, got {radius}"),
-            ));
-        }
-        unsafe { out.set(sim.query_visibility(from, to, radius)) };
+        unsafe { out.set(sim.query_visibility(from, to, query_radius(radius)?)) };
         Ok(())
     })
 }

@@ -3,7 +3,7 @@
 //! (RVO2-3D has none) and the per-agent records that show why an agent chose its velocity.
 
 use crate::balls3d::SwerveTriangle;
-use crate::orca::SwerveOverlapResolution;
+use crate::orca::{query_radius, SwerveOverlapResolution};
 use crate::status::{
     arg, arg_mut, change, fill, guard, inner, inner_mut, query, slice, Failure, Handle, Out, SwerveStatus, Workers,
 };
@@ -923,10 +923,7 @@ pub unsafe extern "C" fn swerve_simulator3d_query_visibility(
         let sim = unsafe { inner(sim) }?;
         let out = Out::new(out, "out")?;
         let (from, to) = (finite3("from", from)?, finite3("to", to)?);
-        if !(radius.is_finite() && radius >= 0.0) {
-            return Err(Failure::invalid(format!("radius must be finite and at least 0, got {radius}")));
-        }
-        unsafe { out.set(sim.query_visibility(from, to, radius)) };
+        unsafe { out.set(sim.query_visibility(from, to, query_radius(radius)?)) };
         Ok(())
     })
 }

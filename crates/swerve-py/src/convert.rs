@@ -105,3 +105,12 @@ pub fn bit_mask(value: &Bound<'_, PyAny>, what: &str) -> PyResult<u32> {
         }
     })
 }
+
+/// `radius` when it is finite and at least 0: a visibility query's (planar and 3-D).
+pub fn query_radius(radius: f32) -> PyResult<f32> {
+    if radius.is_finite() && radius >= 0.0 {
+        Ok(radius)
+    } else {
+        Err(invalid_value(format!("radius must be finite and at least 0, got {radius}")))
+    }
+}

@@ -1,7 +1,7 @@
 //! `swerve.Simulator`: the native API. Agents are added and read in bulk as numpy arrays, so a
 //! step of a large crowd costs one Python call, not one per agent.
 
-use crate::convert::{bit_mask, per_agent, per_agent_count, points, vec2};
+use crate::convert::{bit_mask, per_agent, per_agent_count, points, query_radius, vec2};
 use crate::errors::{invalid_value, IntoPyResult};
 use glam::Vec2;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
@@ -635,10 +635,7 @@ impl PySimulator {
         let a = vec2(a, "a")?;
         let b = vec2(b, "b")?;
         check_finite(&[a, b], "query points")?;
-        if !(radius.is_finite() && radius >= 0.0) {
-            return Err(invalid_value(format!("radius must be finite and at least 0, got {radius}")));
-        }
-        Ok(self.sim.query_visibility(a, b, radius))
+        Ok(self.sim.query_visibility(a, b, query_radius(radius)?))
     }
 
     fn __repr__(&self) -> String {

@@ -3,7 +3,7 @@
 //! as `(N, 3)` arrays, so a step of a large crowd costs one Python call, not one per agent.
 //! Beyond RVO2-3D (which has none), static triangle-mesh obstacles.
 
-use crate::convert::{bit_mask, per_agent, per_agent_count};
+use crate::convert::{bit_mask, per_agent, per_agent_count, query_radius};
 use crate::errors::{invalid_value, IntoPyResult};
 use crate::world3d::index_triples;
 use glam::Vec3;
@@ -570,10 +570,7 @@ impl PySimulator3d {
     fn query_visibility(&self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, radius: f32) -> PyResult<bool> {
         let (a, b) = (vec3(a, "a")?, vec3(b, "b")?);
         check_finite(&[a, b], "query points")?;
-        if !(radius.is_finite() && radius >= 0.0) {
-            return Err(invalid_value(format!("radius must be finite and at least 0, got {radius}")));
-        }
-        Ok(self.sim.query_visibility(a, b, radius))
+        Ok(self.sim.query_visibility(a, b, query_radius(radius)?))
     }
 
     /// The ids of the static obstacles not removed (uint32), in the order they were added.
