@@ -5,9 +5,12 @@
 //! so RVO2's Roadmap example puts one vertex beside each. In space a shortest path around a
 //! box bends on its *edges*, anywhere along them (over a wall, it crosses the top edge where
 //! the straight line would): so the roadmap samples each box's 12 edges, on the box grown by
-//! the clearance, at most `edge_spacing` apart, corners included (Papadimitriou's
-//! approximation of 3-D shortest paths, which is within a factor of `1 + spacing / clearance`
-//! or so of the true length). Hand-placed vertices come first; meshes add none of their own
+//! the clearance, at most `edge_spacing` apart, corners included (the edge subdivision of
+//! Papadimitriou's approximation of 3-D shortest paths). Moving a path's crossing of an edge
+//! to the nearest sample, at most half the spacing away, lengthens it by at most the spacing
+//! (triangle inequality on the legs either side), so the roadmap's path is longer than the
+//! shortest path round the grown boxes by at most the spacing per edge it crosses (over a
+//! wall: within 5 % in the test below). Hand-placed vertices come first; meshes add none of their own
 //! (a floor, a terrain needs no detour; place vertices by hand beside a mesh wall). A vertex
 //! closer than the clearance to an obstacle (the sampled edge of a box that touches
 //! another) is left out.

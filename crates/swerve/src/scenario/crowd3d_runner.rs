@@ -373,10 +373,12 @@ impl Crowd3dRunner {
             if let Ok(mut roadmap) =
                 Self::roadmap_for(&self.sim, &self.scenario, self.roadmap_clearance, self.roadmap_spacing)
             {
-                let goals: Vec<Vec3> = self.tracks.iter().map(|t| t.goal).collect();
+                // The agents present (a sink's departed agents need no route).
+                let ids = self.sim.agent_ids();
+                let goals: Vec<Vec3> = ids.iter().map(|id| self.tracks[id.0 as usize].goal).collect();
                 if let Ok(routes) = roadmap.add_goals(&self.sim, &goals) {
-                    for (track, route) in self.tracks.iter_mut().zip(routes) {
-                        track.route = route;
+                    for (id, route) in ids.iter().zip(routes) {
+                        self.tracks[id.0 as usize].route = route;
                     }
                     self.roadmap = Some(roadmap);
                 }
