@@ -8,6 +8,7 @@ use crate::geom::exact;
 use crate::reference::preferred_velocity_toward;
 use crate::{Simulator, Vec2};
 use petgraph::graph::{NodeIndex, UnGraph};
+use petgraph::visit::EdgeRef;
 
 /// A roadmap: vertices (goals first, then hand-placed vertices, then obstacle corners), edges
 /// between mutually visible vertices, and each vertex's shortest distance to every goal.
@@ -84,17 +85,7 @@ impl Roadmap {
     /// down on arrival like RVO2's other examples ([`preferred_velocity_toward`]) instead of
     /// keeping unit speed and circling the goal.
     pub fn preferred_velocity(&self, sim: &Simulator, position: Vec2, radius: f32, goal: usize) -> Vec2 {
-        let Some(distances) = self.distance_to_goal.get(goal) else { return Vec2::ZERO };
-        let mut best = f32::INFINITY;
-        let mut target = None;
-        for (j, vertex) in self.vertices.iter().enumerate() {
-            let total = exact::length(*vertex - position) + distances[j];
-            if total < best && sim.query_visibility(position, *vertex, radius) {
-                best = total;
-                target = Some(j);
-            }
-        }
-        let Some(j) = target else { return Vec2::ZERO };
+        let Some(j) = self.target(sim, position, radius, goal) else { return Vec2::ZERO };
         let vertex = self.vertices[j];
         if j == goal {
             return preferred_velocity_toward(vertex, position);
@@ -107,6 +98,60 @@ impl Roadmap {
             return if exact::length_squared(toward_goal) == 0.0 { Vec2::ZERO } else { exact::normalize(toward_goal) };
         }
         exact::normalize(toward)
+    }
+}
+
+impl Roadmap {
+    /// The vertex an agent heads for (RVO2 Roadmap's rule): the one it sees that minimises
+    /// distance + distance to goal; `None` when it sees none (or `goal` is out of range).
+    fn target(&self, sim: &Simulator, position: Vec2, radius: f32, goal: usize) -> Option<usize> {
+        let distances = self.distance_to_goal.get(goal)?;
+        let mut best = f32::INFINITY;
+        let mut target = None;
+        for (j, vertex) in self.vertices.iter().enumerate() {
+            let total = exact::length(*vertex - position) + distances[j];
+            if total < best && sim.query_visibility(position, *vertex, radius) {
+                best = total;
+                target = Some(j);
+            }
+        }
+        target
+    }
+
+    /// The way an agent of `radius` at `position` means to go to goal number `goal`: its
+    /// position, the vertex it heads for ([`Roadmap::preferred_velocity`]'s), the roadmap's
+    /// shortest path on to the goal vertex. Empty when it sees no vertex (it stands still)
+    /// or for a goal never built. What the viewer draws to show why an agent walks where it
+    /// does (as [`crate::navigation3d::Roadmap3d::route`] in space).
+    pub fn route(&self, sim: &Simulator, position: Vec2, radius: f32, goal: usize) -> Vec<Vec2> {
+        let Some(mut at) = self.target(sim, position, radius, goal) else { return Vec::new() };
+        let distances = &self.distance_to_goal[goal];
+        let mut way = vec![position];
+        // Down the shortest path: from each vertex, the neighbour through which its distance
+        // was found. Distances fall strictly along it, so it ends (the guard never fires on a
+        // consistent roadmap).
+        while way.len() <= self.vertices.len() {
+            way.push(self.vertices[at]);
+            if at == goal {
+                break;
+            }
+            let here = distances[at];
+            let node = NodeIndex::new(at);
+            let next = self
+                .graph
+                .edges(node)
+                .map(|e| {
+                    let other = if e.source() == node { e.target() } else { e.source() }.index();
+                    (*e.weight() + distances[other], other)
+                })
+                .filter(|&(through, other)| distances[other] < here && through.is_finite())
+                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            match next {
+                Some((_, other)) => at = other,
+                None => break,
+            }
+        }
+        way
     }
 }
 
@@ -217,5 +262,29 @@ mod tests {
             assert!(crate::scenario::clear_of_obstacles(p, 1.9, sim.obstacle_polygons()), "walked into a block at {p}");
         }
         assert!(p.distance(goals[0]) < 1.0, "did not reach the goal: {p}");
+    }
+
+    #[test]
+    fn the_route_goes_round_the_blocks_as_long_as_the_best_total_and_where_the_agent_heads() {
+        let sim = blocks();
+        let goals = [Vec2::new(-75.0, -75.0), Vec2::new(75.0, 75.0)];
+        let roadmap = Roadmap::build(&sim, &goals, &[], 2.0);
+        let position = Vec2::new(25.0, 50.0);
+        let way = roadmap.route(&sim, position, 2.0, 0);
+        assert!(way.len() >= 3 && way[0] == position && *way.last().unwrap() == goals[0], "{way:?}");
+        for leg in way.windows(2) {
+            assert!(sim.query_visibility(leg[0], leg[1], 2.0), "{leg:?}");
+        }
+        let length: f32 = way.windows(2).map(|leg| leg[0].distance(leg[1])).sum();
+        let best = (0..roadmap.vertices().len())
+            .filter(|&k| sim.query_visibility(position, roadmap.vertices()[k], 2.0))
+            .map(|k| position.distance(roadmap.vertices()[k]) + roadmap.distance_to_goal(0, k))
+            .fold(f32::INFINITY, f32::min);
+        assert!((length - best).abs() < 1e-3 * best, "route {length} m, best total {best} m");
+        let heading = roadmap.preferred_velocity(&sim, position, 2.0, 0);
+        assert!((heading - (way[1] - position).normalize()).length() < 1e-5);
+        // In sight of the goal: straight to it; an unknown goal: no route.
+        assert_eq!(roadmap.route(&sim, Vec2::new(-70.0, -70.0), 2.0, 0), [Vec2::new(-70.0, -70.0), goals[0]]);
+        assert!(roadmap.route(&sim, position, 2.0, 5).is_empty());
     }
 }

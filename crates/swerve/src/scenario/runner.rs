@@ -470,6 +470,15 @@ impl Runner {
         self.info.goal.get(id.0 as usize).copied()
     }
 
+    /// The way agent `id` means to walk from where it is now ([`Roadmap::route`]: its
+    /// position, the roadmap's waypoints, its goal); empty without a roadmap, for an agent
+    /// not present, or one that sees no vertex.
+    pub fn route(&self, id: AgentId) -> Vec<Vec2> {
+        let (Some(roadmap), Ok(position)) = (&self.roadmap, self.sim.agent_position(id)) else { return Vec::new() };
+        let i = id.0 as usize;
+        roadmap.route(&self.sim, position, self.info.radius[i], self.info.goal_index[i] as usize)
+    }
+
     /// The group index of agent `id`.
     pub fn group(&self, id: AgentId) -> Option<u32> {
         self.info.group.get(id.0 as usize).copied()
