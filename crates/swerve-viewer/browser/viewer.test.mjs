@@ -610,6 +610,36 @@ test('3-D crowd scenario file: window3d\'s wall, floor, drones and mover sphere 
   }
 });
 
+test('roadmap: the inspector draws the way an agent of RVO2\'s Roadmap example means to walk round the blocks', { timeout: 90000 }, async () => {
+  const { server3d: served, page3d: page2d } = await open3d(['roadmap', '--paused'],
+    () => window.swerve && window.swerve.state.dimensions === 2 && window.swerve.state.agents === 100);
+  try {
+    await page2d.click('#step');
+    await page2d.evaluate(() => window.swerve.inspect(0));
+    await page2d.waitForFunction(() => window.swerve.inspector.agent === 0 && window.swerve.inspector.step >= 1 &&
+      window.swerve.inspector.route.length >= 3, null, { timeout: 10000 });
+    const inspector = await page2d.evaluate(() => window.swerve.inspector);
+    const library = await getJson(`${served.url}api/inspect/0`);
+    assert.equal(library.step, inspector.step);
+    assert.deepEqual(inspector.route, library.route, 'the route drawn is not the library\'s');
+    const route = library.route;
+    assert.deepEqual(route[0], library.position);
+    // Its waypoints are the blocks' corner vertices, 2 m out from the 10–40 m blocks (|x|
+    // and |y| near 8 or 42), and the last is its goal, across the field.
+    for (const [x, y] of route.slice(1, -1)) {
+      const near = (v) => Math.abs(Math.abs(v) - 8) < 0.01 || Math.abs(Math.abs(v) - 42) < 0.01;
+      assert.ok(near(x) && near(y), `waypoint (${x}, ${y}) is not a block corner`);
+    }
+    const goal = route[route.length - 1];
+    assert.ok(Math.sign(goal[0]) !== Math.sign(route[0][0]) && Math.sign(goal[1]) !== Math.sign(route[0][1]), `goal ${goal}`);
+    assert.match(await page2d.textContent('#insp-pref'), /roadmap: \d+ waypoints? to the goal/);
+    await page2d.screenshot({ path: path.join(SCREENSHOTS, 'viewer-roadmap-route.png') });
+  } finally {
+    await page2d.close();
+    stopServer(served);
+  }
+});
+
 test('3-D roadmap: the inspector draws the way a slalom3d drone means to fly, through both offset windows', { timeout: 90000 }, async () => {
   const { server3d, page3d } = await open3d(['slalom3d', '--paused'],
     () => window.swerve && window.swerve.state.dimensions === 3 && window.swerve.state.agents === 54);

@@ -100,6 +100,10 @@ pub struct InspectReport {
     /// Ids of the neighbours that ignore this agent (their mask shares no bit with its
     /// layers): they will not yield, so the agent took the whole avoidance of each.
     pub avoided_alone: Vec<u32>,
+    /// With roadmap navigation, the way the agent means to walk from its position now: that
+    /// position, the roadmap's waypoints, its goal ([`crate::LiveScene::route`]); empty
+    /// otherwise.
+    pub route: Vec<[f32; 2]>,
 }
 
 /// The agents `id` ignores within its neighbour distance of `position`, nearest first (ties
@@ -193,6 +197,7 @@ pub fn inspect(sim: &Simulator, agent: u32, version: u32, step: u32) -> Option<I
         ignored: ignored.iter().map(|&(other, _)| other).collect(),
         ignored_indices: ignored.iter().map(|&(_, k)| k).collect(),
         avoided_alone,
+        route: Vec::new(),
     })
 }
 
@@ -350,7 +355,9 @@ pub fn inspect_scene(scene: &dyn crate::LiveScene, agent: u32, version: u32, ste
         report.route = scene.route3d(agent).into_iter().map(xyz).collect();
         return Some(Inspection::Space(report));
     }
-    scene.simulator().and_then(|sim| inspect(sim, agent, version, step)).map(Inspection::Plane)
+    let mut report = inspect(scene.simulator()?, agent, version, step)?;
+    report.route = scene.route(agent).iter().map(|p| p.to_array()).collect();
+    Some(Inspection::Plane(report))
 }
 
 #[cfg(test)]

@@ -74,6 +74,10 @@ impl LiveScene for ScenarioScene {
         &self.goals
     }
 
+    fn route(&self, agent: u32) -> Vec<Vec2> {
+        self.runner.route(swerve::AgentId(agent))
+    }
+
     fn world(&self) -> Option<&World> {
         self.runner.world()
     }

@@ -66,6 +66,13 @@ pub trait LiveScene: Send + 'static {
         &[]
     }
 
+    /// The way planar agent `agent` means to walk from where it is now, when it navigates by
+    /// a roadmap (its position, waypoints, goal; [`swerve::navigation::Roadmap::route`]);
+    /// empty otherwise.
+    fn route(&self, _agent: u32) -> Vec<Vec2> {
+        Vec::new()
+    }
+
     /// The way 3-D agent `agent` means to fly from where it is now, when it navigates by a
     /// roadmap (its position, waypoints, goal; [`swerve::navigation3d::Roadmap3d::route`]);
     /// empty otherwise.

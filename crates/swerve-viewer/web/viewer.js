@@ -433,15 +433,34 @@
       }
       inspectorState.drawnIgnored = drawnIgnored;
     }
+    const route = inspected && inspected.agent === selectedId && inspected.route ? inspected.route : [];
+    if (route.length >= 2) {
+      // Roadmap navigation: the way the agent means to walk, waypoint by waypoint (why its
+      // preferred velocity points where it does), instead of the straight line to its goal.
+      ctx.strokeStyle = '#38a169';
+      ctx.fillStyle = '#38a169';
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      route.forEach(([x, y], k) => (k === 0 ? ctx.moveTo(...toScreen(x, y)) : ctx.lineTo(...toScreen(x, y))));
+      ctx.stroke();
+      for (const [x, y] of route.slice(1, -1)) {
+        const [sx, sy] = toScreen(x, y);
+        ctx.beginPath();
+        ctx.arc(sx, sy, 3, 0, 2 * Math.PI);
+        ctx.fill();
+      }
+    }
     if (scene.goals[i]) {
       const [gx, gy] = toScreen(scene.goals[i][0], scene.goals[i][1]);
       ctx.strokeStyle = '#38a169';
       ctx.lineWidth = 1.5;
       ctx.setLineDash([4, 4]);
-      ctx.beginPath();
-      ctx.moveTo(ax, ay);
-      ctx.lineTo(gx, gy);
-      ctx.stroke();
+      if (route.length < 2) {
+        ctx.beginPath();
+        ctx.moveTo(ax, ay);
+        ctx.lineTo(gx, gy);
+        ctx.stroke();
+      }
       ctx.setLineDash([]);
       ctx.beginPath();
       ctx.moveTo(gx - 5, gy - 5); ctx.lineTo(gx + 5, gy + 5);
@@ -472,7 +491,9 @@
     }
     const v2 = (v) => `(${v[0].toFixed(3)}, ${v[1].toFixed(3)}) |${Math.hypot(v[0], v[1]).toFixed(3)}| m/s`;
     $('insp-neighbors').textContent = `${r.neighbors.length} of at most ${r.max_neighbors} within ${r.neighbor_dist} m`;
-    $('insp-pref').textContent = v2(r.pref_velocity);
+    const waypoints = r.route && r.route.length > 2 ? r.route.length - 2 : 0;
+    $('insp-pref').textContent = v2(r.pref_velocity) +
+      (waypoints > 0 ? ` — roadmap: ${waypoints} waypoint${waypoints > 1 ? 's' : ''} to the goal (green path)` : '');
     $('insp-vel').textContent = v2(r.velocity);
     $('insp-max').textContent = `${r.max_speed} m/s`;
     $('insp-horizons').textContent = `agents ${r.time_horizon} s, obstacles ${r.time_horizon_obst} s`;
@@ -579,6 +600,7 @@
       accelerationHalfPlanes: r.acceleration_half_planes, outcome: r.outcome.program, neighbors: r.neighbors.length,
       avoidanceLayers: r.avoidance_layers, avoidanceMask: r.avoidance_mask, layersShown: r.layers_in_use,
       ignored: r.ignored.length, avoidedAlone: r.avoided_alone.length,
+      route: r.route ? r.route.map((p) => p.slice()) : [],
     });
   }
 
