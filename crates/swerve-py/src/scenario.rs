@@ -181,13 +181,13 @@ impl PyScenarioRunner {
         }
     }
 
-    /// The way agent `agent` (an id) means to fly from where it is, for a 3-D crowd that
-    /// navigates by roadmap: `(K, 3)` float32, its position, the roadmap's waypoints, its goal
-    /// (two rows when it flies straight at its goal). Empty (`(0, 3)`, `(0, 2)` for a planar
-    /// file) without a 3-D roadmap or for an agent not present.
+    /// The way agent `agent` (an id) means to go from where it is, for a crowd that navigates
+    /// by roadmap: `(K, 2)` float32 (`(K, 3)` for a 3-D crowd), its position, the roadmap's
+    /// waypoints, its goal (two rows when it heads straight for its goal). Empty without a
+    /// roadmap, for an agent not present, or (planar) one that sees no vertex.
     fn route<'py>(&self, py: Python<'py>, agent: u32) -> PyResult<Bound<'py, PyArray2<f32>>> {
         match &self.runner {
-            AnyRunner::Plane(_) => rows::<2>(py, std::iter::empty()),
+            AnyRunner::Plane(r) => rows(py, r.route(swerve::AgentId(agent)).iter().map(|v| v.to_array())),
             AnyRunner::Spheres(_) => rows::<3>(py, std::iter::empty()),
             AnyRunner::Crowd3d(r) => rows(py, r.route(swerve::AgentId(agent)).iter().map(|v| v.to_array())),
         }

@@ -149,3 +149,17 @@ def test_the_door_builtin_opens_and_everyone_arrives():
         runner.step()
     metrics = runner.metrics()
     assert (metrics["agents"], metrics["arrived"]) == (25, 25)
+
+
+def test_the_roadmap_builtin_gives_each_agent_its_way_round_the_blocks():
+    runner = swerve.ScenarioRunner("roadmap")
+    route = runner.route(0)
+    assert route.dtype == np.float32 and route.shape[1] == 2 and route.shape[0] >= 3, route
+    np.testing.assert_array_equal(route[0], runner.positions()[0])
+    np.testing.assert_array_equal(route[-1], runner.goals()[0])
+    # The waypoints are the blocks' corner vertices, 2 m out from the 10-40 m blocks.
+    corners = np.abs(route[1:-1])
+    assert np.all((np.abs(corners - 8) < 0.01) | (np.abs(corners - 42) < 0.01)), route
+    # Flying straight, and an agent that is not there: no route.
+    assert swerve.ScenarioRunner("blocks").route(0).shape == (0, 2)
+    assert runner.route(10_000).shape == (0, 2)
