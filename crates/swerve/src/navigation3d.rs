@@ -373,9 +373,9 @@ fn grown(solid: &Aabb3, clearance: f32) -> Aabb3 {
 
 /// How many points an edge of `length` is cut into at most `spacing` apart (its segments).
 fn segments(length: f32, spacing: f32) -> usize {
-    // At least one; the cap keeps a huge box from asking for more than a `usize` (the
-    // roadmap then refuses it by its vertex count).
-    (length / spacing).ceil().clamp(1.0, (MAX_ROADMAP_VERTICES + 1) as f32) as usize
+    // At least one (also for a NaN quotient: `max` drops it); the cap keeps a huge box from
+    // asking for more than a `usize` (the roadmap then refuses it by its vertex count).
+    (length / spacing).ceil().max(1.0).min((MAX_ROADMAP_VERTICES + 1) as f32) as usize
 }
 
 /// How many points [`box_vertices`] gives (without building them: a scenario file's check).
@@ -533,6 +533,11 @@ mod tests {
         assert!(Roadmap3d::build(&sim, &[Vec3::new(f32::NAN, 0.0, 0.0)], 1.0, 1.0).is_err());
         let error = Roadmap3d::build(&sim, &[], 1.0, 0.01).unwrap_err().to_string();
         assert!(error.contains("roadmap vertex count"), "{error}");
+        // A clearance that grows the boxes beyond the float range: their edges count as
+        // sampled without end, and the roadmap is refused rather than a panic.
+        assert!(Roadmap3d::build(&sim, &[], 3e38, 1e38).is_err());
+        let unit = Aabb3 { min: Vec3::ZERO, max: Vec3::ONE };
+        assert_eq!(box_vertex_count(&unit, f32::MAX, f32::INFINITY), 8);
         let mut roadmap = Roadmap3d::build(&sim, &[], 1.0, 4.0).unwrap();
         assert!(roadmap.add_goal(&sim, Vec3::new(0.0, f32::INFINITY, 0.0)).is_err());
         assert_eq!(roadmap.goals().len(), 0);

@@ -562,6 +562,7 @@ fn roadmap_options_are_checked_and_a_too_dense_sampling_is_refused() {
     for (table, expected) in [
         ("[roadmap]\nedge_spacing = 0.0", "line 17: roadmap.edge_spacing: must be greater than 0"),
         ("[roadmap]\nmargin = -1.0", "line 17: roadmap.margin"),
+        ("[roadmap]\nmargin = 3.4e38", "line 17: roadmap.margin: the roadmap's clearance (largest radius + margin: 340000000000000000000000000000000000000 m) or edge spacing (inf m) is beyond the float range"),
         ("[roadmap]\nspacing = 1.0", "line 17: roadmap.spacing: unknown key"),
         ("[roadmap]\nvertices = [[1.0, 2.0]]", "line 17: roadmap.vertices[0]"),
         // The box's edges cut every 1 mm: far beyond the vertex limit, refused by the

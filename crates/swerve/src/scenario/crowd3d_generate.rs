@@ -369,7 +369,13 @@ impl Crowd3dScenario {
             let boxes = obstacles.iter().filter_map(|o| o.solid_box);
             let count = self.roadmap.vertices.len()
                 + boxes.map(|b| navigation3d::box_vertex_count(&b, clearance, spacing)).sum::<usize>();
-            if count > navigation3d::MAX_ROADMAP_VERTICES {
+            if !(clearance.is_finite() && spacing.is_finite()) {
+                let message = format!(
+                    "the roadmap's clearance (largest radius + margin: {clearance} m) or edge spacing ({spacing} m) \
+                     is beyond the float range"
+                );
+                problems.push(Problem { line: None, key: "roadmap.margin".into(), message });
+            } else if count > navigation3d::MAX_ROADMAP_VERTICES {
                 let key = if self.roadmap.edge_spacing.is_some() { "roadmap.edge_spacing" } else { "navigation" };
                 let message = format!(
                     "the boxes' edges sampled every {spacing} m give {count} roadmap vertices, more than {}: set a \
