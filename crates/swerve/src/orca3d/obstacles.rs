@@ -299,18 +299,17 @@ impl Obstacles {
             return false;
         }
         let grown = |b: &Aabb3| Aabb3 { min: b.min - Vec3::splat(radius), max: b.max + Vec3::splat(radius) };
-        let p = from.as_dvec3();
+        let (a, b) = (from.as_dvec3(), to.as_dvec3());
         let r = f64::from(radius);
         let near = |t: &Triangle| {
             let bounds = Aabb3 { min: t.a.min(t.b).min(t.c), max: t.a.max(t.b).max(t.c) };
             grown(&bounds).meets_segment(from, to)
-                && (t.closest_point(p).distance(p) <= r
+                && (t.closest_point(a).distance(a) <= r
                     || crate::physics3d::time_of_impact::sphere_triangle(from, to - from, radius, t, 1.0).is_some())
         };
         // The segment's box: most obstacles are told apart by it, without the slab test's
         // divisions.
         let span = grown(&Aabb3 { min: from.min(to), max: from.max(to) });
-        let (a, b) = (from.as_dvec3(), to.as_dvec3());
         let blocks = |o: &Obstacle| {
             o.bounds.overlaps(&span)
                 && grown(&o.bounds).meets_segment(from, to)
