@@ -1,7 +1,7 @@
 //! `swerve run` on a 3-D crowd scenario (a file with a `[crowd3d]` table): the library's
 //! [`Crowd3dRunner`] played to its end and written as `swerve sphere` writes RVO2-3D's example
-//! — `trajectory.csv`, `metrics.json` and a GIF seen from a camera circling the scene, with the
-//! obstacles' edges and the movers drawn.
+//! — `trajectory.csv`, `metrics.json`, `scene.json` (and `movers.csv`) for `swerve render`, and
+//! a GIF seen from a camera circling the scene, with the obstacles' edges and the movers drawn.
 
 use anyhow::{Context, Result};
 use serde::Serialize;
@@ -14,7 +14,7 @@ use swerve::scenario::{Crowd3dMetrics, Crowd3dRunner, Crowd3dScenario, Obstacle3
 use crate::pit3d::Outputs;
 use crate::run::{fmt_opt, progress_bar};
 use crate::sphere::{create, write_frame};
-use crate::view3d::{box_edges, start_colour, write_gif, FrameKeeper, Orbit};
+use crate::view3d::{box_edges, start_colour, write_gif, Body3d, Edge3d, FrameKeeper, MoverTrack, Scene3d};
 
 /// The colour of a mover in the GIF (movers avoid nothing; the agents avoid them).
 const MOVER_COLOUR: [u8; 3] = [150, 150, 150];
@@ -51,8 +51,8 @@ struct Metrics<'a> {
 
 /// Plays `scenario` to its end (the file's `steps`, or `steps` when given, or sooner by its
 /// `stop` rule), writes `trajectory.csv` (`frame,id,x,y,z,vx,vy,vz`, frame 0 the start),
-/// `metrics.json` and (unless told not to) `run.gif` into `outputs.folder`, and prints a
-/// summary.
+/// `movers.csv` (the same columns) when it has movers, `metrics.json`, `scene.json` and
+/// (unless told not to) `run.gif` into `outputs.folder`, and prints a summary.
 pub fn play(scenario: &Crowd3dScenario, steps: Option<usize>, outputs: &Outputs) -> Result<()> {
     let mut runner = Crowd3dRunner::new(scenario).with_context(|| scenario.name.clone())?;
     if let Some(steps) = steps {
@@ -72,6 +72,8 @@ pub fn play(scenario: &Crowd3dScenario, steps: Option<usize>, outputs: &Outputs)
     let mut trajectory = BufWriter::new(create(&folder.join("trajectory.csv"))?);
     writeln!(trajectory, "frame,id,x,y,z,vx,vy,vz")?;
     write_frame(&mut trajectory, 0, runner.simulator())?;
+    let mut mover_track = MoverTrack::create(folder, runner.movers().len() > 0)?;
+    mover_track.write(0, runner.movers())?;
     let progress = progress_bar(&scenario.name, runner.max_steps());
     let mut stepping = Duration::ZERO;
     while !runner.is_finished() {
@@ -80,12 +82,14 @@ pub fn play(scenario: &Crowd3dScenario, steps: Option<usize>, outputs: &Outputs)
         stepping += step_started.elapsed();
         let step = runner.steps_done();
         write_frame(&mut trajectory, step, runner.simulator())?;
+        mover_track.write(step, runner.movers())?;
         bodies_of(&runner, &mut bodies);
         frames.offer(step, &bodies);
         progress.inc(1);
     }
     progress.finish_and_clear();
     trajectory.flush().context("writing trajectory.csv")?;
+    let with_movers = mover_track.finish()?;
     let steps = runner.steps_done();
     frames.finish(steps, &bodies);
 
@@ -106,19 +110,14 @@ pub fn play(scenario: &Crowd3dScenario, steps: Option<usize>, outputs: &Outputs)
     let mut f = create(&folder.join("metrics.json"))?;
     serde_json::to_writer_pretty(&mut f, &metrics).context("writing metrics.json")?;
     writeln!(f)?;
-    let mut files = vec!["trajectory.csv", "metrics.json"];
+    let scene = scene_of(&runner, scenario, &view);
+    scene.write(folder)?;
+    let mut files = vec!["trajectory.csv", "metrics.json", "scene.json"];
+    if with_movers {
+        files.push("movers.csv");
+    }
     if let Some(gif_frames) = outputs.gif_frames {
-        let (radii, colours) = looks(&runner, &view);
-        let (edges, edges_gone) = obstacle_edges(obstacles, scenario.time_step);
-        let orbit = Orbit {
-            centre: view.centre,
-            distance: 3.2 * view.radius,
-            radii: &radii,
-            colours: &colours,
-            edges: &edges,
-            edges_gone: &edges_gone,
-        };
-        write_gif(&folder.join("run.gif"), &frames.kept, steps, &orbit, gif_frames, outputs.size)?;
+        write_gif(&folder.join("run.gif"), &frames.kept, steps, &scene, gif_frames, outputs.size)?;
         files.push("run.gif");
     }
 
@@ -206,44 +205,35 @@ impl View {
     }
 }
 
-/// Every body's radius and colour, in [`bodies_of`]'s order, taken after the run (when every
-/// spawned agent is known): agents by group when the file has several groups, else by where
-/// they started (as `swerve sphere` colours them); movers grey.
-fn looks(runner: &Crowd3dRunner, view: &View) -> (Vec<f32>, Vec<[u8; 3]>) {
-    let slots = runner.max_agents();
-    let mut radii = Vec::with_capacity(slots + runner.movers().len());
-    let mut colours = Vec::with_capacity(radii.capacity());
+/// What the pictures show, taken after the run (when every spawned agent is known): each
+/// agent slot's radius and colour — by group when the file has several groups, else by where
+/// it started (as `swerve sphere` colours them) — the movers in grey, and the obstacles'
+/// edges (a box's twelve, a mesh's [`mesh_edges`]), each drawn until its obstacle's removal.
+fn scene_of(runner: &Crowd3dRunner, scenario: &Crowd3dScenario, view: &View) -> Scene3d {
+    let mut scene = Scene3d::new(&scenario.name, scenario.time_step, view.centre, 3.2 * view.radius);
     let by_group = runner.groups().len() > 1;
-    for k in 0..slots {
-        let id = swerve::AgentId(k as u32);
-        // Slots of agents never added are never drawn (their positions stay NaN).
-        radii.push(runner.radius(id).unwrap_or(0.0));
-        colours.push(match (by_group, runner.group(id), runner.start(id)) {
-            (true, Some(g), _) => crate::render::group_color(g),
-            (false, _, Some(p)) => start_colour((p - view.centre) / view.radius),
-            _ => MOVER_COLOUR,
-        });
-    }
-    for m in runner.movers() {
-        radii.push(m.radius);
-        colours.push(MOVER_COLOUR);
-    }
-    (radii, colours)
-}
-
-/// The obstacles' edges — a box's twelve, a mesh's [`mesh_edges`] — and for each the step from
-/// which it is no longer drawn (its obstacle's removal).
-fn obstacle_edges(obstacles: &[Obstacle3d], time_step: f32) -> (Vec<(Vec3, Vec3)>, Vec<Option<usize>>) {
-    let (mut edges, mut gone) = (Vec::new(), Vec::new());
-    for o in obstacles {
-        let these = match o.solid_box {
+    scene.bodies = (0..runner.max_agents())
+        .map(|k| {
+            let id = swerve::AgentId(k as u32);
+            // Slots of agents never added are never drawn (no trajectory rows, NaN in frames).
+            let colour = match (by_group, runner.group(id), runner.start(id)) {
+                (true, Some(g), _) => crate::render::group_color(g),
+                (false, _, Some(p)) => start_colour((p - view.centre) / view.radius),
+                _ => MOVER_COLOUR,
+            };
+            Body3d { radius: runner.radius(id).unwrap_or(0.0), colour }
+        })
+        .collect();
+    scene.movers = runner.movers().map(|m| Body3d { radius: m.radius, colour: MOVER_COLOUR }).collect();
+    for o in runner.obstacles() {
+        let edges = match o.solid_box {
             Some(b) => box_edges(b.min, b.max),
             None => mesh_edges(&o.triangles),
         };
-        gone.extend(std::iter::repeat(o.removal_step(time_step)).take(these.len()));
-        edges.extend(these);
+        let gone = o.removal_step(scenario.time_step);
+        scene.edges.extend(edges.into_iter().map(|e| Edge3d { gone, ..Edge3d::lasting(e) }));
     }
-    (edges, gone)
+    scene
 }
 
 /// A mesh's edges worth drawing: each shared edge once, and none between two triangles in one

@@ -7,6 +7,7 @@ mod bench;
 mod crowd3d;
 mod pit3d;
 mod render;
+mod render3d;
 mod run;
 mod serve;
 mod sphere;
@@ -38,7 +39,7 @@ enum Command {
     Validate(ValidateArgs),
     /// List the built-in scenarios.
     List,
-    /// Render a run's trajectory (a `swerve run` output folder) to GIF, SVG or PNG frames.
+    /// Render a run's trajectory (a `swerve run` output folder, 2-D or 3-D) to GIF, SVG or PNG frames.
     Render(render::RenderArgs),
     /// Replay an RVO2 reference recording step by step and compare bit for bit.
     Replay(ReplayArgs),

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use swerve::physics3d::broad_phase::BroadPhase;
 use swerve::physics3d::scene::{hourglass, mixed_pit, sphere_pit};
-use swerve::physics3d::{Aabb3, BroadPhaseKind, Vec3, World};
+use swerve::physics3d::{Aabb3, BroadPhaseKind, Sphere, Vec3, World};
 
-use crate::view3d::{box_edges, start_colour, write_gif, FrameKeeper, GifArgs, Orbit};
+use crate::view3d::{box_edges, start_colour, write_gif, Body3d, Edge3d, FrameKeeper, GifArgs, Scene3d};
 
 /// Arguments of `swerve pit3d`.
 #[derive(clap::Args)]
@@ -143,15 +143,24 @@ pub fn run(args: &Pit3dArgs) -> Result<()> {
 }
 
 /// Steps `world` `steps` times by `dt`, writes `trajectory.csv` (`frame,id,x,y,z,vx,vy,vz`),
-/// `metrics.json` and (unless told not to) an orbiting `run.gif` with the walls and triangles
-/// drawn, and prints a summary under `label`. Shared by `swerve pit3d` and `swerve run` on a
+/// `metrics.json`, `scene.json` (what `swerve render` draws again) and (unless told not to) an
+/// orbiting `run.gif` with the walls and triangles drawn, and prints a summary under `label`. Shared by `swerve pit3d` and `swerve run` on a
 /// 3-D scenario.
 pub fn play(label: &str, world: &mut World, dt: f32, steps: usize, outputs: &Outputs) -> Result<()> {
     let folder = outputs.folder;
     std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
-    let positions = |w: &World| w.spheres().iter().map(|s| s.position).collect::<Vec<_>>();
-    // Taken before the first step: the camera frames the scene as it starts.
+    // Each sphere at its id's place, as in `trajectory.csv` and the scene's bodies.
+    let positions = |w: &World| by_id(w, |s| s.position, Vec3::NAN);
+    // Taken before the first step: the camera frames the scene as it starts, and the spheres
+    // are coloured by where they start in it. The walls' edges and the triangles' are drawn.
     let view = view_box(world);
+    let (centre, half) = ((view.min + view.max) * 0.5, (view.max - view.min) * 0.5);
+    let mut scene = Scene3d::new(label, dt, centre, 3.2 * half.length());
+    let look = |s: &Sphere| Body3d { radius: s.radius, colour: start_colour((s.position - centre) / half) };
+    scene.bodies = by_id(world, look, Body3d { radius: 0.0, colour: [0; 3] });
+    let walls = world.bounds().map_or_else(Vec::new, |b| box_edges(b.min, b.max));
+    let sides = world.triangles().iter().flat_map(|t| [(t.a, t.b), (t.b, t.c), (t.c, t.a)]);
+    scene.edges = walls.into_iter().chain(sides).map(Edge3d::lasting).collect();
 
     let started = Instant::now();
     let mut frames = FrameKeeper::new(outputs.gif_frames.unwrap_or(0));
@@ -201,23 +210,10 @@ pub fn play(label: &str, world: &mut World, dt: f32, steps: usize, outputs: &Out
     let mut f = std::fs::File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
     serde_json::to_writer_pretty(&mut f, &metrics).context("writing metrics.json")?;
     writeln!(f)?;
-    let mut files = vec!["trajectory.csv", "metrics.json"];
+    scene.write(folder)?;
+    let mut files = vec!["trajectory.csv", "metrics.json", "scene.json"];
     if let Some(gif_frames) = outputs.gif_frames {
-        let (min, max) = (view.min, view.max);
-        let (centre, half) = ((min + max) * 0.5, (max - min) * 0.5);
-        let colours: Vec<[u8; 3]> = frames.kept[0].1.iter().map(|&p| start_colour((p - centre) / half)).collect();
-        let radii: Vec<f32> = world.spheres().iter().map(|s| s.radius).collect();
-        let mut edges = world.bounds().map_or_else(Vec::new, |b| box_edges(b.min, b.max));
-        edges.extend(world.triangles().iter().flat_map(|t| [(t.a, t.b), (t.b, t.c), (t.c, t.a)]));
-        let orbit = Orbit {
-            centre,
-            distance: 3.2 * half.length(),
-            radii: &radii,
-            colours: &colours,
-            edges: &edges,
-            edges_gone: &[],
-        };
-        write_gif(&folder.join("run.gif"), &frames.kept, steps, &orbit, gif_frames, outputs.size)?;
+        write_gif(&folder.join("run.gif"), &frames.kept, steps, &scene, gif_frames, outputs.size)?;
         files.push("run.gif");
     }
 
@@ -281,6 +277,16 @@ impl OverlapMeter {
         };
         self.pairs.iter().map(depth).fold(0.0, f32::max)
     }
+}
+
+/// `what` of every sphere at its id's place (`missing` where no sphere has the id).
+fn by_id<T: Clone>(world: &World, what: impl Fn(&Sphere) -> T, missing: T) -> Vec<T> {
+    let slots = world.sphere_ids().iter().map(|id| id.0 as usize + 1).max().unwrap_or(0);
+    let mut values = vec![missing; slots];
+    for (id, s) in world.sphere_ids().iter().zip(world.spheres()) {
+        values[id.0 as usize] = what(s);
+    }
+    values
 }
 
 fn write_frame(out: &mut impl Write, frame: usize, world: &World) -> Result<()> {

@@ -39,21 +39,22 @@ pub enum RenderFormat {
 /// Arguments of `swerve render`.
 #[derive(clap::Args)]
 pub struct RenderArgs {
-    /// A `swerve run` output folder (or its trajectory.csv); `scene.json` must be beside it.
-    input: PathBuf,
-    /// Output format.
+    /// A run's output folder (`swerve run`, `sphere`, `towers`, `pit3d`) or its
+    /// trajectory.csv; `scene.json` must be beside it.
+    pub(crate) input: PathBuf,
+    /// Output format (a 3-D run's SVG shows the paths as the camera sees them at the start).
     #[arg(long, value_enum, default_value_t = RenderFormat::Gif)]
-    format: RenderFormat,
+    pub(crate) format: RenderFormat,
     /// Output file (GIF, SVG) or folder (PNG); default next to the input.
     #[arg(long)]
-    out: Option<PathBuf>,
+    pub(crate) out: Option<PathBuf>,
     /// At most this many frames, evenly spaced, always the last (at least 1; with 1, only the
     /// last frame).
     #[arg(long, default_value_t = 150)]
-    max_frames: usize,
-    /// Pixels of the longer side.
+    pub(crate) max_frames: usize,
+    /// Pixels of the longer side (a 3-D run's pictures are square, 16 to 4096).
     #[arg(long, default_value_t = 480)]
-    size: u32,
+    pub(crate) size: u32,
 }
 
 const BACKGROUND: [u8; 3] = [250, 250, 250];
@@ -182,7 +183,7 @@ pub fn check_max_frames(flag: &str, max_frames: usize) -> Result<()> {
 
 /// The frame numbers to draw: at most `max_frames`, evenly spaced, always the last. With one
 /// frame allowed that is the last, which shows where the run ended (and a full time bar).
-fn chosen_frames(total: usize, max_frames: usize) -> Vec<usize> {
+pub(crate) fn chosen_frames(total: usize, max_frames: usize) -> Vec<usize> {
     if total == 0 || max_frames == 0 {
         return Vec::new();
     }
@@ -554,7 +555,8 @@ fn svg(scene: &SceneInfo, agents: &Trajectory, balls: &Trajectory, size: u32) ->
     out
 }
 
-/// `swerve render`: draws a run folder's trajectory and prints what it wrote.
+/// `swerve render`: draws a run folder's trajectory and prints what it wrote (a 3-D run's by
+/// [`crate::render3d`]).
 pub fn render_command(args: &RenderArgs) -> Result<()> {
     check_max_frames("--max-frames", args.max_frames)?;
     let input = args.input.display();
@@ -576,6 +578,14 @@ pub fn render_command(args: &RenderArgs) -> Result<()> {
     }
     let scene_text =
         std::fs::read_to_string(&scene_path).with_context(|| format!("cannot read {}", scene_path.display()))?;
+    // A 3-D run's scene says how many dimensions it has; a planar one's does not.
+    #[derive(serde::Deserialize)]
+    struct Dimensions {
+        dimensions: Option<serde_json::Value>,
+    }
+    if let Ok(Dimensions { dimensions: Some(_) }) = serde_json::from_str(&scene_text) {
+        return crate::render3d::render(args, &dir, &csv, &scene_text);
+    }
     let scene: SceneInfo = serde_json::from_str(&scene_text).with_context(|| format!("{}", scene_path.display()))?;
     let read = |path: &Path| -> Result<Trajectory> {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;

@@ -13,7 +13,7 @@ use swerve::orca3d::{AgentParams, Extensions, Mover, OverlapResolution, Simulato
 use swerve::reference::preferred_velocity_toward3d;
 use swerve::scenario::sphere_points;
 
-use crate::view3d::{start_colour, write_gif, FrameKeeper, GifArgs, Orbit};
+use crate::view3d::{start_colour, write_gif, Body3d, FrameKeeper, GifArgs, MoverTrack, Scene3d};
 
 /// Arguments of `swerve sphere`.
 #[derive(clap::Args)]
@@ -75,7 +75,8 @@ struct Metrics {
     simulation_seconds: f64,
 }
 
-/// Runs the example and writes `trajectory.csv`, `metrics.json` and `run.gif`.
+/// Runs the example and writes `trajectory.csv`, `metrics.json`, `scene.json` (what `swerve
+/// render` draws again), `movers.csv` with `--mover`, and `run.gif`.
 pub fn run(args: &SphereArgs) -> Result<()> {
     check_agents(args.agents, "--agents")?;
     anyhow::ensure!(args.steps >= 1, "--steps: must be at least 1");
@@ -110,6 +111,12 @@ pub fn run(args: &SphereArgs) -> Result<()> {
         sim.positions().iter().zip(&goals).filter(|(p, g)| p.distance_squared(**g) <= reach * reach).count()
     };
 
+    // Agents coloured by where they start, the mover grey.
+    let mut scene = Scene3d::new("sphere", sim.time_step(), Vec3::ZERO, 3.2 * radius);
+    scene.bodies =
+        sim.positions().iter().map(|&p| Body3d { radius: params.radius, colour: start_colour(p / radius) }).collect();
+    scene.movers = mover.iter().map(|m| Body3d { radius: m.radius, colour: [150, 150, 150] }).collect();
+
     let started = Instant::now();
     let mut frames = FrameKeeper::new(gif_frames.unwrap_or(0));
     frames.offer(0, &with_mover(&sim, mover));
@@ -117,6 +124,8 @@ pub fn run(args: &SphereArgs) -> Result<()> {
     let mut trajectory = BufWriter::new(create(&args.out.join("trajectory.csv"))?);
     writeln!(trajectory, "frame,id,x,y,z,vx,vy,vz")?;
     write_frame(&mut trajectory, 0, &sim)?;
+    let mut mover_track = MoverTrack::create(&args.out, mover.is_some())?;
+    mover_track.write(0, mover.into_iter())?;
     let (mut min_separation, mut overlapping, mut speed_sum, mut max_speed) = (f32::INFINITY, 0, 0.0f64, 0.0f32);
     let mut prefs = Vec::with_capacity(args.agents);
     let mut steps = 0;
@@ -143,9 +152,11 @@ pub fn run(args: &SphereArgs) -> Result<()> {
             max_speed = max_speed.max(v.length());
         }
         write_frame(&mut trajectory, steps, &sim)?;
+        mover_track.write(steps, mover.into_iter())?;
         frames.offer(steps, &with_mover(&sim, mover));
     }
     trajectory.flush()?;
+    let with_movers = mover_track.finish()?;
     frames.finish(steps, &with_mover(&sim, mover));
 
     let metrics = Metrics {
@@ -163,24 +174,13 @@ pub fn run(args: &SphereArgs) -> Result<()> {
     let mut f = create(&args.out.join("metrics.json"))?;
     serde_json::to_writer_pretty(&mut f, &metrics).context("writing metrics.json")?;
     writeln!(f)?;
-    let mut files = vec!["trajectory.csv", "metrics.json"];
+    scene.write(&args.out)?;
+    let mut files = vec!["trajectory.csv", "metrics.json", "scene.json"];
+    if with_movers {
+        files.push("movers.csv");
+    }
     if let Some(gif_frames) = gif_frames {
-        let mut colours: Vec<[u8; 3]> =
-            frames.kept[0].1.iter().take(args.agents).map(|&p| start_colour(p / radius)).collect();
-        let mut radii = vec![params.radius; args.agents];
-        if let Some(m) = mover {
-            colours.push([150, 150, 150]);
-            radii.push(m.radius);
-        }
-        let orbit = Orbit {
-            centre: Vec3::ZERO,
-            distance: 3.2 * radius,
-            radii: &radii,
-            colours: &colours,
-            edges: &[],
-            edges_gone: &[],
-        };
-        write_gif(&args.out.join("run.gif"), &frames.kept, steps, &orbit, gif_frames, args.gif.size)?;
+        write_gif(&args.out.join("run.gif"), &frames.kept, steps, &scene, gif_frames, args.gif.size)?;
         files.push("run.gif");
     }
 

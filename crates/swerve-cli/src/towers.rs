@@ -17,7 +17,7 @@ use swerve::reference::preferred_velocity_toward3d;
 use swerve_viewer::scenes::{towers, Towers, MAX_TOWERS_AGENTS, TOWERS_AGENTS, TOWERS_OBSTACLE_HORIZON};
 
 use crate::sphere::{closest_pair, create, write_frame};
-use crate::view3d::{box_edges, start_colour, write_gif, FrameKeeper, GifArgs, Orbit};
+use crate::view3d::{box_edges, start_colour, write_gif, Body3d, Edge3d, FrameKeeper, GifArgs, Scene3d};
 
 /// Arguments of `swerve towers`.
 #[derive(clap::Args)]
@@ -89,7 +89,8 @@ struct Metrics {
     simulation_seconds: f64,
 }
 
-/// Runs the scene and writes `trajectory.csv`, `metrics.json` and `run.gif`.
+/// Runs the scene and writes `trajectory.csv`, `metrics.json`, `scene.json` (what `swerve
+/// render` draws again) and `run.gif`.
 pub fn run(args: &TowersArgs) -> Result<()> {
     anyhow::ensure!(
         (2..=MAX_TOWERS_AGENTS).contains(&args.agents),
@@ -130,6 +131,14 @@ pub fn run(args: &TowersArgs) -> Result<()> {
         .count();
     let reach = 2.0 * radius;
     let at_goal = |sim: &Simulator, i: usize| sim.positions()[i].distance_squared(goals[i]) <= reach * reach;
+
+    // Drones coloured by where they start; the towers' edges, and the floor's outline (not the
+    // diagonal between its triangles).
+    let mut scene = Scene3d::new("towers", sim.time_step(), centre, 3.0 * scene_radius);
+    let look = |p: Vec3| Body3d { radius, colour: start_colour((p - centre) / scene_radius) };
+    scene.bodies = sim.positions().iter().map(|&p| look(p)).collect();
+    scene.edges = boxes.iter().flat_map(|&(min, max)| box_edges(min, max)).map(Edge3d::lasting).collect();
+    scene.edges.extend((0..4).map(|k| Edge3d::lasting((floor[k], floor[(k + 1) % 4]))));
 
     let started = Instant::now();
     let mut frames = FrameKeeper::new(gif_frames.unwrap_or(0));
@@ -193,23 +202,10 @@ pub fn run(args: &TowersArgs) -> Result<()> {
     let mut f = create(&args.out.join("metrics.json"))?;
     serde_json::to_writer_pretty(&mut f, &metrics).context("writing metrics.json")?;
     writeln!(f)?;
-    let mut files = vec!["trajectory.csv", "metrics.json"];
+    scene.write(&args.out)?;
+    let mut files = vec!["trajectory.csv", "metrics.json", "scene.json"];
     if let Some(gif_frames) = gif_frames {
-        let colours: Vec<[u8; 3]> =
-            frames.kept[0].1.iter().map(|&p| start_colour((p - centre) / scene_radius)).collect();
-        let radii = vec![radius; n];
-        // The towers' edges, and the floor's outline (not the diagonal between its triangles).
-        let mut edges: Vec<(Vec3, Vec3)> = boxes.iter().flat_map(|&(min, max)| box_edges(min, max)).collect();
-        edges.extend((0..4).map(|k| (floor[k], floor[(k + 1) % 4])));
-        let orbit = Orbit {
-            centre,
-            distance: 3.0 * scene_radius,
-            radii: &radii,
-            colours: &colours,
-            edges: &edges,
-            edges_gone: &[],
-        };
-        write_gif(&args.out.join("run.gif"), &frames.kept, steps, &orbit, gif_frames, args.gif.size)?;
+        write_gif(&args.out.join("run.gif"), &frames.kept, steps, &scene, gif_frames, args.gif.size)?;
         files.push("run.gif");
     }
 

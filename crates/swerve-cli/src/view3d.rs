@@ -2,11 +2,12 @@
 //! frames kept for the GIF, and a GIF seen from a camera that circles the scene once over the
 //! run.
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
-use std::io::BufWriter;
+use serde::{Deserialize, Serialize};
+use std::io::{BufWriter, Write};
 use std::path::Path;
-use swerve::orca3d::Vec3;
+use swerve::orca3d::{Mover, Vec3};
 use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Stroke, Transform};
 
 /// The GIF flags of the 3-D commands (`swerve sphere`, `towers`, `pit3d`).
@@ -73,31 +74,124 @@ impl FrameKeeper {
     }
 }
 
-/// What a GIF shows and from where: a camera circling `centre` about the z axis once over the
-/// run, 25° above the horizontal, at `distance`.
-pub struct Orbit<'a> {
+/// What a 3-D run's pictures show and from where, written as the run's `scene.json` so that
+/// `swerve render` can draw the run again: the bodies' sizes and colours, the obstacles'
+/// edges, and a camera circling `centre` about the z axis once over the run, 25° above the
+/// horizontal, at `distance`.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct Scene3d {
+    /// Always 3: what tells `swerve render` a 3-D run's `scene.json` from a planar one's.
+    pub dimensions: u32,
+    /// The scene's name (`sphere`, `towers`, `pit3d`, or the scenario's).
+    pub name: String,
+    /// Simulated seconds between trajectory frames.
+    pub frame_time: f32,
     /// The point the camera looks at (m).
-    pub centre: Vec3,
+    pub centre: [f32; 3],
     /// The camera's distance from `centre` (m).
     pub distance: f32,
-    /// Each body's radius (m), in the frames' order.
-    pub radii: &'a [f32],
-    /// Each body's colour, in the frames' order.
-    pub colours: &'a [[u8; 3]],
-    /// Line segments drawn behind the bodies (a box's edges), in scene coordinates.
-    pub edges: &'a [(Vec3, Vec3)],
-    /// For each of `edges`, the first step whose frame no longer shows it (an obstacle the
-    /// run removes); `None`, or an edge past this list's end, is drawn in every frame.
-    pub edges_gone: &'a [Option<usize>],
+    /// The bodies of `trajectory.csv`, by its `id` column (a slot that never holds one has
+    /// radius 0).
+    pub bodies: Vec<Body3d>,
+    /// The movers of `movers.csv`, by its `id` column (none without movers).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub movers: Vec<Body3d>,
+    /// Line segments drawn behind the bodies: the obstacles' and walls' edges.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edges: Vec<Edge3d>,
 }
 
-/// Writes the kept frames as a GIF of at most `max` frames, `size` pixels square. Bodies are
-/// drawn far to near and dimmed with depth.
+/// A body's look.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
+pub struct Body3d {
+    /// Its radius (m).
+    pub radius: f32,
+    /// Its colour.
+    pub colour: [u8; 3],
+}
+
+/// A line segment of the scene (an obstacle's edge).
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
+pub struct Edge3d {
+    /// One end (m).
+    pub from: [f32; 3],
+    /// The other end (m).
+    pub to: [f32; 3],
+    /// The first frame that no longer shows it (its obstacle was removed then); absent when
+    /// every frame does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gone: Option<usize>,
+}
+
+impl Edge3d {
+    /// An edge that stays for the whole run.
+    pub fn lasting((from, to): (Vec3, Vec3)) -> Edge3d {
+        Edge3d { from: from.to_array(), to: to.to_array(), gone: None }
+    }
+}
+
+impl Scene3d {
+    /// A scene named `name` whose frames are `frame_time` apart, seen from `distance` away
+    /// from `centre`; bodies, movers and edges to be filled in.
+    pub fn new(name: &str, frame_time: f32, centre: Vec3, distance: f32) -> Scene3d {
+        Scene3d {
+            dimensions: 3,
+            name: name.to_string(),
+            frame_time,
+            centre: centre.to_array(),
+            distance,
+            bodies: Vec::new(),
+            movers: Vec::new(),
+            edges: Vec::new(),
+        }
+    }
+
+    /// Every body's look in a frame's order: `trajectory.csv`'s bodies, then the movers.
+    pub fn looks(&self) -> impl Iterator<Item = &Body3d> {
+        self.bodies.iter().chain(&self.movers)
+    }
+
+    /// Why this scene cannot be drawn, if it cannot: a `scene.json` is read from a file,
+    /// which may have been edited.
+    pub fn check(&self) -> Result<()> {
+        anyhow::ensure!(self.dimensions == 3, "dimensions: {} (a 3-D run's scene has 3)", self.dimensions);
+        let finite = |p: [f32; 3]| p.iter().all(|c| c.is_finite());
+        anyhow::ensure!(finite(self.centre), "centre: {:?} is not a finite point", self.centre);
+        anyhow::ensure!(
+            self.distance.is_finite() && self.distance > 0.0,
+            "distance: {} (the camera's distance must be a positive number of metres)",
+            self.distance
+        );
+        for (list, bodies) in [("bodies", &self.bodies), ("movers", &self.movers)] {
+            if let Some(k) = bodies.iter().position(|b| !(b.radius.is_finite() && b.radius >= 0.0)) {
+                bail!("{list}[{k}].radius: {} (must be a finite number of metres, at least 0)", bodies[k].radius);
+            }
+        }
+        if let Some(k) = self.edges.iter().position(|e| !(finite(e.from) && finite(e.to))) {
+            bail!("edges[{k}]: an end is not a finite point");
+        }
+        Ok(())
+    }
+
+    /// Writes the scene as `scene.json` into `folder`.
+    pub fn write(&self, folder: &Path) -> Result<()> {
+        let path = folder.join("scene.json");
+        let mut f =
+            BufWriter::new(std::fs::File::create(&path).with_context(|| format!("cannot create {}", path.display()))?);
+        // Compact: a body is a line of its own when pretty, and a run may have a million.
+        serde_json::to_writer(&mut f, self).context("writing scene.json")?;
+        writeln!(f).and_then(|()| f.flush()).context("writing scene.json")
+    }
+}
+
+/// Writes the kept frames (each body's position in [`Scene3d::looks`]' order) as a GIF of at
+/// most `max` frames, `size` pixels square; `steps` is the run's last step, where the camera
+/// has circled once. Bodies are drawn far to near and dimmed with depth.
 pub fn write_gif(
     path: &Path,
     frames: &[(usize, Vec<Vec3>)],
     steps: usize,
-    orbit: &Orbit,
+    scene: &Scene3d,
     max: usize,
     size: u32,
 ) -> Result<()> {
@@ -111,8 +205,7 @@ pub fn write_gif(
         .par_iter()
         .map(|&k| {
             let (step, positions) = &frames[k];
-            let turn = std::f32::consts::TAU * *step as f32 / steps.max(1) as f32;
-            draw(*step, positions, orbit, turn, size)
+            draw(*step, positions, turn(*step, steps), scene, size).map(|pixmap| pixmap.data().to_vec())
         })
         .collect::<Result<_>>()?;
     let file =
@@ -135,37 +228,56 @@ pub fn write_gif(
     Ok(())
 }
 
-/// The camera's view of a point: (depth, screen x, screen y, pixels per metre), or `None`
-/// behind the camera.
-fn project(p: Vec3, orbit: &Orbit, turn: f32, size: u32) -> Option<(f32, f32, f32, f32)> {
+/// The camera after `step` of a run of `steps`: it circles once over the run.
+pub fn turn(step: usize, steps: usize) -> f32 {
+    std::f32::consts::TAU * step as f32 / steps.max(1) as f32
+}
+
+/// The camera's view of a point from `turn` radians about the scene: (depth, screen x, screen
+/// y, pixels per metre), or `None` behind the camera (or for a NaN point: a body not there).
+pub fn project(p: Vec3, scene: &Scene3d, turn: f32, size: u32) -> Option<(f32, f32, f32, f32)> {
     // A scene of radius `distance / 3.2` fills about four fifths of the frame.
     let focal = size as f32 * 1.25;
     let (sin_t, cos_t) = turn.sin_cos();
     let (sin_e, cos_e) = 25f32.to_radians().sin_cos();
-    let p = p - orbit.centre;
+    let p = p - Vec3::from(scene.centre);
     let x = cos_t * p.x + sin_t * p.y;
     let y = -sin_t * p.x + cos_t * p.y;
     // Depth along the view direction and height on screen after the tilt.
-    let depth = orbit.distance + cos_e * y - sin_e * p.z;
+    let depth = scene.distance + cos_e * y - sin_e * p.z;
     let up = sin_e * y + cos_e * p.z;
-    (depth > 1e-3 * orbit.distance).then(|| {
+    (depth > 1e-3 * scene.distance).then(|| {
         let s = focal / depth;
         (depth, size as f32 / 2.0 + x * s, size as f32 / 2.0 - up * s, s)
     })
 }
 
-/// The RGBA pixels of the frame after `step`.
-fn draw(step: usize, positions: &[Vec3], orbit: &Orbit, turn: f32, size: u32) -> Result<Vec<u8>> {
+/// A body's colour faded toward the background with its depth: near bodies stand out.
+pub fn faded(colour: [u8; 3], depth: f32, distance: f32) -> [u8; 3] {
+    let (near, far) = (distance * (1.0 - 1.0 / 3.2), distance * (1.0 + 1.0 / 3.2));
+    let fade = ((depth - near) / (far - near)).clamp(0.0, 1.0) * 0.55;
+    colour.map(|c| (f32::from(c) + (247.0 - f32::from(c)) * fade) as u8)
+}
+
+/// The background of a 3-D picture.
+pub const BACKGROUND: [u8; 3] = [250, 250, 247];
+/// The colour of an edge.
+pub const EDGE: [u8; 3] = [170, 170, 165];
+
+/// The frame after `step` (`positions` in [`Scene3d::looks`]' order) seen from `turn`
+/// radians about the scene.
+pub fn draw(step: usize, positions: &[Vec3], turn: f32, scene: &Scene3d, size: u32) -> Result<Pixmap> {
     let mut pixmap = Pixmap::new(size, size).context("frame size")?;
-    pixmap.fill(Color::from_rgba8(250, 250, 247, 255));
+    pixmap.fill(Color::from_rgba8(BACKGROUND[0], BACKGROUND[1], BACKGROUND[2], 255));
     let mut line = Paint::default();
-    line.set_color(Color::from_rgba8(170, 170, 165, 255));
+    line.set_color(Color::from_rgba8(EDGE[0], EDGE[1], EDGE[2], 255));
     line.anti_alias = true;
-    for (k, &(a, b)) in orbit.edges.iter().enumerate() {
-        if orbit.edges_gone.get(k).copied().flatten().is_some_and(|gone| step >= gone) {
+    for edge in &scene.edges {
+        if edge.gone.is_some_and(|gone| step >= gone) {
             continue;
         }
-        if let (Some(pa), Some(pb)) = (project(a, orbit, turn, size), project(b, orbit, turn, size)) {
+        let ends = (project(edge.from.into(), scene, turn, size), project(edge.to.into(), scene, turn, size));
+        if let (Some(pa), Some(pb)) = ends {
             let mut path = PathBuilder::new();
             path.move_to(pa.1, pa.2);
             path.line_to(pb.1, pb.2);
@@ -174,16 +286,14 @@ fn draw(step: usize, positions: &[Vec3], orbit: &Orbit, turn: f32, size: u32) ->
             }
         }
     }
-    let mut projected: Vec<(f32, f32, f32, f32, usize)> = positions
+    let mut projected: Vec<(f32, f32, f32, f32, &Body3d)> = positions
         .iter()
-        .enumerate()
-        .filter_map(|(i, &p)| project(p, orbit, turn, size).map(|(d, x, y, s)| (d, x, y, orbit.radii[i] * s, i)))
+        .zip(scene.looks())
+        .filter_map(|(&p, body)| project(p, scene, turn, size).map(|(d, x, y, s)| (d, x, y, body.radius * s, body)))
         .collect();
     projected.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
-    let (near, far) = (orbit.distance * (1.0 - 1.0 / 3.2), orbit.distance * (1.0 + 1.0 / 3.2));
-    for (depth, x, y, r, i) in projected {
-        let fade = ((depth - near) / (far - near)).clamp(0.0, 1.0) * 0.55;
-        let c = orbit.colours[i].map(|c| (f32::from(c) + (247.0 - f32::from(c)) * fade) as u8);
+    for (depth, x, y, r, body) in projected {
+        let c = faded(body.colour, depth, scene.distance);
         let mut paint = Paint::default();
         paint.set_color(Color::from_rgba8(c[0], c[1], c[2], 255));
         paint.anti_alias = true;
@@ -191,7 +301,47 @@ fn draw(step: usize, positions: &[Vec3], orbit: &Orbit, turn: f32, size: u32) ->
             pixmap.fill_path(&circle, &paint, FillRule::Winding, Transform::identity(), None);
         }
     }
-    Ok(pixmap.data().to_vec())
+    Ok(pixmap)
+}
+
+/// `movers.csv`: the movers' trajectory beside the agents' (`frame,id,x,y,z,vx,vy,vz`, `id`
+/// the mover's place in [`Scene3d::movers`]), written only by runs that have movers.
+pub struct MoverTrack {
+    out: Option<BufWriter<std::fs::File>>,
+}
+
+impl MoverTrack {
+    /// Creates `movers.csv` in `folder` when `any` (a run with movers), else writes nothing.
+    pub fn create(folder: &Path, any: bool) -> Result<MoverTrack> {
+        if !any {
+            return Ok(MoverTrack { out: None });
+        }
+        let path = folder.join("movers.csv");
+        let file = std::fs::File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
+        let mut out = BufWriter::new(file);
+        writeln!(out, "frame,id,x,y,z,vx,vy,vz").context("writing movers.csv")?;
+        Ok(MoverTrack { out: Some(out) })
+    }
+
+    /// Writes the movers after `frame`.
+    pub fn write(&mut self, frame: usize, movers: impl Iterator<Item = Mover>) -> Result<()> {
+        if let Some(out) = &mut self.out {
+            for (id, m) in movers.enumerate() {
+                let (p, v) = (m.position, m.velocity);
+                writeln!(out, "{frame},{id},{},{},{},{},{},{}", p.x, p.y, p.z, v.x, v.y, v.z)
+                    .context("writing movers.csv")?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Flushes the file; `true` when there is one (for the list of files written).
+    pub fn finish(&mut self) -> Result<bool> {
+        match &mut self.out {
+            Some(out) => out.flush().context("writing movers.csv").map(|()| true),
+            None => Ok(false),
+        }
+    }
 }
 
 /// A colour for a body that started at `unit` (a point of the unit sphere, or of the cube
@@ -237,20 +387,21 @@ mod tests {
 
     /// Pixels that differ from the background.
     fn drawn(pixels: &[u8]) -> usize {
-        pixels.chunks(4).filter(|p| p[..3] != [250, 250, 247]).count()
+        pixels.chunks(4).filter(|p| p[..3] != BACKGROUND).count()
     }
 
     #[test]
     fn an_edge_is_drawn_only_before_its_step() {
-        let edges = [(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0)), (Vec3::ZERO, Vec3::Z)];
-        let gone = [Some(5)];
-        let orbit =
-            Orbit { centre: Vec3::ZERO, distance: 6.0, radii: &[], colours: &[], edges: &edges, edges_gone: &gone };
-        let both = drawn(&draw(4, &[], &orbit, 0.0, 64).unwrap());
-        let one = drawn(&draw(5, &[], &orbit, 0.0, 64).unwrap());
+        let mut scene = Scene3d::new("edges", 0.1, Vec3::ZERO, 6.0);
+        scene.edges = vec![
+            Edge3d { gone: Some(5), ..Edge3d::lasting((Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0))) },
+            Edge3d::lasting((Vec3::ZERO, Vec3::Z)),
+        ];
+        let pixels = |step: usize, scene: &Scene3d| drawn(draw(step, &[], 0.0, scene, 64).unwrap().data());
+        let (both, one) = (pixels(4, &scene), pixels(5, &scene));
         assert!(one > 0, "the edge that stays is drawn");
         assert!(both > one + 20, "the edge along x is drawn before step 5 ({both} pixels) and not from it ({one})");
-        let stays = Orbit { edges_gone: &[], ..orbit };
-        assert_eq!(drawn(&draw(5, &[], &stays, 0.0, 64).unwrap()), both, "without removals every edge stays");
+        scene.edges[0].gone = None;
+        assert_eq!(pixels(5, &scene), both, "without removals every edge stays");
     }
 }

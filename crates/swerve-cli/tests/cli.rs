@@ -526,7 +526,7 @@ fn run_writes_3d_outputs_for_a_sphere_scenario_file() {
     assert!(result.status.success(), "{}", text(&result.stderr));
     let stdout = text(&result.stdout);
     assert!(stdout.starts_with("hourglass3d: 601 spheres, 20 steps"), "{stdout}");
-    assert!(stdout.contains("wrote") && stdout.contains("trajectory.csv, metrics.json}"), "{stdout}");
+    assert!(stdout.contains("wrote") && stdout.contains("{trajectory.csv, metrics.json, scene.json}"), "{stdout}");
 
     let csv = std::fs::read_to_string(out.join("trajectory.csv")).unwrap();
     let mut lines = csv.lines();
@@ -789,7 +789,8 @@ fn run_plays_a_3d_crowd_scenario_and_writes_trajectory_metrics_and_gif() {
     let stdout = text(&result.stdout);
     assert!(stdout.starts_with("window3d (3-D crowd): 128 agents"), "{stdout}");
     assert!(stdout.contains("40 steps") && stdout.contains("min separation"), "{stdout}");
-    assert!(stdout.contains("wrote") && stdout.contains("{trajectory.csv, metrics.json, run.gif}"), "{stdout}");
+    let files = "{trajectory.csv, metrics.json, scene.json, movers.csv, run.gif}";
+    assert!(stdout.contains("wrote") && stdout.contains(files), "{stdout}");
 
     let file = std::fs::read_to_string(repo_root().join("scenarios/window3d.toml")).unwrap();
     let lattices = lattice_tables(&file);
@@ -930,7 +931,8 @@ fn a_3d_crowd_run_stops_when_all_are_at_their_goals() {
     let result = swerve(&["run", file.to_str().unwrap(), "--no-gif", "--out", out.to_str().unwrap()]);
     assert!(result.status.success(), "{}", text(&result.stderr));
     let stdout = text(&result.stdout);
-    assert!(stdout.contains("arrived 1/1") && stdout.contains("{trajectory.csv, metrics.json}"), "{stdout}");
+    let files = "{trajectory.csv, metrics.json, scene.json}";
+    assert!(stdout.contains("arrived 1/1") && stdout.contains(files), "{stdout}");
     assert!(!out.join("run.gif").exists());
     let metrics: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("metrics.json")).unwrap()).unwrap();
@@ -982,4 +984,133 @@ fn a_3d_crowd_with_a_spawner_and_a_sink_writes_its_changing_population() {
     assert!(per_frame.last().unwrap().is_empty(), "{:?}", per_frame.last());
     let ever: std::collections::BTreeSet<u32> = per_frame.iter().flatten().copied().collect();
     assert_eq!(ever.into_iter().collect::<Vec<_>>(), [0, 1, 2, 3]);
+}
+
+/// Decodes a GIF into its frames' RGBA pixels.
+fn gif_rgba(path: &Path) -> Vec<Vec<u8>> {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(std::fs::File::open(path).unwrap()).unwrap();
+    let mut frames = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        frames.push(frame.buffer.to_vec());
+    }
+    frames
+}
+
+/// A 3-D crowd run's `scene.json` and `movers.csv` let `swerve render` draw it again: the
+/// rendered GIF's first and last frames are the run's own, pixel for pixel; PNG frames and an
+/// SVG of the paths come from the same files; a damaged file is one line naming it.
+#[test]
+fn render_draws_a_3d_run_again_as_the_run_drew_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("window");
+    let o = out.to_str().unwrap();
+    let result = swerve(&["run", "window3d", "--steps", "30", "--out", o, "--gif-frames", "4", "--size", "64"]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+
+    let file = std::fs::read_to_string(repo_root().join("scenarios/window3d.toml")).unwrap();
+    let movers = file.lines().filter(|l| l.trim_start().starts_with("[[crowd3d.mover]]")).count();
+    assert!(movers >= 1, "window3d has a mover");
+    let scene: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("scene.json")).unwrap()).unwrap();
+    assert_eq!(scene["dimensions"], 3);
+    assert_eq!(scene["bodies"].as_array().unwrap().len(), 128, "one body per agent");
+    assert_eq!(scene["movers"].as_array().unwrap().len(), movers);
+    let edges = scene["edges"].as_array().unwrap().len();
+    assert!(edges >= 12, "the boxes' edges at least: {edges}");
+    let track = std::fs::read_to_string(out.join("movers.csv")).unwrap();
+    let rows: Vec<Vec<f32>> =
+        track.lines().skip(1).map(|l| l.split(',').map(|f| f.parse().unwrap()).collect()).collect();
+    assert_eq!(rows.len(), movers * 31, "every mover in every frame, 0 to 30");
+    assert_ne!(rows[0][2..5], rows[rows.len() - movers][2..5], "the mover moves");
+
+    let again = dir.path().join("again.gif");
+    let args = ["render", o, "--out", again.to_str().unwrap(), "--max-frames", "4", "--size", "64"];
+    let r = swerve(&args);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let (run, rendered) = (gif_rgba(&out.join("run.gif")), gif_rgba(&again));
+    assert_eq!(rendered.len(), 4);
+    assert!(run[0] == rendered[0], "the first frame is the run's own");
+    assert!(run.last() == rendered.last(), "the last frame is the run's own");
+    assert!(rendered[0] != rendered[3], "the crowd moved and the camera turned");
+
+    let frames = dir.path().join("frames");
+    let args = ["render", o, "--format", "png", "--max-frames", "3", "--out", frames.to_str().unwrap()];
+    let r = swerve(&args);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let mut pngs: Vec<String> =
+        std::fs::read_dir(&frames).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    pngs.sort();
+    // Three frames, evenly spaced: the first, one about halfway and the last.
+    assert_eq!((pngs.len(), pngs[0].as_str(), pngs[2].as_str()), (3, "frame_00000.png", "frame_00030.png"));
+    let middle: usize = pngs[1]["frame_".len().."frame_".len() + 5].parse().unwrap();
+    assert!((10..=20).contains(&middle), "{pngs:?}");
+
+    let r = swerve(&["render", o, "--format", "svg", "--size", "200"]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let svg = std::fs::read_to_string(out.join("render.svg")).unwrap();
+    assert!(svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" width="200""#), "{svg}");
+    assert_eq!(svg.matches("<polyline").count(), 128 + movers, "a path for each agent and mover");
+    assert_eq!(svg.matches("<circle").count(), 128 + movers, "each where it ended");
+    assert!(svg.matches("<line ").count() <= edges && svg.matches("<line ").count() >= 12);
+
+    // Damaged files: one line naming the file (and the line and key), a non-zero exit.
+    let fails = |needle: &str| {
+        let r = swerve(&["render", o, "--out", again.to_str().unwrap()]);
+        let stderr = text(&r.stderr);
+        assert!(!r.status.success() && stderr.trim().lines().count() == 1, "{stderr}");
+        assert!(stderr.contains(needle), "{needle:?} not in {stderr}");
+    };
+    let scene_path = out.join("scene.json");
+    let scene_text = std::fs::read_to_string(&scene_path).unwrap();
+    let distance = format!("\"distance\":{}", scene["distance"]);
+    assert!(scene_text.contains(&distance), "{distance}");
+    std::fs::write(&scene_path, scene_text.replace(&distance, "\"distance\":-1.0")).unwrap();
+    fails("scene.json: distance: -1");
+    std::fs::write(&scene_path, &scene_text).unwrap();
+    std::fs::remove_file(out.join("movers.csv")).unwrap();
+    let listed = if movers == 1 { "1 mover".to_string() } else { format!("{movers} movers") };
+    fails(&format!("movers.csv: missing (scene.json lists {listed})"));
+    std::fs::write(out.join("movers.csv"), &track).unwrap();
+    let csv = std::fs::read_to_string(out.join("trajectory.csv")).unwrap();
+    let mut lines: Vec<&str> = csv.lines().collect();
+    lines[3] = "0,2,0,north,0,0,0,0";
+    std::fs::write(out.join("trajectory.csv"), lines.join("\n")).unwrap();
+    fails("trajectory.csv:4: y: 'north' is not a y");
+}
+
+/// `swerve sphere`, `towers` and `pit3d` write a `scene.json` too (with a mover, its track),
+/// with a body for every id of the trajectory, and `swerve render` draws each run.
+#[test]
+fn every_3d_command_writes_a_scene_that_render_draws() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs: [(&str, &[&str]); 3] = [
+        ("sphere", &["sphere", "--agents", "20", "--steps", "30", "--mover", "3", "--no-gif"]),
+        ("towers", &["towers", "--agents", "12", "--steps", "20", "--no-gif"]),
+        ("pit3d", &["pit3d", "--spheres", "50", "--steps", "20", "--no-gif"]),
+    ];
+    for (name, args) in runs {
+        let out = dir.path().join(name);
+        let mut args = args.to_vec();
+        args.extend(["--out", out.to_str().unwrap()]);
+        let r = swerve(&args);
+        assert!(r.status.success(), "{name}: {}", text(&r.stderr));
+        assert!(text(&r.stdout).contains("scene.json"), "{name}: {}", text(&r.stdout));
+        let scene: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("scene.json")).unwrap()).unwrap();
+        let csv = std::fs::read_to_string(out.join("trajectory.csv")).unwrap();
+        let ids: std::collections::BTreeSet<u32> =
+            csv.lines().skip(1).map(|l| l.split(',').nth(1).unwrap().parse().unwrap()).collect();
+        assert_eq!(scene["bodies"].as_array().unwrap().len(), ids.len(), "{name}");
+        assert_eq!(ids.last().map(|&id| id as usize + 1), Some(ids.len()), "{name}: ids 0..n");
+        let movers = scene.get("movers").map_or(0, |m| m.as_array().unwrap().len());
+        assert_eq!(movers, usize::from(name == "sphere"), "{name}");
+        assert_eq!(out.join("movers.csv").exists(), movers > 0, "{name}");
+        let gif = out.join("render.gif");
+        let r = swerve(&["render", out.to_str().unwrap(), "--max-frames", "5", "--size", "48"]);
+        assert!(r.status.success(), "{name}: {}", text(&r.stderr));
+        let (w, h, frames) = gif_frames(&gif);
+        assert_eq!((w, h, frames.len()), (48, 48, 5), "{name}");
+    }
 }
