@@ -18,7 +18,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use swerve::scenario::{AnyScenario, Format, BUILTINS};
+use swerve::scenario::{AnyScenario, Format, Navigation, BUILTINS};
 
 /// Many moving discs that must not collide: ORCA crowds and rigid balls.
 #[derive(Parser)]
@@ -100,10 +100,11 @@ fn validate(args: &ValidateArgs) -> Result<bool> {
                 let population = s.population().map_err(|p| anyhow::anyhow!("{name}: {p}"))?;
                 let balls = s.initial_balls().map_err(|p| anyhow::anyhow!("{name}: {p}"))?.len();
                 println!(
-                    "{name}: ok ({} agents at start, {} spawners, {} obstacles, {balls} balls)",
+                    "{name}: ok ({} agents at start, {} spawners, {} obstacles, {balls} balls{})",
                     population.agents.len(),
                     population.spawners.len(),
-                    s.obstacles.len()
+                    s.obstacles.len(),
+                    steering(s.navigation)
                 );
             }
             Ok(AnyScenario::Spheres(s)) => {
@@ -115,10 +116,11 @@ fn validate(args: &ValidateArgs) -> Result<bool> {
                 let agents = s.population(&obstacles).map_err(|p| anyhow::anyhow!("{name}: {p}"))?.agents.len();
                 let c = &s.crowd3d;
                 println!(
-                    "{name}: ok (3-D crowd: {agents} agents at start, {}, {}, {})",
+                    "{name}: ok (3-D crowd: {agents} agents at start, {}, {}, {}{})",
                     crowd3d::plural(c.boxes.len(), "box", "boxes"),
                     crowd3d::plural(c.mesh.len(), "mesh", "meshes"),
-                    crowd3d::plural(c.mover.len(), "mover", "movers")
+                    crowd3d::plural(c.mover.len(), "mover", "movers"),
+                    steering(s.navigation)
                 );
             }
             Err(problems) => {
@@ -138,6 +140,15 @@ fn validate(args: &ValidateArgs) -> Result<bool> {
         }
     }
     Ok(all_ok)
+}
+
+/// How a valid file's agents steer, for its summary line: nothing for straight at the goal
+/// (RVO2's examples), else the rule.
+fn steering(navigation: Navigation) -> &'static str {
+    match navigation {
+        Navigation::Straight => "",
+        Navigation::Roadmap => ", steered by a roadmap",
+    }
 }
 
 fn list() -> Result<()> {

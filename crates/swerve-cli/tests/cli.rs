@@ -166,6 +166,13 @@ fn validate_accepts_every_builtin_and_file() {
     let r = swerve(&refs);
     assert!(r.status.success(), "{}{}", text(&r.stdout), text(&r.stderr));
     assert_eq!(text(&r.stdout).lines().filter(|l| l.contains(": ok (")).count(), args.len() - 1);
+    // The summary says which files steer their agents by a roadmap: those whose text says so.
+    for line in text(&r.stdout).lines() {
+        let file = line.split(": ok (").next().unwrap();
+        let key = |l: &str| l.trim_start().starts_with("navigation = \"roadmap\"");
+        let steered = std::fs::read_to_string(file).is_ok_and(|t| t.lines().any(key));
+        assert_eq!(line.ends_with(", steered by a roadmap)"), steered, "{line}");
+    }
 }
 
 #[test]
