@@ -2,15 +2,15 @@
 //! library. All simulation logic lives in the library; this crate converts values, maps
 //! errors to exceptions and releases the GIL while stepping.
 //!
-//! * [`native`] — `swerve.Simulator`, the numpy API;
-//! * [`native3d`] — `swerve.Simulator3d`, the numpy API of the 3-D crowd (RVO2-3D);
-//! * [`rvo2`] — `swerve.rvo2.PyRVOSimulator`, Python-RVO2's API;
-//! * [`pyrvo`] — `swerve.pyrvo.RVOSimulator` and `Vector2`, pyrvo's API;
-//! * [`rvo2_3d`] — `swerve.rvo2_3d.PyRVOSimulator`, rvo23d's (RVO2-3D's) API;
-//! * [`world`] — `swerve.World`, the ball physics with a selectable broad phase;
-//! * [`world3d`] — `swerve.World3d`, the same for spheres in 3-D (`swerve::physics3d`);
-//! * [`scenario`] — `swerve.ScenarioRunner`, a scenario file played step by step;
-//! * [`numbered`] — RVO2's agent and vertex numbering, shared by the two 2-D drop-ins.
+//! * `native` — `swerve.Simulator`, the numpy API;
+//! * `native3d` — `swerve.Simulator3d`, the numpy API of the 3-D crowd (RVO2-3D);
+//! * `rvo2` — `swerve.rvo2.PyRVOSimulator`, Python-RVO2's API;
+//! * `pyrvo` — `swerve.pyrvo.RVOSimulator` and `Vector2`, pyrvo's API;
+//! * `rvo2_3d` — `swerve.rvo2_3d.PyRVOSimulator`, rvo23d's (RVO2-3D's) API;
+//! * `world` — `swerve.World`, the ball physics with a selectable broad phase;
+//! * `world3d` — `swerve.World3d`, the same for spheres in 3-D (`swerve::physics3d`);
+//! * `scenario` — `swerve.ScenarioRunner`, a scenario file played step by step;
+//! * `numbered` — RVO2's agent and vertex numbering, shared by the two 2-D drop-ins.
 #![warn(missing_docs)]
 
 mod convert;
