@@ -329,6 +329,29 @@ fn every_bad_value_is_a_problem_naming_its_line_and_key() {
             "vertex indices",
         ),
         ("[[crowd3d.mover]]\nposition = [0.0, 0.0, 20.0]\nradius = 0.0\n", "crowd3d.mover[0].radius", 9, "greater than 0"),
+        // Movers on routes: a position beside the route, speed without a route, a route of one
+        // place, no speed, an unknown repeat.
+        (
+            "[[crowd3d.mover]]\nradius = 1.0\nroute = [[0.0, 0.0, 20.0], [9.0, 0.0, 20.0]]\nspeed = 1.0\nposition = [0.0, 0.0, 20.0]\n",
+            "crowd3d.mover[0].position",
+            11,
+            "starts at its first waypoint",
+        ),
+        ("[[crowd3d.mover]]\nradius = 1.0\nposition = [0.0, 0.0, 20.0]\nspeed = 1.0\n", "crowd3d.mover[0].speed", 10, "only with a route"),
+        (
+            "[[crowd3d.mover]]\nradius = 1.0\nroute = [[0.0, 0.0, 20.0], [0.0, 0.0, 20.0]]\nspeed = 1.0\n",
+            "crowd3d.mover[0].route",
+            9,
+            "route's count of different waypoints must be at least 2, got 1",
+        ),
+        ("[[crowd3d.mover]]\nradius = 1.0\nroute = [[0.0, 0.0, 20.0]]\nspeed = 1.0\n", "crowd3d.mover[0].route", 9, "at least 2"),
+        ("[[crowd3d.mover]]\nradius = 1.0\nroute = [[0.0, 0.0, 20.0], [9.0, 0.0, 20.0]]\n", "crowd3d.mover[0].speed", 7, "missing"),
+        (
+            "[[crowd3d.mover]]\nradius = 1.0\nroute = [[0.0, 0.0, 20.0], [9.0, 0.0, 20.0]]\nspeed = 1.0\nrepeat = \"loop\"\n",
+            "crowd3d.mover[0].repeat",
+            11,
+            "expected \"cycle\", \"back-and-forth\" or \"once\", got \"loop\"",
+        ),
         (
             "[[crowd3d.lattice]]\norigin = [0.0, 0.0, 20.0]\ncolumns = 2\nrows = 2\nlayers = 0\nspacing = [3.0, 3.0, 3.0]\ngoal = \"opposite\"\n",
             "crowd3d.lattice[0].layers",
@@ -796,4 +819,64 @@ mod fuzz {
             }
         }
     }
+}
+
+/// A mover on a route flies it as the file says: from its first waypoint, at its speed, turning
+/// at the ends (back and forth), and the agents keep clear of it; the file survives a trip
+/// through JSON.
+#[test]
+fn a_mover_on_a_route_patrols_it_and_the_agents_keep_clear() {
+    let text = "name = \"patrol\"\ntime_step = 0.125\nsteps = 400\n\
+        [[crowd3d.lattice]]\norigin = [-20.0, -3.0, 10.0]\ncolumns = 2\nrows = 3\nlayers = 2\nspacing = [3.0, 3.0, 3.0]\n\
+        goal = { offset = [40.0, 0.0, 0.0] }\n\
+        [[crowd3d.mover]]\nradius = 2.0\nroute = [[0.0, -15.0, 12.0], [0.0, 15.0, 12.0], [5.0, 15.0, 12.0]]\n\
+        speed = 2.5\nrepeat = \"back-and-forth\"\n";
+    let scenario = parse(text);
+    let Ok(AnyScenario::Crowd3d(again)) = AnyScenario::parse(&scenario.to_json(), Format::Json) else { panic!() };
+    assert_eq!(again, scenario, "through JSON and back");
+    let mut runner = Crowd3dRunner::new(&scenario).unwrap();
+    let waypoints = [Vec3::new(0.0, -15.0, 12.0), Vec3::new(0.0, 15.0, 12.0), Vec3::new(5.0, 15.0, 12.0)];
+    let start = runner.movers().next().unwrap();
+    assert_eq!(start.position, waypoints[0]);
+    assert_eq!(start.velocity, Vec3::new(0.0, 2.5, 0.0), "along the first leg at its speed");
+    let on_route = |p: Vec3| {
+        waypoints.windows(2).any(|leg| {
+            let (a, b) = (leg[0], leg[1]);
+            let t = ((p - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+            p.distance(a + (b - a) * t) < 1e-4
+        })
+    };
+    // The route is 35 m: at 2.5 m/s, out in 14 s (112 steps) and back in another 14.
+    let (mut last, mut turned, mut home) = (start.position, 0, None);
+    let (mut previous_velocity, mut predicted) = (start.velocity, start.position + start.velocity * 0.125);
+    while !runner.is_finished() {
+        runner.step();
+        let m = runner.movers().next().unwrap();
+        // Its velocity said where the step would take it.
+        assert!(
+            m.position.distance(predicted) < 1e-4,
+            "step {}: at {}, not {predicted}",
+            runner.steps_done(),
+            m.position
+        );
+        predicted = m.position + m.velocity * 0.125;
+        assert!(on_route(m.position), "step {}: {} is off the route", runner.steps_done(), m.position);
+        let moved = m.position.distance(last);
+        assert!(moved <= 2.5 * 0.125 + 1e-4, "step {}: moved {moved} m", runner.steps_done());
+        // The velocity takes it to where it will be after the next step (along a leg, the
+        // leg's direction at its speed; round a corner or a turn, the chord).
+        assert!(m.velocity.length() <= 2.5 + 1e-4);
+        if m.velocity.length() > 1.0 {
+            turned += usize::from(m.velocity.dot(previous_velocity) < 0.0);
+            previous_velocity = m.velocity;
+        }
+        if home.is_none() && runner.steps_done() > 1 && m.position.distance(waypoints[0]) < 1e-3 {
+            home = Some(runner.steps_done());
+        }
+        last = m.position;
+    }
+    assert_eq!(home, Some(224), "back at the start after 70 m");
+    assert!(turned >= 2, "it turned at both ends: {turned}");
+    let metrics = runner.metrics();
+    assert!(metrics.min_mover_clearance.unwrap() > -1e-3, "{metrics:?}");
 }

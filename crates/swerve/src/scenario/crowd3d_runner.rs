@@ -6,6 +6,7 @@
 
 use super::crowd3d::Crowd3dScenario;
 use super::crowd3d_generate::{AgentSetup3d, Obstacle3d, Spawner3dPlan};
+use super::route::Route;
 use super::runner::{spawns_due, SPAWN_ATTEMPTS};
 use super::{Navigation, StopRule};
 use crate::metrics::{pair_sweep, OVERLAP_TOLERANCE};
@@ -109,7 +110,8 @@ pub struct Crowd3dRunner {
     obstacle_index: ObstacleIndex,
     /// Each obstacle's simulator id and the step before which it goes (`None`: stays, or gone).
     obstacle_ids: Vec<(ObstacleId, Option<usize>)>,
-    movers: Vec<(MoverId, Mover)>,
+    /// Each mover's simulator id, its state now, and its route when it flies one.
+    movers: Vec<(MoverId, Mover, Option<Route>)>,
     groups: Vec<String>,
     spawners: Vec<Spawner>,
     /// The agents at time 0 and every spawner's limit, added up.
@@ -166,8 +168,9 @@ impl Crowd3dRunner {
         }
         let mut movers = Vec::with_capacity(scenario.crowd3d.mover.len());
         for m in &scenario.crowd3d.mover {
-            let mover = Mover { position: Vec3::from(m.position), velocity: Vec3::from(m.velocity), radius: m.radius };
-            movers.push((sim.add_mover(mover)?, mover));
+            let route = m.route();
+            let mover = m.start(route.as_ref(), scenario.time_step);
+            movers.push((sim.add_mover(mover)?, mover, route));
         }
         let spawners = population
             .spawners
@@ -336,8 +339,15 @@ impl Crowd3dRunner {
         let _ = self.sim.set_pref_velocities(&self.prefs);
         self.sim.step();
         let dt = self.scenario.time_step;
-        for (id, mover) in &mut self.movers {
-            mover.position += mover.velocity * dt;
+        // The time after this step, for the movers on routes (placed by the distance flown,
+        // which does not drift, with the velocity of their next step); straight ones move on
+        // by their velocity.
+        let time = (self.steps + 1) as f64 * f64::from(dt);
+        for (id, mover, route) in &mut self.movers {
+            match route {
+                Some(route) => (mover.position, mover.velocity) = route.over_step(time, dt),
+                None => mover.position += mover.velocity * dt,
+            }
             // Finite for any run the file could ask for, else the mover stays where it was.
             let _ = self.sim.set_mover(*id, *mover);
         }
@@ -464,7 +474,7 @@ impl Crowd3dRunner {
             self.obstacle_overlaps += overlaps;
             self.max_obstacle_penetration = self.max_obstacle_penetration.max(deepest as f32);
         }
-        for (_, mover) in &self.movers {
+        for (_, mover, _) in &self.movers {
             for (&p, &radius) in positions.iter().zip(&self.radii) {
                 let gap = p.distance(mover.position) - mover.radius - radius;
                 self.min_mover_clearance = self.min_mover_clearance.min(gap);
@@ -600,7 +610,7 @@ impl Crowd3dRunner {
 
     /// The movers as they are now.
     pub fn movers(&self) -> impl ExactSizeIterator<Item = Mover> + '_ {
-        self.movers.iter().map(|&(_, m)| m)
+        self.movers.iter().map(|&(_, m, _)| m)
     }
 
     /// Steps run so far.

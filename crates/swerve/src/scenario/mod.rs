@@ -17,6 +17,7 @@ mod document;
 mod generate;
 mod model;
 mod read;
+mod route;
 mod runner;
 mod spheres;
 mod spheres_read;
@@ -27,12 +28,13 @@ pub use any::AnyScenario;
 pub use builtin::{builtin, BUILTINS};
 pub use crowd3d::{
     Agent3dSpec, BoxObstacleSpec, Crowd3dScenario, Crowd3dSpec, GoalRule3d, LatticeGenerator, MeshObstacleSpec,
-    MoverSpec, Random3dGenerator, Roadmap3dSpec, Spawn3dGenerator, SphereGenerator,
+    MoverMotion, MoverSpec, Random3dGenerator, Roadmap3dSpec, Spawn3dGenerator, SphereGenerator,
 };
 pub use crowd3d_generate::{sphere_points, AgentSetup3d, Crowd3dPopulation, InitialAgent3d, Obstacle3d, Spawner3dPlan};
 pub use crowd3d_runner::{Crowd3dMetrics, Crowd3dRunner};
 pub use generate::{AgentSetup, InitialAgent, InitialBall, Population, SpawnerPlan};
 pub use model::*;
+pub use route::{Route, RouteRepeat};
 pub use runner::{ObstacleRemoval, Runner};
 pub use spheres::{
     Bounds3Spec, MeshSpec, Point3, RandomSpheres, SphereScenario, SphereSpec, SpheresSpec, TriangleSpec, MAX_SPHERES,
