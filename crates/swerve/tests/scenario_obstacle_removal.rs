@@ -52,15 +52,14 @@ fn bad_removal_times_are_problems_at_their_line_and_key() {
     assert_eq!(problems.len(), 5, "{listing:#?}");
 }
 
-#[test]
-fn obstacles_of_a_ball_scene_cannot_be_removed() {
-    // Obstacles are walls for the balls too, and the physics world keeps its walls.
-    let text = r#"name = "balls-and-door"
+/// A ball rolling at a door (a wall at x = 1, before a wall that stays at x = 0): the door's
+/// removal takes it away for the balls too, at the same step as for the crowd.
+const BALL_AT_A_DOOR: &str = r#"name = "ball-and-door"
 time_step = 0.1
-steps = 10
+steps = 40
 
 [[agents]]
-position = [-3.0, 0.0]
+position = [-3.0, 5.0]
 
 [[obstacles]]
 vertices = [[0.0, -1.0], [0.0, 1.0]]
@@ -71,16 +70,46 @@ remove_at = 2.0
 
 [balls]
 [[balls.ball]]
-position = [5.0, 5.0]
+position = [3.0, 0.0]
+velocity = [-1.0, 0.0]
 radius = 0.5
 "#;
-    let problems = Scenario::parse(text, Format::Toml).unwrap_err();
-    assert_eq!(problems.len(), 1, "{problems:#?}");
-    assert!(has(&problems, 13, "obstacles[1].remove_at", "cannot remove an obstacle in a scene with [balls]"));
-    // The same file without [balls] is fine, and so is [balls] without remove_at.
-    let without_balls = text.split("[balls]").next().unwrap();
-    Scenario::parse(without_balls, Format::Toml).unwrap();
-    Scenario::parse(&text.replace("remove_at = 2.0\n", ""), Format::Toml).unwrap();
+
+/// The smallest x the ball reaches over the run, and the world's segments at the end.
+fn ball_run(text: &str) -> (f32, usize) {
+    let mut runner = Runner::new(&Scenario::parse(text, Format::Toml).unwrap()).unwrap();
+    let mut lowest = f32::INFINITY;
+    while !runner.is_finished() {
+        runner.step();
+        lowest = lowest.min(runner.world().unwrap().balls()[0].position.x);
+    }
+    (lowest, runner.world().unwrap().segments().len())
+}
+
+#[test]
+fn a_removed_obstacle_is_gone_for_the_balls_too() {
+    // The door goes at 2 s; the ball meets it at 1.5 s (its surface at x = 1): it bounces.
+    let (lowest, segments) = ball_run(BALL_AT_A_DOOR);
+    assert!((lowest - 1.5).abs() < 1e-3, "bounced off the door at x = 1.5, reached {lowest}");
+    assert_eq!(segments, 1, "only the wall that stays is left");
+    // The door gone at 1 s, before the ball comes: it rolls on to the wall at x = 0.
+    let (lowest, segments) = ball_run(&BALL_AT_A_DOOR.replace("remove_at = 2.0", "remove_at = 1.0"));
+    assert!((lowest - 0.5).abs() < 1e-3, "bounced off the wall at x = 0.5, reached {lowest}");
+    assert_eq!(segments, 1);
+    // A door that stays.
+    let (lowest, segments) = ball_run(&BALL_AT_A_DOOR.replace("remove_at = 2.0\n", ""));
+    assert!((lowest - 1.5).abs() < 1e-3, "{lowest}");
+    assert_eq!(segments, 2);
+    // The door first and the wall removed: the right segment goes (the door's edge stays).
+    let swapped = BALL_AT_A_DOOR
+        .replace("remove_at = 2.0\n", "")
+        .replace("vertices = [[0.0, -1.0], [0.0, 1.0]]", "vertices = [[0.0, -1.0], [0.0, 1.0]]\nremove_at = 0.5");
+    let mut runner = Runner::new(&Scenario::parse(&swapped, Format::Toml).unwrap()).unwrap();
+    for _ in 0..10 {
+        runner.step();
+    }
+    let left: Vec<_> = runner.world().unwrap().segments().iter().map(|s| (s.a, s.b)).collect();
+    assert_eq!(left, [(Vec2::new(1.0, -1.0), Vec2::new(1.0, 1.0))]);
 }
 
 #[test]

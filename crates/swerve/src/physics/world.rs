@@ -520,6 +520,24 @@ impl World {
         Ok(())
     }
 
+    /// Keeps only the static segments for which `keep(index, &segment)` returns `true`, in
+    /// one pass: a wall taken away (a door that opens). The segments kept move down to fill
+    /// the gaps, in order, so indices into [`World::segments`] change. Resting contacts start
+    /// the next step afresh (their warm start named segments by index).
+    pub fn retain_segments(&mut self, mut keep: impl FnMut(usize, &Segment) -> bool) {
+        // Ask first, change after: a `keep` that panics leaves the world as it was.
+        let verdicts: Vec<bool> = self.segments.iter().enumerate().map(|(i, s)| keep(i, s)).collect();
+        if verdicts.iter().all(|&k| k) {
+            return;
+        }
+        let mut verdict = verdicts.iter();
+        self.segments.retain(|_| *verdict.next().unwrap_or(&true));
+        let mut verdict = verdicts.iter();
+        self.segment_boxes.retain(|_| *verdict.next().unwrap_or(&true));
+        self.segment_grid_stale = true;
+        self.resting.forget();
+    }
+
     /// The live balls, in the order of [`World::ball_ids`] (insertion order).
     pub fn balls(&self) -> &[Ball] {
         &self.balls

@@ -689,22 +689,6 @@ impl Reader {
                 "\"all-at-goal\" needs agents (a scene of balls only would stop at once)",
             );
         }
-        if scenario.balls.is_some() {
-            // Obstacles are walls for the balls too, and the physics world has no call that
-            // takes a wall away: removing one from the crowd only would let agents walk where
-            // balls still bounce.
-            for (k, o) in scenario.obstacles.iter().enumerate() {
-                if o.remove_at.is_some() {
-                    let line = line_in(t.node, "obstacles", k, "remove_at");
-                    self.problem(
-                        line,
-                        format!("obstacles[{k}].remove_at"),
-                        "cannot remove an obstacle in a scene with [balls] (obstacles are walls for the balls \
-                         too, and walls stay)",
-                    );
-                }
-            }
-        }
         if scenario.navigation == Navigation::Roadmap {
             for (k, s) in scenario.spawn.iter().enumerate() {
                 if !matches!(s.goal, GoalRule::Point(_)) {

@@ -96,6 +96,9 @@ pub struct Runner {
     obstacles: Vec<Vec<Vec2>>,
     /// Obstacles still to remove: (step, index in the scenario, simulator id), in step order.
     pending_removals: Vec<(usize, usize, ObstacleId)>,
+    /// With balls: the obstacles whose edges are walls of the ball world now (index in the
+    /// scenario, number of edges), in the world's order of segments.
+    ball_walls: Vec<(usize, usize)>,
     removals: Vec<ObstacleRemoval>,
     /// The roadmap's clearance (largest agent radius plus margin), to build it again when an
     /// obstacle goes.
@@ -159,6 +162,7 @@ impl Runner {
             Roadmap::build(&sim, &roadmap_goals, &extra, roadmap_clearance)
         });
 
+        let mut ball_walls = Vec::new();
         let world = match &scenario.balls {
             Some(spec) => {
                 let kind: BroadPhaseKind = spec.broad_phase.parse()?;
@@ -171,6 +175,8 @@ impl Runner {
                 for polygon in &obstacles {
                     world.add_polygon(polygon)?;
                 }
+                let edges = |p: &Vec<Vec2>| if p.len() == 2 { 1 } else { p.len() };
+                ball_walls = obstacles.iter().map(edges).enumerate().collect();
                 for b in &balls {
                     world.add_ball(Ball {
                         position: b.position,
@@ -211,6 +217,7 @@ impl Runner {
             prefs: Vec::new(),
             obstacles,
             pending_removals,
+            ball_walls,
             removals: Vec::new(),
             roadmap_clearance,
             has_sinks: scenario.spawn.iter().any(|s| s.remove_at_goal),
@@ -288,6 +295,14 @@ impl Runner {
             // Each id was added in `new` and is removed only here, once, so it is live.
             let _ = self.sim.remove_obstacle(id);
             self.removals.push(ObstacleRemoval { obstacle, frame: self.steps, time });
+            // The balls' walls go with it: its edges are the world's segments after those
+            // of the obstacles before it that are still there.
+            if let (Some(world), Some(k)) = (&mut self.world, self.ball_walls.iter().position(|w| w.0 == obstacle)) {
+                let first: usize = self.ball_walls[..k].iter().map(|w| w.1).sum();
+                let gone = first..first + self.ball_walls[k].1;
+                world.retain_segments(|i, _| !gone.contains(&i));
+                self.ball_walls.remove(k);
+            }
         }
         self.obstacles = self.sim.obstacle_polygons().to_vec();
         self.recorder.set_obstacles(&self.obstacles);
