@@ -79,8 +79,10 @@ pub(crate) fn jitter_direction(seed: u64, agent: u32, step: u64) -> Vec2 {
 /// * after each step, `passes` rounds push every pair closer than `(r_i + r_j)(1 + margin)`
 ///   apart along the line between their centres, each agent by half of the shortfall
 ///   (Jacobi-style: all corrections of a round are computed from the same positions, so the
-///   result does not depend on thread count or agent order). A correction that would carry an
-///   agent across an obstacle edge or closer to one than its radius is dropped.
+///   result does not depend on thread count or agent order), and every agent closer than
+///   `(r_i + r_m)(1 + margin)` to a mover out by all of the shortfall (a mover takes no share;
+///   it is taken where its velocity carries it by the step's end). A correction that would
+///   carry an agent across an obstacle edge or closer to one than its radius is dropped.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OverlapResolution {
     /// Projection rounds per step.

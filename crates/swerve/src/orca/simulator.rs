@@ -1186,6 +1186,8 @@ impl Simulator {
                 obstacle_tree: &self.obstacle_tree,
                 scale: 1.0 + resolution.margin,
                 layers: self.avoidance_layers.view(),
+                movers: self.movers.live(),
+                time_step: self.time_step,
             };
             let correct = |(i, c): (usize, &mut Vec2)| *c = context.correction(i);
             if n >= PARALLEL_THRESHOLD {
@@ -1511,13 +1513,16 @@ struct OverlapContext<'a> {
     scale: f32,
     /// Who avoids whom (avoidance layers), when not everyone everyone.
     layers: Option<LayerView<'a>>,
+    /// The movers as the step began; they go on along their velocity for `time_step`.
+    movers: &'a [Mover],
+    time_step: f32,
 }
 
 impl OverlapContext<'_> {
     /// Agent `i`'s push away from every neighbour closer than the kept clearance (half of the
     /// shortfall, the neighbour doing the other half; all of it from a neighbour that ignores
-    /// `i`), or zero when that push would cross an obstacle edge or bring it closer than its
-    /// radius to one.
+    /// `i`, and from a mover), or zero when that push would cross an obstacle edge or bring it
+    /// closer than its radius to one.
     fn correction(&self, i: usize) -> Vec2 {
         let p = self.positions[i];
         let radius = self.params[i].radius;
@@ -1545,6 +1550,19 @@ impl OverlapContext<'_> {
                 _ => 0.5,
             };
             push += normal * (share * (combined - distance));
+        }
+        // A mover takes no share: all of the shortfall is the agent's. It is where its
+        // velocity takes it by the step's end (where the agents expected it).
+        for mover in self.movers {
+            let combined = (radius + mover.radius) * self.scale;
+            let d = p - (mover.position + mover.velocity * self.time_step);
+            let distance_squared = d.length_squared();
+            if distance_squared >= combined * combined || !distance_squared.is_finite() {
+                continue;
+            }
+            let distance = distance_squared.sqrt();
+            let normal = if distance > 0.0 { d / distance } else { Vec2::X };
+            push += normal * (combined - distance);
         }
         // No obstacle edge within the agent's obstacle range this step (which is far wider
         // than any push): nothing to check.

@@ -839,9 +839,22 @@ impl Simulator {
             // A push that would take the agent through or into a static obstacle is not made
             // (the planar rule): the obstacle planes' guarantee holds in safe mode too.
             let obstacles = (!self.obstacles.is_empty()).then_some(&self.obstacles);
+            let (movers, time_step) = (self.movers.live(), self.time_step);
             let push = |(i, c): (usize, &mut Vec3)| {
-                let push = overlap_push(i, positions, radius, share, &records[i].neighbors, scale);
                 let p = positions[i];
+                let mut push = overlap_push(i, positions, radius, share, &records[i].neighbors, scale);
+                // A mover takes no share: all of the shortfall is the agent's. It is where its
+                // velocity takes it by the step's end (where the agents expected it).
+                for mover in movers {
+                    let combined = (radius(i) + mover.radius) * scale;
+                    let d = p - (mover.position + mover.velocity * time_step);
+                    let distance_squared = d.length_squared();
+                    if distance_squared < combined * combined && distance_squared.is_finite() {
+                        let distance = distance_squared.sqrt();
+                        let normal = if distance > 0.0 { d / distance } else { Vec3::X };
+                        push += normal * (combined - distance);
+                    }
+                }
                 let blocked = obstacles.is_some_and(|o| push != Vec3::ZERO && !o.allows_push(p, p + push, radius(i)));
                 *c = if blocked { Vec3::ZERO } else { push };
             };
