@@ -62,6 +62,8 @@ const OBSTACLE: [u8; 3] = [88, 88, 96];
 const FAINT: [u8; 3] = [200, 200, 205];
 const BAR: [u8; 3] = [60, 60, 60];
 const BALL: [u8; 3] = [105, 120, 140];
+/// Movers (a scenario's `[[movers]]`: discs the agents avoid, that avoid nothing).
+const MOVER: [u8; 3] = [140, 140, 140];
 /// Balls are coloured by speed, slow (blue-grey) to fast (red), relative to the fastest ball
 /// at the start: elastic collisions visibly hand energy around.
 const BALL_RAMP: [[u8; 3]; 6] =
@@ -104,7 +106,7 @@ struct View {
 }
 
 impl View {
-    fn new(scene: &SceneInfo, agents: &Trajectory, balls: &Trajectory, size: u32) -> View {
+    fn new(scene: &SceneInfo, tracks: &Tracks, size: u32) -> View {
         let mut lo = Vec2::splat(f32::INFINITY);
         let mut hi = Vec2::splat(f32::NEG_INFINITY);
         let mut grow = |p: Vec2, r: f32| {
@@ -112,11 +114,14 @@ impl View {
             hi = hi.max(p + Vec2::splat(r));
         };
         let radius: HashMap<u32, f32> = scene.agents.iter().map(|a| (a.id, a.radius)).collect();
-        for s in &agents.samples {
+        for s in &tracks.agents.samples {
             grow(s.position, radius.get(&s.id).copied().unwrap_or(0.0));
         }
-        for s in &balls.samples {
+        for s in &tracks.balls.samples {
             grow(s.position, scene.balls.get(s.id as usize).map_or(0.0, |b| b.radius));
+        }
+        for s in &tracks.movers.samples {
+            grow(s.position, scene.movers.get(s.id as usize).map_or(0.0, |m| m.radius));
         }
         for a in &scene.agents {
             grow(Vec2::from(a.goal), 0.0);
@@ -306,7 +311,8 @@ impl<'a> Drawer<'a> {
     }
 
     /// Frame number `k` (after `k` steps) of the run.
-    fn frame(&self, k: usize, agents: &[Sample], balls: &[Sample], progress: f32, ball_speed: f32) -> Pixmap {
+    fn frame(&self, k: usize, frame: &FrameSamples, progress: f32, ball_speed: f32) -> Pixmap {
+        let FrameSamples { agents, balls, movers } = *frame;
         let mut pixmap = self.background.clone();
         for removal in &self.scene.obstacle_removals {
             if k < removal.frame {
@@ -319,6 +325,10 @@ impl<'a> Drawer<'a> {
             let r = self.scene.balls.get(s.id as usize).map_or(0.5, |b| b.radius);
             let level = if ball_speed > 0.0 { (s.velocity.length() / ball_speed * 5.0).round() as usize } else { 0 };
             self.disc(&mut pixmap, s.position, r, BALL_RAMP[level.min(BALL_RAMP.len() - 1)]);
+        }
+        for s in movers {
+            let r = self.scene.movers.get(s.id as usize).map_or(0.5, |m| m.radius);
+            self.disc(&mut pixmap, s.position, r, MOVER);
         }
         for s in agents {
             let (r, group) = self.radius.get(&s.id).copied().unwrap_or((0.5, 0));
@@ -351,7 +361,7 @@ fn lighten(c: [u8; 3], amount: f32) -> [u8; 3] {
 /// The GIF palette: every colour drawn, each also blended 25/50/75 % with the background for
 /// anti-aliased edges.
 fn palette() -> Vec<[u8; 3]> {
-    let mut base = vec![BACKGROUND, OBSTACLE, FAINT, BAR, BALL];
+    let mut base = vec![BACKGROUND, OBSTACLE, FAINT, BAR, BALL, MOVER];
     base.extend(BALL_RAMP);
     base.extend(GROUP_COLORS);
     base.extend(GROUP_COLORS.map(|c| lighten(c, 0.45)));
@@ -389,11 +399,44 @@ impl Quantizer {
     }
 }
 
-fn frame_lists<'t>(agents: &'t Trajectory, balls: &'t Trajectory) -> (FrameIndex<'t>, FrameIndex<'t>, usize) {
-    let a = FrameIndex::new(agents);
-    let b = FrameIndex::new(balls);
-    let total = a.len().max(b.len());
-    (a, b, total)
+/// A run's trajectories: the agents', the balls' and the movers' (each empty when the run
+/// has none).
+pub struct Tracks {
+    /// `trajectory.csv`.
+    pub agents: Trajectory,
+    /// `balls.csv`.
+    pub balls: Trajectory,
+    /// `movers.csv`.
+    pub movers: Trajectory,
+}
+
+/// What one frame shows.
+#[derive(Clone, Copy)]
+struct FrameSamples<'t> {
+    agents: &'t [Sample],
+    balls: &'t [Sample],
+    movers: &'t [Sample],
+}
+
+/// Each trajectory's frames by number, and one past the last frame number of any.
+struct FrameLists<'t> {
+    agents: FrameIndex<'t>,
+    balls: FrameIndex<'t>,
+    movers: FrameIndex<'t>,
+    total: usize,
+}
+
+impl<'t> FrameLists<'t> {
+    fn new(tracks: &'t Tracks) -> FrameLists<'t> {
+        let (agents, balls, movers) =
+            (FrameIndex::new(&tracks.agents), FrameIndex::new(&tracks.balls), FrameIndex::new(&tracks.movers));
+        let total = agents.len().max(balls.len()).max(movers.len());
+        FrameLists { agents, balls, movers, total }
+    }
+
+    fn get(&self, k: usize) -> FrameSamples<'t> {
+        FrameSamples { agents: self.agents.get(k), balls: self.balls.get(k), movers: self.movers.get(k) }
+    }
 }
 
 /// The fastest ball's speed in the first frame (the top of the colour ramp).
@@ -402,14 +445,8 @@ fn reference_ball_speed(balls: &Trajectory) -> f32 {
 }
 
 /// Writes an animated GIF of the run.
-pub fn write_gif(
-    path: &Path,
-    scene: &SceneInfo,
-    agents: &Trajectory,
-    balls: &Trajectory,
-    options: &RenderOptions,
-) -> Result<()> {
-    let view = View::new(scene, agents, balls, options.size);
+pub fn write_gif(path: &Path, scene: &SceneInfo, tracks: &Tracks, options: &RenderOptions) -> Result<()> {
+    let view = View::new(scene, tracks, options.size);
     let (width, height) = (view.width, view.height);
     anyhow::ensure!(width <= u16::MAX as u32 && height <= u16::MAX as u32, "image too large for GIF");
     let drawer = Drawer::new(scene, view)?;
@@ -418,12 +455,13 @@ pub fn write_gif(
     let file = BufWriter::new(File::create(path).with_context(|| format!("cannot create {}", path.display()))?);
     let mut encoder = gif::Encoder::new(file, width as u16, height as u16, &flat).context("GIF header")?;
     encoder.set_repeat(gif::Repeat::Infinite).context("GIF header")?;
-    let (a, b, total) = frame_lists(agents, balls);
+    let lists = FrameLists::new(tracks);
+    let total = lists.total;
     let frames = chosen_frames(total, options.max_frames);
     // About ten seconds per loop, between 2 and 10 hundredths of a second per frame.
     let delay = (1000 / frames.len().max(1)).clamp(2, 10) as u16;
     let last = total.saturating_sub(1).max(1) as f32;
-    let ball_speed = reference_ball_speed(balls);
+    let ball_speed = reference_ball_speed(&tracks.balls);
     // Frames are independent: draw and quantise them in parallel (one colour cache per
     // worker), then encode in order.
     let palette_colors = quantizer.palette.clone();
@@ -432,7 +470,7 @@ pub fn write_gif(
         .map_init(
             || Quantizer { palette: palette_colors.clone(), cache: HashMap::new() },
             |q, &k| {
-                let pixmap = drawer.frame(k, a.get(k), b.get(k), k as f32 / last, ball_speed);
+                let pixmap = drawer.frame(k, &lists.get(k), k as f32 / last, ball_speed);
                 q.indices(&pixmap)
             },
         )
@@ -450,21 +488,16 @@ pub fn write_gif(
     Ok(())
 }
 
-fn write_png_frames(
-    dir: &Path,
-    scene: &SceneInfo,
-    agents: &Trajectory,
-    balls: &Trajectory,
-    options: &RenderOptions,
-) -> Result<usize> {
+fn write_png_frames(dir: &Path, scene: &SceneInfo, tracks: &Tracks, options: &RenderOptions) -> Result<usize> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let drawer = Drawer::new(scene, View::new(scene, agents, balls, options.size))?;
-    let (a, b, total) = frame_lists(agents, balls);
+    let drawer = Drawer::new(scene, View::new(scene, tracks, options.size))?;
+    let lists = FrameLists::new(tracks);
+    let total = lists.total;
     let frames = chosen_frames(total, options.max_frames);
     let last = total.saturating_sub(1).max(1) as f32;
-    let ball_speed = reference_ball_speed(balls);
+    let ball_speed = reference_ball_speed(&tracks.balls);
     for &k in &frames {
-        let pixmap = drawer.frame(k, a.get(k), b.get(k), k as f32 / last, ball_speed);
+        let pixmap = drawer.frame(k, &lists.get(k), k as f32 / last, ball_speed);
         let path = dir.join(format!("frame_{k:05}.png"));
         pixmap.save_png(&path).with_context(|| format!("writing {}", path.display()))?;
     }
@@ -476,8 +509,9 @@ fn hex(c: [u8; 3]) -> String {
 }
 
 /// A static SVG: obstacles, goals, every agent's path and its final position.
-fn svg(scene: &SceneInfo, agents: &Trajectory, balls: &Trajectory, size: u32) -> String {
-    let view = View::new(scene, agents, balls, size);
+fn svg(scene: &SceneInfo, tracks: &Tracks, size: u32) -> String {
+    let (agents, balls) = (&tracks.agents, &tracks.balls);
+    let view = View::new(scene, tracks, size);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -551,6 +585,27 @@ fn svg(scene: &SceneInfo, agents: &Trajectory, balls: &Trajectory, size: u32) ->
             );
         }
     }
+    // Each mover's path, dashed (it avoids nothing: the agents made way), and where it ended.
+    let mut mover_paths: Vec<Vec<Vec2>> = vec![Vec::new(); scene.movers.len()];
+    for s in &tracks.movers.samples {
+        if let Some(path) = mover_paths.get_mut(s.id as usize) {
+            path.push(s.position);
+        }
+    }
+    for (path, mover) in mover_paths.iter().zip(&scene.movers) {
+        let Some(&last) = path.last() else { continue };
+        let stride = path.len().div_ceil(400).max(1);
+        let kept: Vec<Vec2> = path.iter().step_by(stride).copied().chain([last]).collect();
+        let _ = writeln!(
+            out,
+            r#"<polyline points="{}" fill="none" stroke="{}" stroke-width="1" stroke-dasharray="3 2"/>"#,
+            points(&mut kept.iter().copied()),
+            hex(MOVER)
+        );
+        let (x, y) = view.px(last);
+        let r = (mover.radius * view.scale).max(1.2);
+        let _ = writeln!(out, r#"<circle cx="{x:.1}" cy="{y:.1}" r="{r:.2}" fill="{}"/>"#, hex(MOVER));
+    }
     out.push_str("</svg>\n");
     out
 }
@@ -591,25 +646,35 @@ pub fn render_command(args: &RenderArgs) -> Result<()> {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
         Ok(Trajectory::read_csv(&text, path)?)
     };
-    let agents = read(&csv)?;
-    let balls_path = dir.join("balls.csv");
-    let balls = if balls_path.exists() { read(&balls_path)? } else { Trajectory::default() };
+    let beside = |name: &str| -> Result<Trajectory> {
+        let path = dir.join(name);
+        if path.exists() {
+            read(&path)
+        } else {
+            Ok(Trajectory::default())
+        }
+    };
+    let tracks = Tracks { agents: read(&csv)?, balls: beside("balls.csv")?, movers: beside("movers.csv")? };
+    if !scene.movers.is_empty() && tracks.movers.samples.is_empty() {
+        let listed = crate::crowd3d::plural(scene.movers.len(), "mover", "movers");
+        bail!("{}: missing or empty (scene.json lists {listed})", dir.join("movers.csv").display());
+    }
     let options = RenderOptions { max_frames: args.max_frames, size: args.size };
     match args.format {
         RenderFormat::Gif => {
             let out = args.out.clone().unwrap_or_else(|| dir.join("render.gif"));
-            write_gif(&out, &scene, &agents, &balls, &options)?;
+            write_gif(&out, &scene, &tracks, &options)?;
             println!("wrote {}", out.display());
         }
         RenderFormat::Svg => {
             let out = args.out.clone().unwrap_or_else(|| dir.join("render.svg"));
-            std::fs::write(&out, svg(&scene, &agents, &balls, args.size))
+            std::fs::write(&out, svg(&scene, &tracks, args.size))
                 .with_context(|| format!("cannot write {}", out.display()))?;
             println!("wrote {}", out.display());
         }
         RenderFormat::Png => {
             let out = args.out.clone().unwrap_or_else(|| dir.join("frames"));
-            let n = write_png_frames(&out, &scene, &agents, &balls, &options)?;
+            let n = write_png_frames(&out, &scene, &tracks, &options)?;
             println!("wrote {n} frame{} to {}", if n == 1 { "" } else { "s" }, out.display());
         }
     }
@@ -654,20 +719,21 @@ mod tests {
             obstacle_removals: vec![ObstacleRemoval { obstacle: 1, frame: 3, time: 0.3 }],
             ..SceneInfo::default()
         };
-        let none = Trajectory::default();
-        let drawer = Drawer::new(&scene, View::new(&scene, &none, &none, 200)).unwrap();
+        let none =
+            Tracks { agents: Trajectory::default(), balls: Trajectory::default(), movers: Trajectory::default() };
+        let drawer = Drawer::new(&scene, View::new(&scene, &none, 200)).unwrap();
         let colour_at = |pixmap: &Pixmap, p: Vec2| {
             let (x, y) = drawer.view.px(p);
             let c = pixmap.pixel(x as u32, y as u32).unwrap();
             [c.red(), c.green(), c.blue()]
         };
         for k in 0..6 {
-            let pixmap = drawer.frame(k, &[], &[], 0.0, 0.0);
+            let pixmap = drawer.frame(k, &FrameSamples { agents: &[], balls: &[], movers: &[] }, 0.0, 0.0);
             assert_eq!(colour_at(&pixmap, Vec2::new(2.0, 2.0)), OBSTACLE, "the kept square, frame {k}");
             let removed = colour_at(&pixmap, Vec2::new(12.0, 2.0));
             assert_eq!(removed, if k < 3 { OBSTACLE } else { BACKGROUND }, "the removed square, frame {k}");
         }
-        let text = svg(&scene, &none, &none, 200);
+        let text = svg(&scene, &none, 200);
         assert_eq!(text.matches("stroke-dasharray").count(), 1, "{text}");
     }
 }

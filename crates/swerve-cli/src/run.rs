@@ -1,6 +1,6 @@
 //! `swerve run`: play a scenario, write its trajectory, metrics and GIF, print a summary.
 
-use crate::render::{self, RenderOptions};
+use crate::render::{self, RenderOptions, Tracks};
 use crate::{crowd3d, pit3d};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -68,22 +68,26 @@ pub fn run(args: &RunArgs) -> Result<()> {
     let progress = progress_bar(&scenario.name, runner.max_steps());
 
     let started = Instant::now();
-    let mut agents = Trajectory::default();
-    let mut balls = Trajectory::default();
-    let record = |runner: &Runner, agents: &mut Trajectory, balls: &mut Trajectory| {
+    let mut tracks =
+        Tracks { agents: Trajectory::default(), balls: Trajectory::default(), movers: Trajectory::default() };
+    let record = |runner: &Runner, tracks: &mut Tracks| {
         let frame = runner.steps_done() as u32;
         let sim = runner.simulator();
-        agents.record(frame, sim.agent_ids().iter().map(|id| id.0), sim.positions(), sim.velocities());
+        tracks.agents.record(frame, sim.agent_ids().iter().map(|id| id.0), sim.positions(), sim.velocities());
         if let Some(world) = runner.world() {
             let positions: Vec<_> = world.balls().iter().map(|b| b.position).collect();
             let velocities: Vec<_> = world.balls().iter().map(|b| b.velocity).collect();
-            balls.record(frame, 0..positions.len() as u32, &positions, &velocities);
+            tracks.balls.record(frame, 0..positions.len() as u32, &positions, &velocities);
+        }
+        if runner.movers().len() > 0 {
+            let (positions, velocities): (Vec<_>, Vec<_>) = runner.movers().map(|m| (m.position, m.velocity)).unzip();
+            tracks.movers.record(frame, 0..positions.len() as u32, &positions, &velocities);
         }
     };
-    record(&runner, &mut agents, &mut balls);
+    record(&runner, &mut tracks);
     while !runner.is_finished() {
         runner.step();
-        record(&runner, &mut agents, &mut balls);
+        record(&runner, &mut tracks);
         progress.inc(1);
     }
     progress.finish_and_clear();
@@ -92,12 +96,16 @@ pub fn run(args: &RunArgs) -> Result<()> {
     let metrics = runner.metrics();
     let scene = SceneInfo::of_runner(&runner, scenario.time_step);
     let written = |name: &str| out.join(name);
-    agents.write_csv(create(&written("trajectory.csv"))?).context("writing trajectory.csv")?;
-    agents
+    tracks.agents.write_csv(create(&written("trajectory.csv"))?).context("writing trajectory.csv")?;
+    tracks
+        .agents
         .write_pedpy(create(&written("trajectory.txt"))?, &scenario.name, 1.0 / scenario.time_step)
         .context("writing trajectory.txt")?;
     if runner.world().is_some() {
-        balls.write_csv(create(&written("balls.csv"))?).context("writing balls.csv")?;
+        tracks.balls.write_csv(create(&written("balls.csv"))?).context("writing balls.csv")?;
+    }
+    if runner.movers().len() > 0 {
+        tracks.movers.write_csv(create(&written("movers.csv"))?).context("writing movers.csv")?;
     }
     let mut f = create(&written("metrics.json"))?;
     serde_json::to_writer_pretty(&mut f, &metrics).context("writing metrics.json")?;
@@ -110,9 +118,12 @@ pub fn run(args: &RunArgs) -> Result<()> {
     if runner.world().is_some() {
         files.push("balls.csv");
     }
+    if runner.movers().len() > 0 {
+        files.push("movers.csv");
+    }
     if !args.no_gif {
         let options = RenderOptions { max_frames: args.gif_frames, size: args.size };
-        render::write_gif(&written("run.gif"), &scene, &agents, &balls, &options)?;
+        render::write_gif(&written("run.gif"), &scene, &tracks, &options)?;
         files.push("run.gif");
     }
 
@@ -142,6 +153,13 @@ pub fn run(args: &RunArgs) -> Result<()> {
             metrics.max_obstacle_penetration,
             fmt_opt(metrics.min_separation, 4)
         );
+        if metrics.min_mover_clearance.is_some() {
+            println!(
+                "  movers: closest agent surface {} m from a mover's; agent-mover overlaps {}",
+                fmt_opt(metrics.min_mover_clearance, 4),
+                metrics.mover_overlaps
+            );
+        }
         println!(
             "  path-length ratio mean {} (max {}); mean speed {} m/s",
             fmt_opt(metrics.path_length_ratio_mean, 3),

@@ -232,6 +232,7 @@ fn list_names_every_builtin() {
             "bottleneck",
             "crossing",
             "door",
+            "patrol",
             "head-on",
             "convoy",
             "ball-pit",
@@ -1120,4 +1121,44 @@ fn every_3d_command_writes_a_scene_that_render_draws() {
         let (w, h, frames) = gif_frames(&gif);
         assert_eq!((w, h, frames.len()), (48, 48, 5), "{name}");
     }
+}
+
+/// A planar file with `[[movers]]` (the built-in `patrol`): `run` writes their track and
+/// figures, the scene lists them, and `render` draws them (their paths dashed in the SVG).
+#[test]
+fn a_planar_run_with_movers_writes_and_draws_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("patrol");
+    let o = out.to_str().unwrap();
+    let r = swerve(&["run", "patrol", "--steps", "60", "--out", o, "--gif-frames", "5", "--size", "120"]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let stdout = text(&r.stdout);
+    assert!(stdout.contains("movers: closest agent surface") && stdout.contains("movers.csv"), "{stdout}");
+    let scene: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("scene.json")).unwrap()).unwrap();
+    let radii: Vec<f64> = scene["movers"].as_array().unwrap().iter().map(|m| m["radius"].as_f64().unwrap()).collect();
+    assert_eq!(radii, [1.0, 1.5], "the file's two robots");
+    let track = std::fs::read_to_string(out.join("movers.csv")).unwrap();
+    let rows: Vec<Vec<f32>> =
+        track.lines().skip(1).map(|l| l.split(',').map(|f| f.parse().unwrap()).collect()).collect();
+    assert_eq!(rows.len(), 2 * 61, "both robots in every frame, 0 to 60");
+    // The cart drives along x = 0 from y = -14 at 0.8 m/s: 4.8 m in 6 s.
+    let cart = rows.iter().rfind(|r| r[1] == 1.0).unwrap();
+    assert!((cart[2] - 0.0).abs() < 1e-6 && (cart[3] + 14.0 - 4.8).abs() < 1e-3, "{cart:?}");
+    let metrics: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("metrics.json")).unwrap()).unwrap();
+    assert!(metrics["min_mover_clearance"].is_number() && metrics["mover_overlaps"] == 0, "{metrics}");
+
+    let r = swerve(&["render", o, "--format", "svg"]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let svg = std::fs::read_to_string(out.join("render.svg")).unwrap();
+    assert_eq!(svg.matches(r#"stroke-dasharray="3 2""#).count(), 2, "a dashed path per robot");
+    let r = swerve(&["render", o, "--max-frames", "4"]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    assert_eq!(gif_frames(&out.join("render.gif")).2.len(), 4);
+    std::fs::remove_file(out.join("movers.csv")).unwrap();
+    let r = swerve(&["render", o]);
+    let stderr = text(&r.stderr);
+    assert!(!r.status.success() && stderr.trim().lines().count() == 1, "{stderr}");
+    assert!(stderr.contains("movers.csv: missing or empty (scene.json lists 2 movers)"), "{stderr}");
 }

@@ -855,3 +855,28 @@ test('avoidance layers from a scenario file: the inspector shows them and fades 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('planar movers: patrol\'s robots are drawn in grey, and without balls there is no broad-phase control', { timeout: 90000 }, async () => {
+  const patrol = await startServer(['patrol', '--steps-per-second', '30']);
+  const patrolPage = await browser.context.newPage();
+  try {
+    patrolPage.on('pageerror', (e) => console.error('page error:', e));
+    await patrolPage.goto(patrol.url);
+    await patrolPage.waitForFunction(() => window.swerve && window.swerve.state.step >= 10, null, { timeout: 20000 });
+    // The two robots travel as the frame's only balls; the scene says they are movers.
+    const shown = await patrolPage.evaluate(() => window.swerve.state);
+    assert.equal(shown.agents, 48);
+    assert.equal(shown.balls, 2);
+    assert.ok(!(await patrolPage.isVisible('#broad-phase')), 'a broad-phase control for a scene without balls');
+    assert.ok(!(await patrolPage.isVisible('#st-balls')), 'a ball count for a scene without balls');
+    // Grey discs (#8a8a8a), each of the robots' area at the view's scale, and no amber balls.
+    const grey = await pixelsOf(patrolPage, [138, 138, 138], 6);
+    assert.ok(grey > 50, `only ${grey} grey pixels`);
+    assert.equal(await pixelsOf(patrolPage, [214, 158, 46], 6), 0, 'a mover drawn as a ball');
+    const clip = await canvasClip(patrolPage);
+    await patrolPage.screenshot({ path: path.join(SCREENSHOTS, 'viewer-patrol-movers.png'), clip });
+  } finally {
+    await patrolPage.close();
+    stopServer(patrol);
+  }
+});

@@ -17,13 +17,13 @@
 //! | 32 | u32 | agents at their goal |
 //! | 36 | u32 | neighbour link count `l` (0 unless a page asked for links) |
 //! | 40 | f32 | deepest overlap between two discs of the same kind (m; 0 when none) |
-//! | 44 | u32 | ball count `m` |
+//! | 44 | u32 | ball count `m` (the world's balls, then a scenario's movers: the scene description's `movers` says how many) |
 //! | 48 | u32 | broad-phase candidate pairs of the last step (balls) |
 //! | 52 | u32 | contacts of the last step (balls) |
 //! | 56 | u32 | broad-phase debug box count `b` (0 unless a page asked for the structure) |
 //! | 60 | u32 | index of the broad phase in `BroadPhaseKind::ALL` (`u32::MAX`: no balls) |
 //! | 64 | f32 × 2n | agent positions (x, y), in [`swerve::Simulator::agent_ids`] order |
-//! | … | f32 × 2m | ball positions (x, y), in [`swerve::physics::World::balls`] order |
+//! | … | f32 × 2m | ball positions (x, y), in [`swerve::physics::World::balls`] order, then the movers' ([`crate::LiveScene::movers`]) |
 //! | … | u32 × 2l | neighbour links as pairs of agent indices (agent, neighbour) |
 //! | … | (f32 × 4, u32) × b | broad-phase boxes: min x, min y, max x, max y, then kind (bits 0–7: 0 grid cell, 1 quadtree node, 2 sweep interval, 3 tree node) and level (bits 8–31) |
 //! | … | f32 × m | ball angles (rad, [`swerve::physics::Ball::angle`]), only with flag bit 1: sent once some ball has turned (friction or spin), so that a frictionless scene's frames stay as they were |
@@ -121,6 +121,9 @@ impl FrameEncoder {
         self.radii.clear();
         self.radii.extend(balls.iter().map(|b| b.radius));
         let (ball_overlaps, ball_deepest) = self.overlaps.count_and_deepest(&self.ball_positions, &self.radii);
+        // A scenario's movers travel after the balls (the description says how many).
+        let movers = scene.movers();
+        self.ball_positions.extend(movers.iter().map(|m| m.0));
         overlaps += ball_overlaps;
         deepest = deepest.max(ball_deepest);
         let stats = world.map(|w| w.last_step_stats()).unwrap_or_default();
@@ -145,8 +148,9 @@ impl FrameEncoder {
                 }
             }
         }
+        let ball_count = self.ball_positions.len();
         let mut out =
-            Vec::with_capacity(HEADER_BYTES + 8 * positions.len() + 8 * balls.len() + 4 * links.len() + 20 * box_count);
+            Vec::with_capacity(HEADER_BYTES + 8 * positions.len() + 8 * ball_count + 4 * links.len() + 20 * box_count);
         let put = |out: &mut Vec<u8>, word: u32| out.extend_from_slice(&word.to_le_bytes());
         let angles = balls.iter().any(|b| b.angle != 0.0);
         let flags = if info.playing { FLAG_PLAYING } else { 0 } | if angles { FLAG_BALL_ANGLES } else { 0 };
@@ -160,7 +164,7 @@ impl FrameEncoder {
         }
         put(&mut out, deepest.to_bits());
         let (pairs, contacts) = (stats.candidate_pairs as u32, stats.contacts as u32);
-        for word in [balls.len() as u32, pairs, contacts, box_count as u32, broad_phase] {
+        for word in [ball_count as u32, pairs, contacts, box_count as u32, broad_phase] {
             put(&mut out, word);
         }
         for p in positions.iter().chain(&self.ball_positions) {
@@ -188,8 +192,9 @@ impl FrameEncoder {
             }
         }
         if angles {
-            for b in balls {
-                put(&mut out, b.angle.to_bits());
+            // One angle per ball of the header's count; movers do not turn.
+            for angle in balls.iter().map(|b| b.angle).chain(movers.iter().map(|_| 0.0f32)) {
+                put(&mut out, angle.to_bits());
             }
         }
         out

@@ -90,6 +90,10 @@ struct SceneInfo<'a> {
     walls: Option<[f32; 4]>,
     /// The names of the broad phases, in the order of the frame's broad-phase index.
     broad_phases: Vec<&'static str>,
+    /// Planar: how many of the last `ball_radii` (and of the frame's balls) are movers, discs
+    /// the agents avoid (a scenario's `[[movers]]`); absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    movers: Option<usize>,
     /// 3 for a 3-D scene (frames with three coordinates); absent for a planar one, whose
     /// description is unchanged.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -176,7 +180,9 @@ impl Runner {
             time_step = sim.time_step();
         }
         let world = scene.world();
-        let ball_radii: Vec<f32> = world.map_or(Vec::new(), |w| w.balls().iter().map(|b| b.radius).collect());
+        let movers = scene.movers();
+        let mut ball_radii: Vec<f32> = world.map_or(Vec::new(), |w| w.balls().iter().map(|b| b.radius).collect());
+        ball_radii.extend(movers.iter().map(|m| m.1));
         let walls = world.and_then(|w| w.bounds()).map(|b| [b.min.x, b.min.y, b.max.x, b.max.y]);
         if let Some(w) = world {
             obstacles.extend(w.segments().iter().map(|s| vec![[s.a.x, s.a.y], [s.b.x, s.b.y]]));
@@ -189,6 +195,7 @@ impl Runner {
             .chain(scene.simulator().into_iter().flat_map(|s| s.obstacle_polygons().iter().flatten().copied()))
             .chain(world.into_iter().flat_map(|w| w.balls().iter().map(|b| b.position)))
             .chain(world.and_then(|w| w.bounds()).into_iter().flat_map(|b| [b.min, b.max]))
+            .chain(movers.iter().map(|m| m.0))
             .filter(|p| p.is_finite());
         let bounds = swerve::geom::Aabb::from_points(everything)
             .map_or([-10.0, -10.0, 10.0, 10.0], |b| [b.min.x, b.min.y, b.max.x, b.max.y]);
@@ -206,6 +213,7 @@ impl Runner {
             ball_radii,
             walls,
             broad_phases: swerve::physics::BroadPhaseKind::ALL.iter().map(|k| k.name()).collect(),
+            movers: (!movers.is_empty()).then_some(movers.len()),
             dimensions: None,
             bounds3: None,
             box3: None,
@@ -287,6 +295,7 @@ impl Runner {
             ball_radii,
             walls: box3.map(|b| [b[0], b[1], b[3], b[4]]),
             broad_phases: swerve::physics3d::BroadPhaseKind::ALL.iter().map(|k| k.name()).collect(),
+            movers: None,
             dimensions: Some(3),
             bounds3: Some(bounds3),
             box3,
@@ -318,7 +327,8 @@ impl Runner {
         (
             sim.map_or(0, |s| s.num_agents()),
             sim.and_then(|s| s.agent_ids().last()).map_or(u32::MAX, |id| id.0),
-            self.scene.world().map_or(0, |w| w.balls().len()),
+            // The movers travel after the balls, whose radii the description lists.
+            self.scene.world().map_or(0, |w| w.balls().len()) + self.scene.movers().len(),
             // Obstacle ids are never reused: any removal or addition within one step changes
             // the count or the last id.
             sim.map_or((0, u32::MAX), |s| {

@@ -85,6 +85,10 @@ impl LiveScene for ScenarioScene {
     fn world_mut(&mut self) -> Option<&mut World> {
         self.runner.world_mut()
     }
+
+    fn movers(&self) -> Vec<(Vec2, f32)> {
+        self.runner.movers().map(|m| (m.position, m.radius)).collect()
+    }
 }
 
 /// The live scene of any scenario: [`ScenarioScene`] for a planar one, [`SphereScenarioScene`]

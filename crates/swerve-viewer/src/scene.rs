@@ -53,6 +53,12 @@ pub trait LiveScene: Send + 'static {
         None
     }
 
+    /// The planar scene's movers (a scenario's `[[movers]]`: discs the agents avoid), as
+    /// (centre, radius). Frames carry them after the balls.
+    fn movers(&self) -> Vec<(Vec2, f32)> {
+        Vec::new()
+    }
+
     /// The crowd of a 3-D scene ([`swerve::orca3d`]), if it has one. A scene is planar or
     /// spatial: one with a 3-D crowd or 3-D spheres returns `None` from [`LiveScene::simulator`]
     /// and [`LiveScene::world`], and its frames carry three coordinates ([`crate::frame`]).

@@ -683,3 +683,34 @@ async fn a_3d_crowd_scenario_file_is_served_as_its_runner_steps_it() {
     }
     assert_eq!(description["ball_radii"][0].as_f64(), Some(f64::from(movers[0].radius)));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_planar_scenario_s_movers_travel_after_the_balls() {
+    use swerve::scenario::{AnyScenario, Runner, Scenario};
+    let scenario = Scenario::builtin("patrol").unwrap();
+    let scene = swerve_viewer::scenario_scene::scene_of(AnyScenario::Plane(scenario.clone())).unwrap();
+    let (addr, _stop) = start_with(scene).await;
+    let mut socket = connect(addr).await;
+    let Some(Message::Text(description)) = next(&mut socket).await else { panic!("first message is not the scene") };
+    let description: serde_json::Value = serde_json::from_str(&description).unwrap();
+    // No balls: the two "balls" are the robots, which the description says are movers.
+    assert_eq!(description["movers"], 2);
+    assert_eq!(description["ball_radii"], serde_json::json!([1.0, 1.5]));
+    const STEPS: u32 = 7;
+    for _ in 0..STEPS {
+        send(&mut socket, r#"{"cmd":"step"}"#).await;
+    }
+    let (header, positions) = decode(&frame_of_step(&mut socket, STEPS).await).unwrap();
+    // The oracle: the library's runner, stepped here.
+    let mut oracle = Runner::new(&scenario).unwrap();
+    for _ in 0..STEPS {
+        oracle.step();
+    }
+    assert_eq!((header.agents, header.balls), (48, 2));
+    let want: Vec<_> =
+        oracle.simulator().positions().iter().copied().chain(oracle.movers().map(|m| m.position)).collect();
+    assert_eq!(positions.len(), want.len());
+    for (got, want) in positions.iter().zip(&want) {
+        assert_eq!(got.to_array().map(f32::to_bits), want.to_array().map(f32::to_bits));
+    }
+}

@@ -83,7 +83,8 @@
       trails.dim = dim;
       agentColours = null;
       sphereSprites = null;
-      const hasBalls = message.ball_radii.length > 0;
+      // A planar scenario's movers travel as the last balls; only real balls have a broad phase.
+      const hasBalls = message.ball_radii.length - (message.movers || 0) > 0;
       // No live broad-phase switch or structure for 3-D spheres: the status bar names it.
       $('ball-controls').hidden = !hasBalls || dim === 3;
       $('st-balls-label').textContent = dim === 3 ? 'spheres' : 'balls';
@@ -173,7 +174,7 @@
     $('st-ms').textContent = frame.stepMs.toFixed(2);
     $('play').textContent = frame.playing ? 'Pause' : 'Play';
     if (frame.m > 0) {
-      $('st-balls').textContent = frame.m;
+      $('st-balls').textContent = frame.m - (scene.movers || 0);
       $('st-pairs').textContent = frame.candidatePairs;
       $('st-contacts').textContent = frame.contacts;
       const select = $('broad-phase');
@@ -332,21 +333,25 @@
     if (frame.m === 0) return;
     const b = frame.balls, radii = scene.ball_radii;
     const w2 = w / 2, h2 = h / 2, s = view.scale, cx = view.cx, cy = view.cy;
-    ctx.fillStyle = '#d69e2e';
-    ctx.beginPath();
-    for (let i = 0; i < frame.m; i++) {
-      const sx = (b[2 * i] - cx) * s + w2, sy = h2 - (b[2 * i + 1] - cy) * s;
-      const r = radii[i] * s;
-      if (sx < -r || sy < -r || sx > w + r || sy > h + r) continue;
-      if (r < 3) {
-        const half = Math.max(0.886 * r, 0.75);
-        ctx.fillRect(sx - half, sy - half, 2 * half, 2 * half);
-      } else {
-        ctx.moveTo(sx + r, sy);
-        ctx.arc(sx, sy, r, 0, 2 * Math.PI);
+    // The balls in amber, then a scenario's movers (discs the agents avoid) in grey.
+    const firstMover = frame.m - Math.min(scene.movers || 0, frame.m);
+    for (const [from, to, colour] of [[0, firstMover, '#d69e2e'], [firstMover, frame.m, '#8a8a8a']]) {
+      ctx.fillStyle = colour;
+      ctx.beginPath();
+      for (let i = from; i < to; i++) {
+        const sx = (b[2 * i] - cx) * s + w2, sy = h2 - (b[2 * i + 1] - cy) * s;
+        const r = radii[i] * s;
+        if (sx < -r || sy < -r || sx > w + r || sy > h + r) continue;
+        if (r < 3) {
+          const half = Math.max(0.886 * r, 0.75);
+          ctx.fillRect(sx - half, sy - half, 2 * half, 2 * half);
+        } else {
+          ctx.moveTo(sx + r, sy);
+          ctx.arc(sx, sy, r, 0, 2 * Math.PI);
+        }
       }
+      ctx.fill();
     }
-    ctx.fill();
     // A turning ball gets a spoke from its centre to its rim at its angle, so that rolling and
     // spin show (balls drawn at least 3 px wide).
     const angles = frame.angles;

@@ -84,6 +84,13 @@ pub struct Metrics {
     pub min_separation: Option<f32>,
     /// Smallest gap between an agent and an obstacle edge (m).
     pub min_obstacle_clearance: Option<f32>,
+    /// Frame-agent pairs overlapping a mover (a scenario's `[[movers]]`).
+    #[serde(default)]
+    pub mover_overlaps: u64,
+    /// Smallest gap between an agent's and a mover's edges over the run (m; negative when
+    /// they overlapped; `None` without movers).
+    #[serde(default)]
+    pub min_mover_clearance: Option<f32>,
     /// Mean path length over arrived agents (m).
     pub path_length_mean: Option<f32>,
     /// Mean path-length ratio over arrived agents (1 = straight line).
@@ -123,6 +130,8 @@ pub struct MetricsRecorder {
     max_obstacle_penetration: f32,
     min_separation: f32,
     min_obstacle_clearance: f32,
+    mover_overlaps: u64,
+    min_mover_clearance: f32,
     speed_sum: f64,
     speed_samples: u64,
     balls: Option<BallMetrics>,
@@ -155,6 +164,8 @@ impl MetricsRecorder {
             max_obstacle_penetration: 0.0,
             min_separation: f32::INFINITY,
             min_obstacle_clearance: f32::INFINITY,
+            mover_overlaps: 0,
+            min_mover_clearance: f32::INFINITY,
             speed_sum: 0.0,
             speed_samples: 0,
             balls: None,
@@ -247,6 +258,27 @@ impl MetricsRecorder {
             }
         }
         self.radii = radii;
+    }
+
+    /// Observes the agents against the movers (each a centre and a radius) in the same frame
+    /// as [`MetricsRecorder::observe_agents`]: every agent-mover pair (a scene has few movers).
+    pub fn observe_movers(
+        &mut self,
+        positions: &[Vec2],
+        ids: &[AgentId],
+        radius_by_id: &[f32],
+        movers: &[(Vec2, f32)],
+    ) {
+        for &(centre, mover_radius) in movers {
+            for (id, p) in ids.iter().zip(positions) {
+                let r = radius_by_id.get(id.0 as usize).copied().unwrap_or(0.0);
+                let gap = p.distance(centre) - r - mover_radius;
+                self.min_mover_clearance = self.min_mover_clearance.min(gap);
+                if -gap > OVERLAP_TOLERANCE {
+                    self.mover_overlaps += 1;
+                }
+            }
+        }
     }
 
     /// Observes the balls (positions, radii, total kinetic energy in J).
@@ -344,6 +376,8 @@ impl MetricsRecorder {
             max_obstacle_penetration: self.max_obstacle_penetration,
             min_separation: self.min_separation.is_finite().then_some(self.min_separation),
             min_obstacle_clearance: self.min_obstacle_clearance.is_finite().then_some(self.min_obstacle_clearance),
+            mover_overlaps: self.mover_overlaps,
+            min_mover_clearance: self.min_mover_clearance.is_finite().then_some(self.min_mover_clearance),
             path_length_mean: mean(arrived.iter().map(|a| a.path_length).collect()),
             path_length_ratio_mean: mean(ratios()),
             path_length_ratio_max: max(ratios()),

@@ -24,6 +24,7 @@ fn every_builtin_parses_validates_and_round_trips_through_json() {
         ("bottleneck", 80, 5, 0),
         ("crossing", 72, 4, 0),
         ("door", 25, 3, 0),
+        ("patrol", 48, 1, 0),
         ("head-on", 2, 0, 0),
         ("convoy", 43, 0, 0),
         ("ball-pit", 12, 3, 200),

@@ -18,6 +18,7 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin { name: "bottleneck", text: include_str!("../../../../scenarios/bottleneck.toml") },
     Builtin { name: "crossing", text: include_str!("../../../../scenarios/crossing.toml") },
     Builtin { name: "door", text: include_str!("../../../../scenarios/door.toml") },
+    Builtin { name: "patrol", text: include_str!("../../../../scenarios/patrol.toml") },
     Builtin { name: "head-on", text: include_str!("../../../../scenarios/head-on.toml") },
     Builtin { name: "convoy", text: include_str!("../../../../scenarios/convoy.toml") },
     Builtin { name: "ball-pit", text: include_str!("../../../../scenarios/ball-pit.toml") },

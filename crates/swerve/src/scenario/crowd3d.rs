@@ -8,11 +8,10 @@
 //! obstacles `orca3d` has beyond RVO2-3D.
 
 use super::document::Node;
-use super::model::{ExtensionsSpec, Navigation, ParamOverrides, StopRule};
-use super::route::{Route, RouteRepeat};
+use super::model::{ExtensionsSpec, MoverSpec, Navigation, ParamOverrides, StopRule};
 use super::spheres::Point3;
 use super::{document, Format, Problem};
-use crate::orca3d::{Extensions, Mover, OverlapResolution, SymmetryBreaking, Vec3};
+use crate::orca3d::{Extensions, OverlapResolution, SymmetryBreaking, Vec3};
 use crate::Error;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -311,66 +310,6 @@ pub struct MeshObstacleSpec {
     /// When the mesh disappears (s of simulated time), as a planar obstacle's `remove_at`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remove_at: Option<f32>,
-}
-
-/// A non-cooperative sphere, flying at a constant velocity or along a route: the agents avoid
-/// it with full responsibility; it avoids nothing and passes through obstacles.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MoverSpec {
-    /// How it moves.
-    #[serde(flatten)]
-    pub motion: MoverMotion,
-    /// Radius (m, > 0).
-    pub radius: f32,
-}
-
-/// How a mover moves.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum MoverMotion {
-    /// Along waypoints at a constant speed, from the first ([`Route`]).
-    Route {
-        /// The waypoints (at least two different ones).
-        route: Vec<Point3>,
-        /// Speed along the route (m/s, > 0).
-        speed: f32,
-        /// What it does at the route's end (default: round again).
-        #[serde(default)]
-        repeat: RouteRepeat,
-    },
-    /// In a straight line at a constant velocity.
-    Straight {
-        /// Position at time 0.
-        position: Point3,
-        /// Velocity (m/s; default 0: a sphere that stays put).
-        #[serde(default)]
-        velocity: Point3,
-    },
-}
-
-impl MoverSpec {
-    /// Its route, if it flies one (checked when the file was read: `None` for a straight
-    /// mover).
-    pub fn route(&self) -> Option<Route> {
-        match &self.motion {
-            MoverMotion::Route { route, speed, repeat } => {
-                let points: Vec<Vec3> = route.iter().map(|&p| Vec3::from(p)).collect();
-                Route::new(&points, *speed, *repeat).ok()
-            }
-            MoverMotion::Straight { .. } => None,
-        }
-    }
-
-    /// The mover at time 0 (on a route: at its first waypoint, with the velocity of its first
-    /// step of `time_step` seconds, [`Route::over_step`]).
-    pub fn start(&self, route: Option<&Route>, time_step: f32) -> Mover {
-        let (position, velocity) = match (&self.motion, route) {
-            (_, Some(route)) => route.over_step(0.0, time_step),
-            (MoverMotion::Straight { position, velocity }, None) => (Vec3::from(*position), Vec3::from(*velocity)),
-            (MoverMotion::Route { route, .. }, None) => (Vec3::from(route[0]), Vec3::ZERO),
-        };
-        Mover { position, velocity, radius: self.radius }
-    }
 }
 
 impl ExtensionsSpec {

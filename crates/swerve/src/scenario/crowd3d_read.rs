@@ -5,16 +5,15 @@
 
 use super::crowd3d::{
     Agent3dSpec, BoxObstacleSpec, Crowd3dScenario, Crowd3dSpec, GoalRule3d, LatticeGenerator, MeshObstacleSpec,
-    MoverMotion, MoverSpec, Random3dGenerator, Roadmap3dSpec, Spawn3dGenerator, SphereGenerator,
+    Random3dGenerator, Roadmap3dSpec, Spawn3dGenerator, SphereGenerator,
 };
 use super::document::{Node, Value};
-use super::model::{GoalKeyword, ParamOverrides, MAX_AGENTS};
+use super::model::{GoalKeyword, MoverSpec, ParamOverrides, MAX_AGENTS};
 use super::read::{
     describe, with_params, Header, Range, Reader, Table, AGENT_LIMIT, HEADER_KEYS, PARAM_KEYS, SCENARIO_KEYS,
 };
-use super::route::{Route, RouteRepeat};
 use super::spheres::Point3;
-use crate::orca3d::{AgentParams, Simulator, Triangle, Vec3};
+use crate::orca3d::{AgentParams, Mover, Simulator, Triangle, Vec3};
 use crate::Error;
 
 /// The top-level keys of a 3-D crowd scenario besides [`HEADER_KEYS`].
@@ -236,63 +235,17 @@ impl Reader {
         });
         let mesh = self.tables(c, "mesh", |r, m| r.obstacle_mesh(m));
         let mover = self.tables(c, "mover", |r, m| {
-            r.check_keys(m, &["position", "velocity", "radius", "route", "speed", "repeat"]);
-            let radius = r.req_number(m, "radius", Range::Positive);
-            let motion = if m.node.get("route").is_some() { r.mover_route(m) } else { r.straight_mover(m) };
-            let spec = MoverSpec { motion: motion?, radius: radius? };
-            // The simulator's own rules (a straight mover's position after a long run must
-            // stay finite), from a scratch one.
+            let spec: MoverSpec = r.mover(m)?;
+            // The simulator's own rules, from a scratch one.
             let mut scratch = Simulator::new(1.0, AgentParams::default()).ok()?;
-            if let Err(e) = scratch.add_mover(spec.start(spec.route().as_ref(), 1.0)) {
+            let (position, velocity) = spec.start(spec.route().as_ref(), 1.0);
+            if let Err(e) = scratch.add_mover(Mover { position, velocity, radius: spec.radius }) {
                 r.problem(m.node.line, m.path.to_string(), e.to_string());
                 return None;
             }
             Some(spec)
         });
         Crowd3dSpec { agent_defaults, extensions, agent, sphere, lattice, random, spawn, boxes, mesh, mover }
-    }
-
-    /// A mover's `route`, `speed` and `repeat` (`position` and `velocity` are the route's).
-    fn mover_route(&mut self, m: Table) -> Option<MoverMotion> {
-        for key in ["position", "velocity"] {
-            if let Some(line) = m.node.get(key).map(|n| n.line) {
-                let message = "a mover with a route starts at its first waypoint and flies along it at its speed";
-                self.problem(line, Reader::join(m.path, key), message.to_string());
-            }
-        }
-        let route: Option<Vec<Point3>> = self.point_list(m, "route", 2);
-        let speed = self.req_number(m, "speed", Range::Positive);
-        let repeat = match self.opt_string(m, "repeat").as_deref() {
-            None | Some("cycle") => Some(RouteRepeat::Cycle),
-            Some("back-and-forth") => Some(RouteRepeat::BackAndForth),
-            Some("once") => Some(RouteRepeat::Once),
-            Some(other) => {
-                let line = m.node.get("repeat").and_then(|n| n.line);
-                let message = format!("expected \"cycle\", \"back-and-forth\" or \"once\", got \"{other}\"");
-                self.problem(line, Reader::join(m.path, "repeat"), message);
-                None
-            }
-        };
-        let (route, speed, repeat) = (route?, speed?, repeat?);
-        let points: Vec<Vec3> = route.iter().map(|&p| Vec3::from(p)).collect();
-        if let Err(e) = Route::new(&points, speed, repeat) {
-            let line = m.node.get("route").and_then(|n| n.line);
-            self.problem(line, Reader::join(m.path, "route"), e.to_string());
-            return None;
-        }
-        Some(MoverMotion::Route { route, speed, repeat })
-    }
-
-    /// A straight mover's `position` and `velocity` (`speed` and `repeat` belong to routes).
-    fn straight_mover(&mut self, m: Table) -> Option<MoverMotion> {
-        for key in ["speed", "repeat"] {
-            if let Some(line) = m.node.get(key).map(|n| n.line) {
-                self.problem(line, Reader::join(m.path, key), "only with a route".to_string());
-            }
-        }
-        let position = self.req_vector(m, "position");
-        let velocity = self.opt_vector(m, "velocity").unwrap_or([0.0; 3]);
-        Some(MoverMotion::Straight { position: position?, velocity })
     }
 
     /// A generator's agent count at `key` (≥ 1, within the file's limit), added to the total.

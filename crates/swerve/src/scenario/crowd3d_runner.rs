@@ -169,7 +169,8 @@ impl Crowd3dRunner {
         let mut movers = Vec::with_capacity(scenario.crowd3d.mover.len());
         for m in &scenario.crowd3d.mover {
             let route = m.route();
-            let mover = m.start(route.as_ref(), scenario.time_step);
+            let (position, velocity) = m.start(route.as_ref(), scenario.time_step);
+            let mover = Mover { position, velocity, radius: m.radius };
             movers.push((sim.add_mover(mover)?, mover, route));
         }
         let spawners = population

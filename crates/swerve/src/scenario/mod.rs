@@ -28,7 +28,7 @@ pub use any::AnyScenario;
 pub use builtin::{builtin, BUILTINS};
 pub use crowd3d::{
     Agent3dSpec, BoxObstacleSpec, Crowd3dScenario, Crowd3dSpec, GoalRule3d, LatticeGenerator, MeshObstacleSpec,
-    MoverMotion, MoverSpec, Random3dGenerator, Roadmap3dSpec, Spawn3dGenerator, SphereGenerator,
+    Random3dGenerator, Roadmap3dSpec, Spawn3dGenerator, SphereGenerator,
 };
 pub use crowd3d_generate::{sphere_points, AgentSetup3d, Crowd3dPopulation, InitialAgent3d, Obstacle3d, Spawner3dPlan};
 pub use crowd3d_runner::{Crowd3dMetrics, Crowd3dRunner};

@@ -5,7 +5,10 @@
 //! [`Scenario::from_toml_str`] / [`Scenario::from_json_str`], which report every problem with
 //! its line and key; plain serde deserialisation stops at the first.
 
+use super::route::{Route, RouteRepeat};
+use super::spheres::Point3;
 use crate::AgentParams;
+use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 /// A point or vector in a file: `[x, y]` (metres, or metres per second).
@@ -63,6 +66,9 @@ pub struct Scenario {
     /// boundary enclosing the agents; two vertices make a thin wall).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub obstacles: Vec<ObstacleSpec>,
+    /// Non-cooperative movers: discs the agents avoid, flying straight or along a route.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub movers: Vec<MoverSpec<Point>>,
     /// Rigid balls of the physics world.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub balls: Option<BallsSpec>,
@@ -561,3 +567,84 @@ pub const BROAD_PHASE_NAMES: [&str; 7] = [
     "quadtree",
     "aabb-tree",
 ];
+
+/// A non-cooperative mover (a disc in the plane, `P = Point`; a sphere in space, `P = Point3`),
+/// flying at a constant velocity or along a route: the agents avoid it with full
+/// responsibility; it avoids nothing and passes through obstacles.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(bound(deserialize = "P: Deserialize<'de> + Default"))]
+pub struct MoverSpec<P = Point3> {
+    /// How it moves.
+    #[serde(flatten)]
+    pub motion: MoverMotion<P>,
+    /// Radius (m, > 0).
+    pub radius: f32,
+}
+
+/// How a mover moves.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged, bound(deserialize = "P: Deserialize<'de> + Default"))]
+pub enum MoverMotion<P = Point3> {
+    /// Along waypoints at a constant speed, from the first ([`Route`]).
+    Route {
+        /// The waypoints (at least two different ones).
+        route: Vec<P>,
+        /// Speed along the route (m/s, > 0).
+        speed: f32,
+        /// What it does at the route's end (default: round again).
+        #[serde(default)]
+        repeat: RouteRepeat,
+    },
+    /// In a straight line at a constant velocity.
+    Straight {
+        /// Position at time 0.
+        position: P,
+        /// Velocity (m/s; default 0: a mover that stays put).
+        #[serde(default)]
+        velocity: P,
+    },
+}
+
+/// A point of a file in space: a planar `[x, y]` is `[x, y, 0]` (a planar route is a route in
+/// the plane z = 0).
+pub trait Waypoint: Copy {
+    /// The point in space.
+    fn to_vec3(self) -> Vec3;
+}
+
+impl Waypoint for Point {
+    fn to_vec3(self) -> Vec3 {
+        Vec3::new(self[0], self[1], 0.0)
+    }
+}
+
+impl Waypoint for Point3 {
+    fn to_vec3(self) -> Vec3 {
+        Vec3::from(self)
+    }
+}
+
+impl<P: Waypoint> MoverSpec<P> {
+    /// Its route, if it flies one (checked when the file was read: `None` for a straight
+    /// mover).
+    pub fn route(&self) -> Option<Route> {
+        match &self.motion {
+            MoverMotion::Route { route, speed, repeat } => {
+                let points: Vec<Vec3> = route.iter().map(|&p| p.to_vec3()).collect();
+                Route::new(&points, *speed, *repeat).ok()
+            }
+            MoverMotion::Straight { .. } => None,
+        }
+    }
+
+    /// Its position and velocity at time 0 (on a route: at its first waypoint, with the
+    /// velocity of its first step of `time_step` seconds, [`Route::over_step`]); planar ones
+    /// with z = 0.
+    pub fn start(&self, route: Option<&Route>, time_step: f32) -> (Vec3, Vec3) {
+        match (&self.motion, route) {
+            (_, Some(route)) => route.over_step(0.0, time_step),
+            (MoverMotion::Straight { position, velocity }, None) => (position.to_vec3(), velocity.to_vec3()),
+            (MoverMotion::Route { route, .. }, None) => (route[0].to_vec3(), Vec3::ZERO),
+        }
+    }
+}

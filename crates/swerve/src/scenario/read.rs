@@ -3,6 +3,7 @@
 
 use super::document::{Node, Value};
 use super::model::*;
+use super::route::{Route, RouteRepeat};
 use super::Problem;
 use crate::geom::validate_polygon;
 use crate::Vec2;
@@ -28,7 +29,7 @@ pub(super) struct Table<'a> {
 
 /// The top-level keys of a (2-D) scenario; the first four ([`HEADER_KEYS`]) are every
 /// scenario's.
-pub(super) const SCENARIO_KEYS: [&str; 18] = [
+pub(super) const SCENARIO_KEYS: [&str; 19] = [
     "name",
     "description",
     "time_step",
@@ -45,6 +46,7 @@ pub(super) const SCENARIO_KEYS: [&str; 18] = [
     "random",
     "spawn",
     "obstacles",
+    "movers",
     "balls",
     "extensions",
 ];
@@ -475,6 +477,64 @@ impl Reader {
         }
     }
 
+    /// A `[[movers]]` (planar, `N` = 2) or `[[crowd3d.mover]]` (`N` = 3) entry: its radius,
+    /// and a route or a straight motion. The caller asks its simulator about the rest.
+    pub(super) fn mover<const N: usize>(&mut self, m: Table) -> Option<MoverSpec<[f32; N]>>
+    where
+        [f32; N]: Waypoint,
+    {
+        self.check_keys(m, &["position", "velocity", "radius", "route", "speed", "repeat"]);
+        let radius = self.req_number(m, "radius", Range::Positive);
+        let motion = if m.node.get("route").is_some() { self.mover_route(m) } else { self.straight_mover(m) };
+        Some(MoverSpec { motion: motion?, radius: radius? })
+    }
+
+    /// A mover's `route`, `speed` and `repeat` (`position` and `velocity` are the route's).
+    fn mover_route<const N: usize>(&mut self, m: Table) -> Option<MoverMotion<[f32; N]>>
+    where
+        [f32; N]: Waypoint,
+    {
+        for key in ["position", "velocity"] {
+            if let Some(line) = m.node.get(key).map(|n| n.line) {
+                let message = "a mover with a route starts at its first waypoint and flies along it at its speed";
+                self.problem(line, Reader::join(m.path, key), message.to_string());
+            }
+        }
+        let route: Option<Vec<[f32; N]>> = self.point_list(m, "route", 2);
+        let speed = self.req_number(m, "speed", Range::Positive);
+        let repeat = match self.opt_string(m, "repeat").as_deref() {
+            None | Some("cycle") => Some(RouteRepeat::Cycle),
+            Some("back-and-forth") => Some(RouteRepeat::BackAndForth),
+            Some("once") => Some(RouteRepeat::Once),
+            Some(other) => {
+                let line = m.node.get("repeat").and_then(|n| n.line);
+                let message = format!("expected \"cycle\", \"back-and-forth\" or \"once\", got \"{other}\"");
+                self.problem(line, Reader::join(m.path, "repeat"), message);
+                None
+            }
+        };
+        let (route, speed, repeat) = (route?, speed?, repeat?);
+        let points: Vec<glam::Vec3> = route.iter().map(|&p| p.to_vec3()).collect();
+        if let Err(e) = Route::new(&points, speed, repeat) {
+            let line = m.node.get("route").and_then(|n| n.line);
+            self.problem(line, Reader::join(m.path, "route"), e.to_string());
+            return None;
+        }
+        Some(MoverMotion::Route { route, speed, repeat })
+    }
+
+    /// A straight mover's `position` and `velocity` (`speed` and `repeat` belong to routes).
+    fn straight_mover<const N: usize>(&mut self, m: Table) -> Option<MoverMotion<[f32; N]>> {
+        for key in ["speed", "repeat"] {
+            if let Some(line) = m.node.get(key).map(|n| n.line) {
+                self.problem(line, Reader::join(m.path, key), "only with a route".to_string());
+            }
+        }
+        let position = self.req_vector(m, "position");
+        let velocity = self.opt_vector(m, "velocity").unwrap_or([0.0; N]);
+        Some(MoverMotion::Straight { position: position?, velocity })
+    }
+
     /// The `stop` key of a scenario (`"steps"` when absent).
     pub(super) fn stop_rule(&mut self, t: Table) -> StopRule {
         match self.opt_string(t, "stop").as_deref() {
@@ -643,6 +703,22 @@ impl Reader {
             }
             Some(ObstacleSpec { vertices, remove_at })
         });
+        let movers = self.tables(t, "movers", |r, m| {
+            let spec: MoverSpec<Point> = r.mover(m)?;
+            // The simulator's own rules, from a scratch one.
+            let mut scratch = crate::Simulator::new(1.0, crate::AgentParams::default()).ok()?;
+            let (position, velocity) = spec.start(spec.route().as_ref(), 1.0);
+            let mover = crate::orca::Mover {
+                position: position.truncate(),
+                velocity: velocity.truncate(),
+                radius: spec.radius,
+            };
+            if let Err(e) = scratch.add_mover(mover) {
+                r.problem(m.node.line, m.path.to_string(), e.to_string());
+                return None;
+            }
+            Some(spec)
+        });
         let balls = t.node.get("balls").and_then(|n| self.expect_table(n, "balls")).and_then(|b| self.balls(b));
         let extensions = self.extensions(t, "extensions");
 
@@ -664,6 +740,7 @@ impl Reader {
             random,
             spawn,
             obstacles,
+            movers,
             balls,
             extensions,
         };

@@ -4,6 +4,7 @@
 
 use super::generate::{clear_of_obstacles, goal_of, sample, AgentSetup, SpawnerPlan};
 use super::model::{Navigation, Scenario, StopRule};
+use super::route::Route;
 use super::{InitialBall, Population};
 use crate::geom::Aabb;
 use crate::metrics::{Metrics, MetricsRecorder};
@@ -84,6 +85,10 @@ pub struct Runner {
     perturbation: Option<(ChaCha8Rng, f32)>,
     balls: Vec<InitialBall>,
     world: Option<World>,
+    /// The file's movers: simulator id, the mover now, its route when it flies one.
+    movers: Vec<(MoverId, Mover, Option<Route>)>,
+    /// Scratch: the movers' centres and radii for the metrics.
+    mover_discs: Vec<(Vec2, f32)>,
     /// The simulator's mover for each ball, when agents avoid balls.
     ball_movers: Vec<MoverId>,
     ball_radii: Vec<f32>,
@@ -127,6 +132,13 @@ impl Runner {
         // Earliest first; the sort is stable, so obstacles due at one step go in file order.
         pending_removals.sort_by_key(|&(step, _, _)| step);
         sim.process_obstacles();
+        let mut movers = Vec::with_capacity(scenario.movers.len());
+        for m in &scenario.movers {
+            let route = m.route();
+            let (position, velocity) = m.start(route.as_ref(), scenario.time_step);
+            let mover = Mover { position: position.truncate(), velocity: velocity.truncate(), radius: m.radius };
+            movers.push((sim.add_mover(mover)?, mover, route));
+        }
 
         // Roadmap goals: every distinct goal known up front (spawners' goals are points when
         // navigating by roadmap; the reader checks that).
@@ -207,6 +219,8 @@ impl Runner {
                 .collect(),
             perturbation: scenario.perturbation.map(|p| (ChaCha8Rng::seed_from_u64(p.seed), p.magnitude)),
             world,
+            movers,
+            mover_discs: Vec::new(),
             ball_movers: Vec::new(),
             ball_radii: balls.iter().map(|b| b.radius).collect(),
             ball_positions: Vec::new(),
@@ -365,6 +379,12 @@ impl Runner {
             self.sim.velocities(),
             &self.info.radius,
         );
+        if !self.movers.is_empty() {
+            self.mover_discs.clear();
+            self.mover_discs.extend(self.movers.iter().map(|(_, m, _)| (m.position, m.radius)));
+            let (ids, positions) = (self.sim.agent_ids(), self.sim.positions());
+            self.recorder.observe_movers(positions, ids, &self.info.radius, &self.mover_discs);
+        }
     }
 
     /// Sets every agent's preferred velocity by the scenario's rule, steps the simulator,
@@ -409,6 +429,22 @@ impl Runner {
         if let Some(world) = &mut self.world {
             world.step(self.scenario.time_step);
         }
+        // The file's movers fly on (as in a 3-D crowd file: a route places its mover by the
+        // time flown, with the velocity of its next step; a straight one moves by its
+        // velocity).
+        let dt = self.scenario.time_step;
+        let time = (self.steps + 1) as f64 * f64::from(dt);
+        for (id, mover, route) in &mut self.movers {
+            match route {
+                Some(route) => {
+                    let (position, velocity) = route.over_step(time, dt);
+                    (mover.position, mover.velocity) = (position.truncate(), velocity.truncate());
+                }
+                None => mover.position += mover.velocity * dt,
+            }
+            // Finite for any run the file could ask for, else the mover stays where it was.
+            let _ = self.sim.set_mover(*id, *mover);
+        }
         self.steps += 1;
         self.remove_due_obstacles();
         self.observe(true);
@@ -426,6 +462,11 @@ impl Runner {
             }
         }
         self.spawn_due();
+    }
+
+    /// The file's movers as they are now (`[[movers]]`, in file order).
+    pub fn movers(&self) -> impl ExactSizeIterator<Item = Mover> + '_ {
+        self.movers.iter().map(|&(_, m, _)| m)
     }
 
     /// Whether the run is over: the step limit is reached, or (with `stop = "all-at-goal"`)

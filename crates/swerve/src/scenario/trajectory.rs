@@ -131,10 +131,10 @@ pub struct SceneAgent {
     pub goal: [f32; 2],
 }
 
-/// One ball of a scene description.
+/// One ball (or mover) of a scene description: its index and radius.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SceneBall {
-    /// Ball index.
+    /// Ball (or mover) index.
     pub id: u32,
     /// Radius (m).
     pub radius: f32,
@@ -156,6 +156,9 @@ pub struct SceneInfo {
     /// Balls (positions in `balls.csv`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub balls: Vec<SceneBall>,
+    /// The scenario's movers (positions in `movers.csv`), by id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub movers: Vec<SceneBall>,
     /// Box of the ball world, when bounded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bounds: Option<[[f32; 2]; 2]>,
@@ -206,6 +209,7 @@ impl SceneInfo {
                 .enumerate()
                 .map(|(i, b)| SceneBall { id: i as u32, radius: b.radius })
                 .collect(),
+            movers: runner.movers().enumerate().map(|(i, m)| SceneBall { id: i as u32, radius: m.radius }).collect(),
             bounds: scenario.balls.as_ref().and_then(|b| b.bounds).map(|b| [b.min, b.max]),
             roadmap_vertices,
             roadmap_edges,
