@@ -873,6 +873,8 @@ test('planar movers: patrol\'s robots are drawn in grey, and without balls there
     const grey = await pixelsOf(patrolPage, [138, 138, 138], 6);
     assert.ok(grey > 50, `only ${grey} grey pixels`);
     assert.equal(await pixelsOf(patrolPage, [214, 158, 46], 6), 0, 'a mover drawn as a ball');
+    // The hall's walls are a clockwise boundary round the walkers: outlined, not filled.
+    assert.equal(await pixelsOf(patrolPage, [160, 174, 192], 3), 0, 'the hall is filled as a solid obstacle');
     const clip = await canvasClip(patrolPage);
     await patrolPage.screenshot({ path: path.join(SCREENSHOTS, 'viewer-patrol-movers.png'), clip });
   } finally {

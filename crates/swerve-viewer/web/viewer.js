@@ -237,7 +237,8 @@
       return;
     }
 
-    // Obstacles: polygons filled, two-vertex obstacles as walls.
+    // Obstacles: solid polygons (counter-clockwise, RVO2's winding) filled; a clockwise one is
+    // a boundary round the agents' space, outlined; two-vertex obstacles are walls.
     ctx.fillStyle = '#a0aec0';
     ctx.strokeStyle = '#4a5568';
     ctx.lineWidth = 1.5;
@@ -249,7 +250,11 @@
       });
       if (polygon.length > 2) {
         ctx.closePath();
-        ctx.fill();
+        const twiceArea = polygon.reduce((sum, [x, y], k) => {
+          const [nx, ny] = polygon[(k + 1) % polygon.length];
+          return sum + x * ny - nx * y;
+        }, 0);
+        if (twiceArea > 0) ctx.fill();
       }
       ctx.stroke();
     }
