@@ -880,3 +880,23 @@ fn a_mover_on_a_route_patrols_it_and_the_agents_keep_clear() {
     let metrics = runner.metrics();
     assert!(metrics.min_mover_clearance.unwrap() > -1e-3, "{metrics:?}");
 }
+
+/// Spawned drones start clear of the movers (a parked sphere fills much of the region).
+#[test]
+fn spawned_agents_start_clear_of_the_movers() {
+    let text = "name = \"spawn\"\ntime_step = 0.125\nsteps = 30\n[crowd3d.agent_defaults]\nradius = 0.5\n\
+        [[crowd3d.spawn]]\nrate = 40.0\nlimit = 20\nmin = [-3.0, -3.0, -3.0]\nmax = [3.0, 3.0, 3.0]\nseed = 7\n\
+        goal = [40.0, 0.0, 0.0]\n[[crowd3d.mover]]\nradius = 2.5\nposition = [0.0, 0.0, 0.0]\n";
+    let mut runner = Crowd3dRunner::new(&parse(text)).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    while !runner.is_finished() {
+        let sim = runner.simulator();
+        for (id, p) in sim.agent_ids().iter().zip(sim.positions()) {
+            if seen.insert(id.0) {
+                assert!(p.length() >= 2.5 + 0.5 - 1e-5, "agent {} started at {p}, inside the mover", id.0);
+            }
+        }
+        runner.step();
+    }
+    assert_eq!(seen.len(), 20, "every agent of the spawner came");
+}

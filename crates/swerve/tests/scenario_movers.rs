@@ -166,3 +166,25 @@ fn in_safe_mode_the_walkers_keep_clear_of_the_robots() {
     let plain = run(&plain);
     assert!(plain.mover_overlaps > 0, "plain ORCA grazes the robots here: {plain:?}");
 }
+
+/// Spawned agents start clear of the movers, as of the agents and obstacles: a mover would
+/// not make way for one placed inside it. A parked mover covers half of the spawn region here.
+#[test]
+fn spawned_agents_start_clear_of_the_movers() {
+    let text = "name = \"spawn\"\ntime_step = 0.1\nsteps = 30\n[agent_defaults]\nradius = 0.3\n\
+        [[spawn]]\nrate = 40.0\nlimit = 20\nmin = [-2.0, -2.0]\nmax = [2.0, 2.0]\nseed = 7\ngoal = [30.0, 0.0]\n\
+        [[movers]]\nradius = 1.6\nposition = [0.0, 0.0]\n";
+    let mut runner = Runner::new(&parse(text)).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    while !runner.is_finished() {
+        let sim = runner.simulator();
+        for (id, p) in sim.agent_ids().iter().zip(sim.positions()) {
+            // Each agent where it started (the frame it first appears in).
+            if seen.insert(id.0) {
+                assert!(p.length() >= 1.6 + 0.3 - 1e-5, "agent {} started at {p}, inside the mover", id.0);
+            }
+        }
+        runner.step();
+    }
+    assert_eq!(seen.len(), 20, "every agent of the spawner came");
+}

@@ -287,7 +287,8 @@ impl Crowd3dRunner {
                 let radius = spawner.plan.setup.params.radius;
                 let (ids, positions, tracks) = (self.sim.agent_ids(), self.sim.positions(), &self.tracks);
                 let (obstacles, obstacle_ids) = (&self.obstacles, &self.obstacle_ids);
-                let sim = &self.sim;
+                let (sim, movers) = (&self.sim, &self.movers);
+                // Clear of the obstacles, the agents and the movers (a mover would not make way).
                 let clear = |p: Vec3| {
                     let r = f64::from(radius);
                     let obstacle_clear = obstacles.iter().zip(obstacle_ids).all(|(o, (id, _))| {
@@ -298,6 +299,7 @@ impl Crowd3dRunner {
                             .iter()
                             .zip(positions)
                             .all(|(id, q)| q.distance(p) >= tracks[id.0 as usize].radius + radius)
+                        && movers.iter().all(|(_, m, _)| m.position.distance(p) >= m.radius + radius)
                 };
                 let mut sample = || {
                     let axis =

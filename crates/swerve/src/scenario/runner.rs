@@ -340,9 +340,11 @@ impl Runner {
                 let (min, max) = (Vec2::from(spawner.plan.spec.min), Vec2::from(spawner.plan.spec.max));
                 let radius = spawner.plan.setup.params.radius;
                 let (ids, positions, info) = (self.sim.agent_ids(), self.sim.positions(), &self.info);
+                // Clear of the obstacles, the agents and the movers (a mover would not make way).
                 let spot = (0..SPAWN_ATTEMPTS).map(|_| sample(&mut spawner.rng, min, max)).find(|&p| {
                     clear_of_obstacles(p, radius, &self.obstacles)
                         && ids.iter().zip(positions).all(|(id, q)| q.distance(p) >= info.radius[id.0 as usize] + radius)
+                        && self.movers.iter().all(|(_, m, _)| m.position.distance(p) >= m.radius + radius)
                 });
                 let Some(position) = spot else { break };
                 spawner.added += 1;
