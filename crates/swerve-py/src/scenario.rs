@@ -206,6 +206,33 @@ impl PyScenarioRunner {
         }
     }
 
+    /// The movers (a file's `[[movers]]`, or `[[crowd3d.mover]]` in 3-D) as they are now, in
+    /// file order: `(M, 2)` float32 positions (`(M, 3)` in 3-D), then their velocities and
+    /// radii, as `(positions, velocities, radii)`. Empty for a `[spheres]` file.
+    #[allow(clippy::type_complexity)]
+    fn movers<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<f32>>)> {
+        match &self.runner {
+            AnyRunner::Plane(r) => Ok((
+                rows(py, r.movers().map(|m| m.position.to_array()))?,
+                rows(py, r.movers().map(|m| m.velocity.to_array()))?,
+                PyArray1::from_vec(py, r.movers().map(|m| m.radius).collect()),
+            )),
+            AnyRunner::Spheres(_) => Ok((
+                rows::<3>(py, std::iter::empty())?,
+                rows::<3>(py, std::iter::empty())?,
+                PyArray1::from_vec(py, Vec::new()),
+            )),
+            AnyRunner::Crowd3d(r) => Ok((
+                rows(py, r.movers().map(|m| m.position.to_array()))?,
+                rows(py, r.movers().map(|m| m.velocity.to_array()))?,
+                PyArray1::from_vec(py, r.movers().map(|m| m.radius).collect()),
+            )),
+        }
+    }
+
     /// The crowd's metrics so far as a dict (the `metrics.json` of `swerve run`: arrivals,
     /// overlaps, speeds, ...; for a 3-D crowd its own: arrivals, agent, obstacle and mover
     /// overlaps and clearances, path lengths, speeds); `None` for a `[spheres]` file.

@@ -163,3 +163,26 @@ def test_the_roadmap_builtin_gives_each_agent_its_way_round_the_blocks():
     # Flying straight, and an agent that is not there: no route.
     assert swerve.ScenarioRunner("blocks").route(0).shape == (0, 2)
     assert runner.route(10_000).shape == (0, 2)
+
+
+def test_movers_of_a_planar_file_fly_their_routes_and_the_walkers_keep_clear(tmp_path):
+    runner = swerve.ScenarioRunner("patrol")
+    positions, velocities, radii = runner.movers()
+    assert positions.shape == (2, 2) and positions.dtype == np.float32
+    np.testing.assert_array_equal(radii, np.array([1.0, 1.5], dtype=np.float32))
+    # Each robot starts at its route's first waypoint: the loop's corner, the cart's south end.
+    np.testing.assert_array_equal(positions, np.array([[-6.0, -6.0], [0.0, -14.0]], dtype=np.float32))
+    assert velocities.shape == (2, 2)
+    runner.step(100)
+    moved, _, _ = runner.movers()
+    # 10 s: the cart drove 8 m north along x = 0 at 0.8 m/s.
+    np.testing.assert_allclose(moved[1], [0.0, -6.0], atol=1e-4)
+    runner.step(1000)
+    metrics = runner.metrics()
+    assert metrics["mover_overlaps"] == 0 and metrics["min_mover_clearance"] > 0.0, metrics
+    # No movers, no rows; a bad route raises with its key.
+    assert swerve.ScenarioRunner("head-on").movers()[0].shape == (0, 2)
+    bad = tmp_path / "bad.toml"
+    bad.write_text(CROSSING + "[[movers]]\nradius = 1.0\nroute = [[0.0, 0.0]]\nspeed = 1.0\n")
+    with pytest.raises(ValueError, match=r"movers\[0\]\.route"):
+        swerve.ScenarioRunner(str(bad))

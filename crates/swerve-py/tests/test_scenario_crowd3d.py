@@ -327,3 +327,18 @@ def test_bad_crowd3d_files_raise_naming_the_key(tmp_path, body, key, detail):
     assert isinstance(error.value, swerve.SwerveError)
     assert "bad.toml:" in message and re.search(rf": {re.escape(key)}[.:]", message), message
     assert detail in message and len(message.splitlines()) == 1, message
+
+
+def test_the_window3d_mover_patrols_its_route():
+    runner = swerve.ScenarioRunner("window3d")
+    positions, velocities, radii = runner.movers()
+    assert positions.shape == (1, 3) and velocities.shape == (1, 3) and radii.tolist() == [4.0]
+    np.testing.assert_array_equal(positions[0], vec([-22.0, -40.0, 20.0]))
+    # Back and forth along x = -22, z = 20 between y = -40 and 40 at 1.5 m/s: after 80 m
+    # (53.3 s) it turns, and it never leaves the segment.
+    for _ in range(60):
+        runner.step(10)
+        p, v, _ = runner.movers()
+        assert p[0][0] == -22.0 and p[0][2] == 20.0 and -40.0 <= p[0][1] <= 40.0, p
+        assert np.linalg.norm(v[0]) <= 1.5 + 1e-4
+    assert runner.movers()[1][0][1] < 0.0, "on its way back by 75 s"

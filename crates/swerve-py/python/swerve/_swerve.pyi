@@ -417,8 +417,9 @@ class ScenarioRunner:
 
     `positions()`, `velocities()` and `goals()` are float32 with `dimensions` columns (for a
     `[spheres]` file the spheres', and `goals()` is empty, `(0, 2)`); `ball_positions()` is
-    empty but for balls in the plane; `metrics()` is a dict for a crowd of either dimension,
-    `None` for a `[spheres]` file."""
+    empty but for balls in the plane; `movers()` gives the movers' positions, velocities and
+    radii (`[[movers]]`, `[[crowd3d.mover]]`); `metrics()` is a dict for a crowd of either
+    dimension, `None` for a `[spheres]` file."""
 
     def __init__(self, source: str) -> None: ...
     @property
@@ -437,6 +438,9 @@ class ScenarioRunner:
     def goals(self) -> npt.NDArray[np.float32]: ...
     def route(self, agent: int) -> npt.NDArray[np.float32]: ...
     def ball_positions(self) -> npt.NDArray[np.float32]: ...
+    def movers(
+        self,
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
     def metrics(self) -> Optional[dict[str, Any]]: ...
 
 class PyRVOSimulator:
