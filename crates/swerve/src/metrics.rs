@@ -264,8 +264,8 @@ impl MetricsRecorder {
     /// as [`MetricsRecorder::observe_agents`]: every agent-mover pair (a scene has few movers).
     pub fn observe_movers(
         &mut self,
-        positions: &[Vec2],
         ids: &[AgentId],
+        positions: &[Vec2],
         radius_by_id: &[f32],
         movers: &[(Vec2, f32)],
     ) {

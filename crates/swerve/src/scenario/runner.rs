@@ -385,7 +385,7 @@ impl Runner {
             self.mover_discs.clear();
             self.mover_discs.extend(self.movers.iter().map(|(_, m, _)| (m.position, m.radius)));
             let (ids, positions) = (self.sim.agent_ids(), self.sim.positions());
-            self.recorder.observe_movers(positions, ids, &self.info.radius, &self.mover_discs);
+            self.recorder.observe_movers(ids, positions, &self.info.radius, &self.mover_discs);
         }
     }
 
