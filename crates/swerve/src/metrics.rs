@@ -136,6 +136,7 @@ pub struct MetricsRecorder {
     speed_samples: u64,
     balls: Option<BallMetrics>,
     order: Vec<u32>,
+    pairs: PairScratch,
     radii: Vec<f32>,
 }
 
@@ -170,6 +171,7 @@ impl MetricsRecorder {
             speed_samples: 0,
             balls: None,
             order: Vec::new(),
+            pairs: PairScratch::default(),
             radii: Vec::new(),
         }
     }
@@ -238,7 +240,7 @@ impl MetricsRecorder {
             }
             track.last = *p;
         }
-        let (overlaps, deepest, closest) = pair_sweep(positions, &radii, &mut self.order);
+        let (overlaps, deepest, closest) = pair_sweep(positions, &radii, &mut self.pairs);
         self.agent_overlaps += overlaps;
         self.max_agent_penetration = self.max_agent_penetration.max(deepest);
         self.min_separation = self.min_separation.min(closest);
@@ -283,7 +285,7 @@ impl MetricsRecorder {
 
     /// Observes the balls (positions, radii, total kinetic energy in J).
     pub fn observe_balls(&mut self, positions: &[Vec2], radii: &[f32], kinetic_energy: f64) {
-        let (overlaps, deepest, _) = pair_sweep(positions, radii, &mut self.order);
+        let (overlaps, deepest, _) = pair_sweep(positions, radii, &mut self.pairs);
         let balls = self.balls.get_or_insert(BallMetrics {
             count: positions.len(),
             kinetic_energy_initial: kinetic_energy,
@@ -388,8 +390,10 @@ impl MetricsRecorder {
     }
 }
 
-/// A centre the pair sweep takes: a disc's in the plane, a sphere's in space.
+/// A centre the pair search takes: a disc's in the plane, a sphere's in space.
 pub(crate) trait Centre: Copy {
+    /// The coordinates (a planar centre's z is 0).
+    fn coords(self) -> [f32; 3];
     /// The coordinate the sweep sorts by.
     fn x(self) -> f32;
     /// The distance to another centre.
@@ -397,6 +401,9 @@ pub(crate) trait Centre: Copy {
 }
 
 impl Centre for Vec2 {
+    fn coords(self) -> [f32; 3] {
+        [self.x, self.y, 0.0]
+    }
     fn x(self) -> f32 {
         self.x
     }
@@ -406,6 +413,9 @@ impl Centre for Vec2 {
 }
 
 impl Centre for glam::Vec3 {
+    fn coords(self) -> [f32; 3] {
+        self.to_array()
+    }
     fn x(self) -> f32 {
         self.x
     }
@@ -414,33 +424,179 @@ impl Centre for glam::Vec3 {
     }
 }
 
-/// Sweep over discs (or spheres) sorted by x: (overlapping pairs beyond the tolerance,
-/// deepest penetration, smallest surface gap). Exact: every pair closer than the running
+/// The pair search's scratch, kept between frames.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PairScratch {
+    /// The sweep's centres in x order.
+    order: Vec<u32>,
+    /// The grid's centres, cell by cell: cell `c` holds `sorted[start[c]..start[c + 1]]`.
+    start: Vec<u32>,
+    sorted: Vec<u32>,
+    /// Each centre's cell.
+    cells: Vec<u32>,
+}
+
+/// Below this many centres the sweep along x is as quick as the grid.
+const SWEEP_ONLY: usize = 64;
+
+/// The grid has at most this many cells per centre (a spread-out crowd gets coarser cells).
+const CELLS_PER_CENTRE: usize = 4;
+
+/// Every pair of discs (or spheres): (overlapping pairs beyond the tolerance, deepest
+/// penetration, smallest surface gap). Exact. A crowd's pairs come from a grid of cells four
+/// largest radii wide (each pair of the same or neighbouring cells once): a pair farther apart
+/// than a cell is farther than any overlap, and its gap exceeds the smallest one whenever that
+/// is within a largest radius, as in any crowd. Otherwise (a sparse few, or a tiny crowd) the
+/// sweep along x answers.
+pub(crate) fn pair_sweep<P: Centre>(positions: &[P], radii: &[f32], scratch: &mut PairScratch) -> (u64, f32, f32) {
+    if positions.len() >= SWEEP_ONLY {
+        if let Some(found) = grid_pairs(positions, radii, scratch) {
+            return found;
+        }
+    }
+    x_sweep(positions, radii, &mut scratch.order)
+}
+
+/// The running figures of a pair search.
+struct PairFigures {
+    overlaps: u64,
+    deepest: f32,
+    closest: f32,
+}
+
+impl PairFigures {
+    #[inline(always)]
+    fn pair<P: Centre>(&mut self, positions: &[P], radii: &[f32], i: usize, j: usize) {
+        // `d - (ri + rj)` is symmetric in i and j, bit for bit.
+        let gap = positions[i].distance(positions[j]) - (radii[i] + radii[j]);
+        self.closest = self.closest.min(gap);
+        if -gap > OVERLAP_TOLERANCE {
+            self.overlaps += 1;
+            self.deepest = self.deepest.max(-gap);
+        }
+    }
+}
+
+/// The grid's answer, or `None` when the smallest gap it found is too wide to be sure no pair
+/// of farther cells has a smaller one (or there is no positive radius to size cells by).
+fn grid_pairs<P: Centre>(positions: &[P], radii: &[f32], scratch: &mut PairScratch) -> Option<(u64, f32, f32)> {
+    let r_max = radii.iter().copied().fold(0.0f32, f32::max);
+    let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
+    for p in positions {
+        for (axis, c) in p.coords().into_iter().enumerate() {
+            lo[axis] = lo[axis].min(c);
+            hi[axis] = hi[axis].max(c);
+        }
+    }
+    let extent: [f32; 3] = std::array::from_fn(|a| hi[a] - lo[a]);
+    if !(r_max > 0.0 && r_max.is_finite() && extent.iter().all(|e| e.is_finite())) {
+        return None;
+    }
+    // Cells four largest radii wide, coarser when that would make more than
+    // `CELLS_PER_CENTRE` cells a centre (a sparse crowd).
+    let most = (CELLS_PER_CENTRE * positions.len()) as f32;
+    let dims_for = |cell: f32| extent.map(|e| (e / cell).floor() + 1.0);
+    let mut cell = 4.0 * r_max;
+    while dims_for(cell).iter().product::<f32>() > most {
+        cell *= 1.5;
+    }
+    let dims = dims_for(cell).map(|d| d as usize);
+    let inverse = 1.0 / cell;
+    let axis_cell = |c: f32, axis: usize| (((c - lo[axis]) * inverse) as usize).min(dims[axis] - 1);
+    let count = dims[0] * dims[1] * dims[2];
+    let PairScratch { start, sorted, cells, .. } = scratch;
+    start.clear();
+    start.resize(count + 1, 0);
+    cells.clear();
+    for p in positions {
+        let [x, y, z] = p.coords();
+        let c = axis_cell(x, 0) + dims[0] * (axis_cell(y, 1) + dims[1] * axis_cell(z, 2));
+        start[c + 1] += 1;
+        cells.push(c as u32);
+    }
+    for c in 0..count {
+        start[c + 1] += start[c];
+    }
+    sorted.clear();
+    sorted.resize(positions.len(), 0);
+    // Each centre to its cell's next free place, counting `start[c]` up as it goes, then the
+    // starts shifted back.
+    for (i, &c) in cells.iter().enumerate() {
+        sorted[start[c as usize] as usize] = i as u32;
+        start[c as usize] += 1;
+    }
+    for c in (1..=count).rev() {
+        start[c] = start[c - 1];
+    }
+    start[0] = 0;
+    // The neighbouring cells after a cell (each pair of cells met once): in the plane 4 of
+    // the 8, in space 13 of the 26.
+    let (mut forward, mut forward_count) = ([[0isize; 3]; 13], 0);
+    for dz in if dims[2] == 1 { 0isize..=0 } else { -1..=1 } {
+        for dy in -1isize..=1 {
+            for dx in -1isize..=1 {
+                if (dz, dy, dx) > (0, 0, 0) {
+                    forward[forward_count] = [dx, dy, dz];
+                    forward_count += 1;
+                }
+            }
+        }
+    }
+    let mut figures = PairFigures { overlaps: 0, deepest: 0.0, closest: f32::INFINITY };
+    let members = |c: usize| &sorted[start[c] as usize..start[c + 1] as usize];
+    for z in 0..dims[2] {
+        for y in 0..dims[1] {
+            for x in 0..dims[0] {
+                let here = members(x + dims[0] * (y + dims[1] * z));
+                for (k, &a) in here.iter().enumerate() {
+                    for &b in &here[k + 1..] {
+                        figures.pair(positions, radii, a as usize, b as usize);
+                    }
+                }
+                if here.is_empty() {
+                    continue;
+                }
+                for [dx, dy, dz] in &forward[..forward_count] {
+                    let (nx, ny, nz) = (x as isize + dx, y as isize + dy, z as isize + dz);
+                    let inside = |v: isize, axis: usize| (0..dims[axis] as isize).contains(&v);
+                    if !(inside(nx, 0) && inside(ny, 1) && inside(nz, 2)) {
+                        continue;
+                    }
+                    let there = members(nx as usize + dims[0] * (ny as usize + dims[1] * nz as usize));
+                    for &a in here {
+                        for &b in there {
+                            figures.pair(positions, radii, a as usize, b as usize);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Two centres whose cells are two or more apart along an axis are at least about a cell
+    // apart: their gap is at least `cell - 2 r_max` less rounding, and half of it bounds the
+    // smallest gap found.
+    (figures.closest <= 0.5 * (cell - 2.0 * r_max)).then_some((figures.overlaps, figures.deepest, figures.closest))
+}
+
+/// Sweep over discs (or spheres) sorted by x: exact, since every pair closer than the running
 /// smallest gap is visited (a pair is skipped only when its x distance alone exceeds that gap).
-pub(crate) fn pair_sweep<P: Centre>(positions: &[P], radii: &[f32], order: &mut Vec<u32>) -> (u64, f32, f32) {
+fn x_sweep<P: Centre>(positions: &[P], radii: &[f32], order: &mut Vec<u32>) -> (u64, f32, f32) {
     order.clear();
     order.extend(0..positions.len() as u32);
     order.sort_unstable_by(|&a, &b| positions[a as usize].x().total_cmp(&positions[b as usize].x()));
     let r_max = radii.iter().copied().fold(0.0f32, f32::max);
-    let (mut overlaps, mut deepest, mut closest) = (0u64, 0.0f32, f32::INFINITY);
+    let mut figures = PairFigures { overlaps: 0, deepest: 0.0, closest: f32::INFINITY };
     for (k, &i) in order.iter().enumerate() {
         let (pi, ri) = (positions[i as usize], radii[i as usize]);
         for &j in &order[k + 1..] {
-            let pj = positions[j as usize];
             // Beyond this x distance no later disc can overlap or beat the smallest gap.
-            if pj.x() - pi.x() - ri - r_max > closest.max(0.0) {
+            if positions[j as usize].x() - pi.x() - ri - r_max > figures.closest.max(0.0) {
                 break;
             }
-            // `d - (ri + rj)` is symmetric in i and j, bit for bit.
-            let gap = pi.distance(pj) - (ri + radii[j as usize]);
-            closest = closest.min(gap);
-            if -gap > OVERLAP_TOLERANCE {
-                overlaps += 1;
-                deepest = deepest.max(-gap);
-            }
+            figures.pair(positions, radii, i as usize, j as usize);
         }
     }
-    (overlaps, deepest, closest)
+    (figures.overlaps, figures.deepest, figures.closest)
 }
 
 #[cfg(test)]
@@ -448,7 +604,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn brute_force(positions: &[Vec2], radii: &[f32]) -> (u64, f32, f32) {
+    fn brute_force<P: Centre>(positions: &[P], radii: &[f32]) -> (u64, f32, f32) {
         let (mut overlaps, mut deepest, mut closest) = (0u64, 0.0f32, f32::INFINITY);
         for i in 0..positions.len() {
             for j in i + 1..positions.len() {
@@ -468,9 +624,49 @@ mod tests {
         fn sweep_equals_brute_force(discs in prop::collection::vec((-20.0f32..20.0, -20.0f32..20.0, 0.1f32..2.0), 0..60)) {
             let positions: Vec<Vec2> = discs.iter().map(|d| Vec2::new(d.0, d.1)).collect();
             let radii: Vec<f32> = discs.iter().map(|d| d.2).collect();
-            let mut order = Vec::new();
-            prop_assert_eq!(pair_sweep(&positions, &radii, &mut order), brute_force(&positions, &radii));
+            let mut scratch = PairScratch::default();
+            prop_assert_eq!(pair_sweep(&positions, &radii, &mut scratch), brute_force(&positions, &radii));
         }
+
+        /// Crowds large enough for the grid, from packed (overlaps everywhere) to sparse (the
+        /// smallest gap too wide for the grid: the sweep answers), in the plane and in space.
+        #[test]
+        fn the_grid_equals_brute_force(
+            discs in prop::collection::vec((-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0, 0.1f32..2.0), 64..300),
+            spread in 1.0f32..400.0,
+            flat in any::<bool>(),
+        ) {
+            let radii: Vec<f32> = discs.iter().map(|d| d.3).collect();
+            let mut scratch = PairScratch::default();
+            if flat {
+                let positions: Vec<Vec2> = discs.iter().map(|d| Vec2::new(d.0, d.1) * spread).collect();
+                prop_assert_eq!(pair_sweep(&positions, &radii, &mut scratch), brute_force(&positions, &radii));
+            } else {
+                let positions: Vec<glam::Vec3> = discs.iter().map(|d| glam::Vec3::new(d.0, d.1, d.2) * spread).collect();
+                prop_assert_eq!(pair_sweep(&positions, &radii, &mut scratch), brute_force(&positions, &radii));
+            }
+        }
+    }
+
+    #[test]
+    fn a_crowd_is_answered_by_the_grid_and_a_sparse_few_by_the_sweep() {
+        // A jittered lattice 3 m apart, radius 1.5 (RVO2's Circle agents, touching): the grid
+        // is sure of its smallest gap.
+        let mut positions = Vec::new();
+        for i in 0..30 {
+            for j in 0..30 {
+                let jitter = ((i * 31 + j * 17) % 7) as f32 * 0.01;
+                positions.push(Vec2::new(i as f32 * 3.0 + jitter, j as f32 * 3.0 - jitter));
+            }
+        }
+        let radii = vec![1.5; positions.len()];
+        let mut scratch = PairScratch::default();
+        let grid = grid_pairs(&positions, &radii, &mut scratch).expect("the grid answers a crowd");
+        assert_eq!(grid, brute_force(&positions, &radii));
+        // The same agents 100 m apart: every gap is wider than a cell, so the grid cannot say.
+        let sparse: Vec<Vec2> = positions.iter().map(|p| *p * 33.0).collect();
+        assert_eq!(grid_pairs(&sparse, &radii, &mut scratch), None);
+        assert_eq!(pair_sweep(&sparse, &radii, &mut scratch), brute_force(&sparse, &radii));
     }
 
     #[test]

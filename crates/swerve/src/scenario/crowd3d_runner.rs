@@ -9,7 +9,7 @@ use super::crowd3d_generate::{AgentSetup3d, Obstacle3d, Spawner3dPlan};
 use super::route::Route;
 use super::runner::{spawns_due, SPAWN_ATTEMPTS};
 use super::{Navigation, StopRule};
-use crate::metrics::{pair_sweep, OVERLAP_TOLERANCE};
+use crate::metrics::{pair_sweep, PairScratch, OVERLAP_TOLERANCE};
 use crate::navigation3d::Roadmap3d;
 use crate::orca3d::{Mover, MoverId, ObstacleId, Simulator, Vec3};
 use crate::physics3d::Aabb3;
@@ -126,7 +126,7 @@ pub struct Crowd3dRunner {
     prefs: Vec<Vec3>,
     /// The present agents' radii, in agent order (scratch of the metrics).
     radii: Vec<f32>,
-    order: Vec<u32>,
+    pairs: PairScratch,
     steps: usize,
     max_steps: usize,
     // Metric sums and extremes.
@@ -200,7 +200,7 @@ impl Crowd3dRunner {
             roadmap_clearance,
             roadmap_spacing,
             radii: Vec::new(),
-            order: Vec::new(),
+            pairs: PairScratch::default(),
             steps: 0,
             max_steps: scenario.steps,
             agent_overlaps: 0,
@@ -460,7 +460,7 @@ impl Crowd3dRunner {
             }
             track.last = p;
         }
-        let (overlaps, deepest, closest) = pair_sweep(positions, &self.radii, &mut self.order);
+        let (overlaps, deepest, closest) = pair_sweep(positions, &self.radii, &mut self.pairs);
         self.agent_overlaps += overlaps;
         self.max_agent_penetration = self.max_agent_penetration.max(deepest);
         self.min_separation = self.min_separation.min(closest);
