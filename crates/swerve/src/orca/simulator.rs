@@ -1654,9 +1654,15 @@ impl StepContext<'_> {
         let (obstacle_range_squared, near_edges) = (obstacle_range * obstacle_range, &mut record.obstacle_neighbors);
         if self.obstacle_tree.is_empty() {
             near_edges.clear();
-        } else if self.obstacle_grid.edges_near(agent.position, obstacle_range_squared, near_edges) == GridQuery::Tied {
-            // Equal distances (typically a corner's two edges): only RVO2's tree knows their order.
-            self.obstacle_tree.edges_near(agent.position, obstacle_range_squared, near_edges);
+        } else {
+            // Equal distances (typically a corner's two edges): RVO2's tree orders them.
+            let visits_before = |a, b| self.obstacle_tree.visits_before(agent.position, a, b);
+            let query =
+                self.obstacle_grid.edges_near(agent.position, obstacle_range_squared, near_edges, visits_before);
+            if query == GridQuery::Tied {
+                // A range beyond the grid's reach: the tree's walk.
+                self.obstacle_tree.edges_near(agent.position, obstacle_range_squared, near_edges);
+            }
         }
         let mut ties = TieAnswer::NoTie;
         let search_range = if params.max_neighbors > 0 {

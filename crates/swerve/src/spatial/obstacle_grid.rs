@@ -150,11 +150,19 @@ impl ObstacleGrid {
     /// `reach²`): every edge with `position` strictly on its right and a squared distance
     /// below `range_squared`, as `(squared distance, owning vertex)`, nearest first — the
     /// [`ObstacleTree::edges_near`](super::ObstacleTree::edges_near) answer, when this answers
-    /// [`GridQuery::Exact`]. [`GridQuery::Tied`] (and `out` unspecified) when two of those
-    /// edges are equally far, or the range exceeds the reach: then only the tree knows the
-    /// order.
+    /// [`GridQuery::Exact`], or [`GridQuery::TiesOrdered`]: two of those edges were equally
+    /// far (typically a corner's two edges, from anywhere in the corner's outer quadrant), and
+    /// `visits_before(a, b)` (the tree's [`ObstacleTree::visits_before`](super::ObstacleTree::visits_before)
+    /// for `position`) said which the tree meets first. [`GridQuery::Tied`] (and `out`
+    /// unspecified) when the range exceeds the reach: then the tree must answer.
     #[inline]
-    pub fn edges_near(&self, position: Vec2, range_squared: f32, out: &mut Vec<(f32, u32)>) -> GridQuery {
+    pub fn edges_near(
+        &self,
+        position: Vec2,
+        range_squared: f32,
+        out: &mut Vec<(f32, u32)>,
+        visits_before: impl Fn(u32, u32) -> bool,
+    ) -> GridQuery {
         out.clear();
         if range_squared.is_nan() || range_squared > self.reach * self.reach {
             return GridQuery::Tied;
@@ -175,13 +183,23 @@ impl ObstacleGrid {
                 }
             }
         }
-        if out.len() > 1 {
-            out.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-            if out.windows(2).any(|w| w[0].0 == w[1].0) {
-                return GridQuery::Tied;
+        if out.len() < 2 {
+            return GridQuery::Exact;
+        }
+        out.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        if !out.windows(2).any(|w| w[0].0 == w[1].0) {
+            return GridQuery::Exact;
+        }
+        // Each run of equal distances in the tree's visiting order (an insertion sort: a
+        // run is two or three edges).
+        for i in 1..out.len() {
+            let mut j = i;
+            while j > 0 && out[j - 1].0 == out[j].0 && visits_before(out[j].1, out[j - 1].1) {
+                out.swap(j - 1, j);
+                j -= 1;
             }
         }
-        GridQuery::Exact
+        GridQuery::TiesOrdered
     }
 }
 
@@ -206,11 +224,11 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(400))]
-        /// Wherever the grid claims exactness its answer is the BSP's, list for list, and it
-        /// claims exactness whenever the BSP's list has no two equal distances (unless it
-        /// answers nothing at all: a wall too long for cells of the range, see `build`).
+        /// The grid's answer is the BSP's, list for list, equal distances in the BSP's order,
+        /// and it says whether it met equal distances (unless it answers nothing at all: a
+        /// wall too long for cells of the range, see `build`).
         #[test]
-        fn exact_answers_equal_the_bsp(
+        fn answers_equal_the_bsp(
             polygons in polygons_strategy(),
             points in prop::collection::vec((-45.0f32..45.0, -45.0f32..45.0), 1..60),
             range in 0.5f32..14.0,
@@ -223,36 +241,86 @@ mod tests {
                 let p = Vec2::new(x, y);
                 tree.edges_near(p, range * range, &mut theirs);
                 let tied_in_tree = theirs.windows(2).any(|w| w[0].0 == w[1].0);
-                match grid.edges_near(p, range * range, &mut ours) {
-                    GridQuery::Exact => prop_assert_eq!(&ours, &theirs),
-                    // (Or the grid answers nothing: edges too long for its cells, see `build`.)
-                    GridQuery::Tied => {
-                        prop_assert!(tied_in_tree || grid.reach() == 0.0, "tied without a tie at {:?}", p)
+                let visits_before = |a, b| tree.visits_before(p, a, b);
+                match grid.edges_near(p, range * range, &mut ours, visits_before) {
+                    GridQuery::Exact => {
+                        prop_assert_eq!(&ours, &theirs);
+                        prop_assert!(!tied_in_tree);
                     }
-                    GridQuery::TiesOrdered => prop_assert!(false, "the obstacle grid orders no ties"),
+                    GridQuery::TiesOrdered => {
+                        prop_assert_eq!(&ours, &theirs);
+                        prop_assert!(tied_in_tree);
+                    }
+                    // Only when the grid answers nothing: edges too long for its cells, see `build`.
+                    GridQuery::Tied => prop_assert!(grid.reach() == 0.0, "the tree asked at {:?}", p),
                 }
             }
         }
     }
 
     #[test]
-    fn a_corner_is_a_tie_and_open_space_is_exact() {
+    fn a_corner_is_a_tie_in_the_trees_order_and_open_space_is_exact() {
         let square = [Vec2::new(0.0, 0.0), Vec2::new(4.0, 0.0), Vec2::new(4.0, 4.0), Vec2::new(0.0, 4.0)];
         let tree = ObstacleTree::build(&[square]);
         let grid = ObstacleGrid::build(tree.vertices(), 10.0);
         let mut out = Vec::new();
-        // Diagonally off the corner (6, 6): both edges meeting at (4, 4) are √8 away.
-        assert_eq!(grid.edges_near(Vec2::new(6.0, 6.0), 100.0, &mut out), GridQuery::Tied);
-        // Beside the right edge, nearer it than the top one.
-        assert_eq!(grid.edges_near(Vec2::new(5.0, 1.0), 100.0, &mut out), GridQuery::Exact);
+        let tree = &tree;
+        let visits_before = |p| move |a, b| tree.visits_before(p, a, b);
+        // Diagonally off the corner (6, 6): both edges meeting at (4, 4) are √8 away, in the
+        // tree's order.
+        let corner = Vec2::new(6.0, 6.0);
+        assert_eq!(grid.edges_near(corner, 100.0, &mut out, visits_before(corner)), GridQuery::TiesOrdered);
         let mut expected = Vec::new();
-        tree.edges_near(Vec2::new(5.0, 1.0), 100.0, &mut expected);
+        tree.edges_near(corner, 100.0, &mut expected);
+        assert_eq!(out, expected);
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0].0, out[1].0);
+        // Beside the right edge, nearer it than the top one.
+        let beside = Vec2::new(5.0, 1.0);
+        assert_eq!(grid.edges_near(beside, 100.0, &mut out, visits_before(beside)), GridQuery::Exact);
+        tree.edges_near(beside, 100.0, &mut expected);
         assert_eq!(out, expected);
         assert!(!out.is_empty());
         // Far away, and out of the grid: nothing, exactly.
-        assert_eq!(grid.edges_near(Vec2::new(500.0, -300.0), 100.0, &mut out), GridQuery::Exact);
+        let far = Vec2::new(500.0, -300.0);
+        assert_eq!(grid.edges_near(far, 100.0, &mut out, visits_before(far)), GridQuery::Exact);
         assert!(out.is_empty());
         // A range beyond the reach is the tree's to answer.
-        assert_eq!(grid.edges_near(Vec2::new(5.0, 1.0), 121.0, &mut out), GridQuery::Tied);
+        assert_eq!(grid.edges_near(beside, 121.0, &mut out, visits_before(beside)), GridQuery::Tied);
+    }
+
+    /// A city of blocks, split edges and walls: every point of a fine lattice gets the tree's
+    /// list, and many of them meet ties (which the random points above rarely do at so many
+    /// corners at once).
+    #[test]
+    fn a_city_of_blocks_gets_the_trees_lists_ties_and_all() {
+        let mut polygons: Vec<Vec<Vec2>> = Vec::new();
+        for i in 0..6 {
+            for j in 0..6 {
+                let (x, y) = (i as f32 * 9.0, j as f32 * 9.0);
+                polygons.push(vec![
+                    Vec2::new(x, y),
+                    Vec2::new(x + 4.0, y),
+                    Vec2::new(x + 4.0, y + 4.0),
+                    Vec2::new(x, y + 4.0),
+                ]);
+            }
+        }
+        // A diagonal wall across the city splits many lines of the tree.
+        polygons.push(vec![Vec2::new(-5.0, 2.0), Vec2::new(55.0, 47.0)]);
+        let tree = ObstacleTree::build(&polygons);
+        let grid = ObstacleGrid::build(tree.vertices(), 8.0);
+        let (mut ours, mut theirs, mut ties) = (Vec::new(), Vec::new(), 0);
+        for i in 0..120 {
+            for j in 0..120 {
+                let p = Vec2::new(-6.0 + i as f32 * 0.53, -6.0 + j as f32 * 0.53);
+                tree.edges_near(p, 49.0, &mut theirs);
+                let answer = grid.edges_near(p, 49.0, &mut ours, |a, b| tree.visits_before(p, a, b));
+                assert_ne!(answer, GridQuery::Tied, "at {p}");
+                assert_eq!(ours, theirs, "at {p}");
+                ties += usize::from(answer == GridQuery::TiesOrdered);
+            }
+        }
+        assert!(ties > 1000, "only {ties} points met a tie");
     }
 }

@@ -36,6 +36,10 @@ struct Node {
     vertex: u32,
     left: Option<u32>,
     right: Option<u32>,
+    /// The node above (`None` at the root) and how far below the root this is: for
+    /// [`ObstacleTree::visits_before`].
+    parent: Option<u32>,
+    depth: u32,
 }
 
 /// The obstacle BSP tree with its vertex rings.
@@ -44,6 +48,8 @@ pub struct ObstacleTree {
     vertices: Vec<ObstacleVertex>,
     nodes: Vec<Node>,
     root: Option<u32>,
+    /// The node of each vertex's edge (by vertex).
+    node_of: Vec<u32>,
     /// How many polygons the builds so far were given (the next one's number).
     polygon_count: u32,
 }
@@ -70,7 +76,11 @@ impl ObstacleTree {
         }
         self.nodes.clear();
         let all: Vec<u32> = (0..self.vertices.len() as u32).collect();
-        self.root = self.build_recursive(&all, 0);
+        self.root = self.build_recursive(&all, None, 0);
+        self.node_of = vec![u32::MAX; self.vertices.len()];
+        for (k, node) in self.nodes.iter().enumerate() {
+            self.node_of[node.vertex as usize] = k as u32;
+        }
     }
 
     /// All vertices, including those added by splitting edges (which come after the
@@ -84,7 +94,7 @@ impl ObstacleTree {
         self.root.is_none()
     }
 
-    fn build_recursive(&mut self, edges: &[u32], depth: u32) -> Option<u32> {
+    fn build_recursive(&mut self, edges: &[u32], parent: Option<u32>, depth: u32) -> Option<u32> {
         if edges.is_empty() {
             return None;
         }
@@ -131,9 +141,9 @@ impl ObstacleTree {
             }
         }
         let node = self.nodes.len() as u32;
-        self.nodes.push(Node { vertex: split_edge, left: None, right: None });
-        let left = with_room(depth, || self.build_recursive(&left_edges, depth + 1));
-        let right = with_room(depth, || self.build_recursive(&right_edges, depth + 1));
+        self.nodes.push(Node { vertex: split_edge, left: None, right: None, parent, depth });
+        let left = with_room(depth, || self.build_recursive(&left_edges, Some(node), depth + 1));
+        let right = with_room(depth, || self.build_recursive(&right_edges, Some(node), depth + 1));
         self.nodes[node as usize].left = left;
         self.nodes[node as usize].right = right;
         Some(node)
@@ -244,6 +254,39 @@ impl ObstacleTree {
                 }
             }
         });
+    }
+
+    /// Whether RVO2's walk for `position` ([`ObstacleTree::edges_near`]) meets the edge of
+    /// vertex `a` before that of vertex `b`, both being within its range: the order of two
+    /// equally distant obstacle neighbours, without the walk. Below the node where the two
+    /// edges' paths from the root meet, the walk takes the side of `position` first, and
+    /// visits a node's own edge after that side and before the other (seed 004,
+    /// `queryObstacleTreeRecursive`).
+    pub fn visits_before(&self, position: Vec2, a: u32, b: u32) -> bool {
+        let (mut x, mut y) = (self.node_of[a as usize], self.node_of[b as usize]);
+        // The child each path came up through, once it has moved.
+        let (mut below_x, mut below_y) = (None, None);
+        let up = |node: u32| self.nodes[node as usize].parent.unwrap_or(node);
+        while self.nodes[x as usize].depth > self.nodes[y as usize].depth {
+            (below_x, x) = (Some(x), up(x));
+        }
+        while self.nodes[y as usize].depth > self.nodes[x as usize].depth {
+            (below_y, y) = (Some(y), up(y));
+        }
+        while x != y {
+            (below_x, x) = (Some(x), up(x));
+            (below_y, y) = (Some(y), up(y));
+        }
+        let meeting = self.nodes[x as usize];
+        let (p1, p2) = self.edge_points(meeting.vertex);
+        let near_is_left = left_of(p1, p2, position) >= 0.0;
+        match (below_x, below_y) {
+            // `a` on one side, `b` on the other or at the meeting node: `a` first on the near side.
+            (Some(child), _) => (Some(child) == meeting.left) == near_is_left,
+            // `a` at the meeting node: first unless `b` is on the near side.
+            (None, Some(child)) => (Some(child) == meeting.left) != near_is_left,
+            (None, None) => false,
+        }
     }
 
     /// The distance from `position` to the nearest obstacle edge, from either side, looking
