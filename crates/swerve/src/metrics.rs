@@ -4,6 +4,7 @@
 //! one) and [`MetricsRecorder::metrics`] summarises it. Overlaps are counted per frame and pair,
 //! beyond [`OVERLAP_TOLERANCE`] so that `f32` rounding at contact is not counted.
 
+use crate::spatial::PolygonGrid;
 use crate::{AgentId, Vec2};
 use serde::{Deserialize, Serialize};
 
@@ -122,7 +123,8 @@ struct Track {
 pub struct MetricsRecorder {
     steps: usize,
     time: f32,
-    edges: Vec<(Vec2, Vec2)>,
+    /// The obstacles' edges by grid cell.
+    obstacles: PolygonGrid,
     tracks: Vec<Option<Track>>,
     agent_overlaps: u64,
     max_agent_penetration: f32,
@@ -140,24 +142,13 @@ pub struct MetricsRecorder {
     radii: Vec<f32>,
 }
 
-/// The edges of `obstacles` (a two-vertex obstacle is one segment, a polygon is closed).
-fn edges_of(obstacles: &[Vec<Vec2>]) -> Vec<(Vec2, Vec2)> {
-    let mut edges = Vec::new();
-    for poly in obstacles {
-        let n = poly.len();
-        let count = if n == 2 { 1 } else { n };
-        edges.extend((0..count).map(|i| (poly[i], poly[(i + 1) % n])));
-    }
-    edges
-}
-
 impl MetricsRecorder {
     /// A recorder for a scene with these obstacle polygons.
     pub fn new(obstacles: &[Vec<Vec2>]) -> MetricsRecorder {
         MetricsRecorder {
             steps: 0,
             time: 0.0,
-            edges: edges_of(obstacles),
+            obstacles: PolygonGrid::new(obstacles),
             tracks: Vec::new(),
             agent_overlaps: 0,
             max_agent_penetration: 0.0,
@@ -180,7 +171,7 @@ impl MetricsRecorder {
     /// clearance against these only (after an obstacle was removed, the ones left); what was
     /// recorded so far stays.
     pub fn set_obstacles(&mut self, obstacles: &[Vec<Vec2>]) {
-        self.edges = edges_of(obstacles);
+        self.obstacles = PolygonGrid::new(obstacles);
     }
 
     /// Registers an agent when it appears at `time` (s); it arrives once within `tolerance`
@@ -244,20 +235,21 @@ impl MetricsRecorder {
         self.agent_overlaps += overlaps;
         self.max_agent_penetration = self.max_agent_penetration.max(deepest);
         self.min_separation = self.min_separation.min(closest);
-        for (p, r) in positions.iter().zip(&radii) {
-            for &(a, b) in &self.edges {
+        for (&p, &r) in positions.iter().zip(&radii) {
+            self.obstacles.visit_edges_near(p, r, |a, b| {
                 // Only edges whose box, grown by the radius, holds the centre can touch.
                 if p.x < a.x.min(b.x) - r || p.x > a.x.max(b.x) + r || p.y < a.y.min(b.y) - r || p.y > a.y.max(b.y) + r
                 {
-                    continue;
+                    return true;
                 }
-                let gap = crate::scenario::distance_to_segment(*p, a, b) - r;
+                let gap = crate::geom::distance_to_segment(p, a, b) - r;
                 self.min_obstacle_clearance = self.min_obstacle_clearance.min(gap);
                 if -gap > OVERLAP_TOLERANCE {
                     self.obstacle_overlaps += 1;
                     self.max_obstacle_penetration = self.max_obstacle_penetration.max(-gap);
                 }
-            }
+                true
+            });
         }
         self.radii = radii;
     }
@@ -392,6 +384,8 @@ impl MetricsRecorder {
 
 /// A centre the pair search takes: a disc's in the plane, a sphere's in space.
 pub(crate) trait Centre: Copy {
+    /// 2 in the plane, 3 in space.
+    const DIMENSIONS: usize;
     /// The coordinates (a planar centre's z is 0).
     fn coords(self) -> [f32; 3];
     /// The coordinate the sweep sorts by.
@@ -401,6 +395,7 @@ pub(crate) trait Centre: Copy {
 }
 
 impl Centre for Vec2 {
+    const DIMENSIONS: usize = 2;
     fn coords(self) -> [f32; 3] {
         [self.x, self.y, 0.0]
     }
@@ -413,6 +408,7 @@ impl Centre for Vec2 {
 }
 
 impl Centre for glam::Vec3 {
+    const DIMENSIONS: usize = 3;
     fn coords(self) -> [f32; 3] {
         self.to_array()
     }

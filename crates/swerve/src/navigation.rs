@@ -33,9 +33,10 @@ impl Roadmap {
     pub fn build(sim: &Simulator, goals: &[Vec2], extra_vertices: &[Vec2], clearance: f32) -> Roadmap {
         let polygons = sim.obstacle_polygons();
         let mut vertices: Vec<Vec2> = goals.iter().chain(extra_vertices).copied().collect();
+        let obstacles = crate::spatial::PolygonGrid::new(polygons);
         for corner in corner_vertices(polygons, clearance) {
             // A corner vertex too close to another obstacle would be unusable; skip it.
-            if crate::scenario::clear_of_obstacles(corner, clearance * 0.999, polygons) {
+            if obstacles.is_clear(corner, clearance * 0.999) {
                 vertices.push(corner);
             }
         }

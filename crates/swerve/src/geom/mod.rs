@@ -11,7 +11,8 @@ mod polygon;
 
 pub use glam::Vec2;
 pub use half_plane::HalfPlane;
-pub use polygon::{validate_polygon, Winding};
+pub(crate) use polygon::inside_polygon;
+pub use polygon::{distance_to_segment, validate_polygon, Winding};
 
 /// An axis-aligned bounding box.
 #[derive(Clone, Copy, Debug, PartialEq)]

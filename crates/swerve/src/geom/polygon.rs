@@ -110,6 +110,26 @@ fn folds_back(a: DVec2, b: DVec2, c: DVec2, d: DVec2, forward: bool) -> bool {
     first.perp_dot(second) == 0.0 && first.dot(second) < 0.0
 }
 
+/// Distance from `p` to segment `a`–`b`.
+pub fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f32 {
+    let ab = b - a;
+    let t = if ab.length_squared() > 0.0 { ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
+    p.distance(a + t * ab)
+}
+
+/// Whether `p` lies inside the closed polygon (even-odd rule).
+pub(crate) fn inside_polygon(p: Vec2, polygon: &[Vec2]) -> bool {
+    let mut inside = false;
+    let n = polygon.len();
+    for i in 0..n {
+        let (a, b) = (polygon[i], polygon[(i + 1) % n]);
+        if (a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x) {
+            inside = !inside;
+        }
+    }
+    inside
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,7 @@
 use super::crowd3d::{Crowd3dScenario, GoalRule3d, Spawn3dGenerator};
 use super::generate::group_index;
 use super::model::{Navigation, ParamOverrides};
+use super::placed::Placed;
 use super::Problem;
 use crate::navigation3d;
 use crate::orca3d::{AgentParams, Triangle, Vec3};
@@ -14,7 +15,6 @@ use crate::Error;
 use glam::DVec3;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::HashMap;
 
 /// A spawner with its resolved parameters (see [`Crowd3dPopulation::spawners`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -259,7 +259,7 @@ impl Crowd3dScenario {
             let (min, max) = (Vec3::from(r.min), Vec3::from(r.max));
             let centre = (min + max) * 0.5;
             let radius = setup.params.radius;
-            let mut placed = Placed::new(&agents, radius);
+            let mut placed = Placed::new(agents.iter().map(|a| (a.position, a.setup.params.radius)), radius);
             let mut rng = ChaCha8Rng::seed_from_u64(r.seed);
             for i in 0..r.count {
                 let mut sample = || {
@@ -269,7 +269,7 @@ impl Crowd3dScenario {
                         rng.random_range(min.z..max.z),
                     )
                 };
-                let clear = |p: Vec3, placed: &Placed| {
+                let clear = |p: Vec3, placed: &Placed<Vec3>| {
                     placed.clear(p, radius)
                         && present
                             .iter()
@@ -386,45 +386,5 @@ impl Crowd3dScenario {
             }
         }
         problems
-    }
-}
-
-/// The agents placed so far, hashed by cell, for the random generator's overlap test.
-struct Placed {
-    cell: f32,
-    cells: HashMap<[i32; 3], Vec<(Vec3, f32)>>,
-}
-
-impl Placed {
-    /// Holds `agents`, for new agents of `radius`.
-    fn new(agents: &[InitialAgent3d], radius: f32) -> Placed {
-        let largest = agents.iter().map(|a| a.setup.params.radius).fold(radius, f32::max);
-        let mut placed = Placed { cell: 2.0 * largest, cells: HashMap::new() };
-        for a in agents {
-            placed.add(a.position, a.setup.params.radius);
-        }
-        placed
-    }
-
-    fn key(&self, p: Vec3) -> [i32; 3] {
-        // Casts: cell indices of finite coordinates, saturating far out.
-        (p / self.cell).floor().as_ivec3().to_array()
-    }
-
-    fn add(&mut self, p: Vec3, radius: f32) {
-        self.cells.entry(self.key(p)).or_default().push((p, radius));
-    }
-
-    /// Whether a sphere at `p` of `radius` (at most the cell's half) overlaps none placed.
-    fn clear(&self, p: Vec3, radius: f32) -> bool {
-        let [x, y, z] = self.key(p);
-        (-1..=1).all(|i| {
-            (-1..=1).all(|j| {
-                (-1..=1).all(|k| {
-                    let key = [x.saturating_add(i), y.saturating_add(j), z.saturating_add(k)];
-                    self.cells.get(&key).map_or(true, |list| list.iter().all(|&(q, r)| q.distance(p) >= r + radius))
-                })
-            })
-        })
     }
 }

@@ -1,7 +1,10 @@
 //! Expanding a scenario's generators into the agents present at time 0 and the spawners.
 
 use super::model::*;
+use super::placed::Placed;
 use super::Problem;
+use crate::geom::{distance_to_segment, inside_polygon};
+use crate::spatial::PolygonGrid;
 use crate::{AgentParams, Vec2};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -114,26 +117,6 @@ pub(super) fn group_index(groups: &mut Vec<String>, name: Option<&String>, defau
     index as u32
 }
 
-/// Distance from `p` to segment `a`–`b`.
-pub fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f32 {
-    let ab = b - a;
-    let t = if ab.length_squared() > 0.0 { ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
-    p.distance(a + t * ab)
-}
-
-/// Whether `p` lies inside the closed polygon (even-odd rule).
-pub(crate) fn inside_polygon(p: Vec2, polygon: &[Vec2]) -> bool {
-    let mut inside = false;
-    let n = polygon.len();
-    for i in 0..n {
-        let (a, b) = (polygon[i], polygon[(i + 1) % n]);
-        if (a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x) {
-            inside = !inside;
-        }
-    }
-    inside
-}
-
 /// Whether a disc at `p` of `radius` is clear of every obstacle edge and outside every solid
 /// (counter-clockwise) polygon.
 pub fn clear_of_obstacles(p: Vec2, radius: f32, obstacles: &[Vec<Vec2>]) -> bool {
@@ -203,31 +186,30 @@ impl Scenario {
                 }
             }
         }
-        let obstacles = self.obstacle_polygons();
+        let obstacles = PolygonGrid::new(&self.obstacle_polygons());
         for (k, r) in self.random.iter().enumerate() {
             let group = group_index(&mut groups, r.group.as_ref(), format!("random-{k}"));
             let setup = default_setup.with(&r.params);
             let (min, max) = (Vec2::from(r.min), Vec2::from(r.max));
             let center = (min + max) * 0.5;
+            let radius = setup.params.radius;
+            let mut placed = Placed::new(agents.iter().map(|a| (a.position, a.setup.params.radius)), radius);
             let mut rng = ChaCha8Rng::seed_from_u64(r.seed);
-            for placed in 0..r.count {
-                let spot = (0..PLACEMENT_ATTEMPTS).map(|_| sample(&mut rng, min, max)).find(|&p| {
-                    let radius = setup.params.radius;
-                    clear_of_obstacles(p, radius, &obstacles)
-                        && agents
-                            .iter()
-                            .all(|a: &InitialAgent| a.position.distance(p) >= a.setup.params.radius + radius)
-                });
+            for count in 0..r.count {
+                let spot = (0..PLACEMENT_ATTEMPTS)
+                    .map(|_| sample(&mut rng, min, max))
+                    .find(|&p| obstacles.is_clear(p, radius) && placed.clear(p, radius));
                 let Some(position) = spot else {
                     return Err(Problem {
                         line: None,
                         key: format!("random[{k}].count"),
                         message: format!(
-                            "could place only {placed} of {} agents without overlap in the region (make it larger)",
+                            "could place only {count} of {} agents without overlap in the region (make it larger)",
                             r.count
                         ),
                     });
                 };
+                placed.add(position, radius);
                 let goal = goal_of(r.goal, position, center);
                 agents.push(InitialAgent { position, goal, setup, group });
             }
@@ -255,13 +237,8 @@ impl Scenario {
     /// Agents that start or have their goal inside a solid obstacle, each named by the entry
     /// that made it (`grid[1]`, agent 3 of that grid).
     pub(crate) fn placement_problems(&self, population: &Population) -> Vec<Problem> {
-        let obstacles = self.obstacle_polygons();
-        let solid: Vec<(usize, &Vec<Vec2>)> = obstacles
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.len() > 2 && crate::geom::Winding::of(p) == crate::geom::Winding::CounterClockwise)
-            .collect();
-        if solid.is_empty() {
+        let obstacles = PolygonGrid::new(&self.obstacle_polygons());
+        if !obstacles.has_solids() {
             return Vec::new();
         }
         let mut sources: Vec<(String, usize)> = Vec::new();
@@ -281,7 +258,7 @@ impl Scenario {
                     &[("starts", agent.position), ("has its goal", agent.goal)]
                 };
                 for &(what, point) in checks {
-                    if let Some((o, _)) = solid.iter().find(|(_, poly)| inside_polygon(point, poly)) {
+                    if let Some(o) = obstacles.solid_holding(point) {
                         let who = if count == 1 { String::new() } else { format!("agent {i} ") };
                         problems.push(Problem {
                             line: None,
@@ -336,11 +313,13 @@ impl Scenario {
                 angular_velocity: b.angular_velocity,
             })
             .collect();
-        let obstacles = self.obstacle_polygons();
+        let obstacles = PolygonGrid::new(&self.obstacle_polygons());
         for (k, r) in spec.random.iter().enumerate() {
             let mut rng = ChaCha8Rng::seed_from_u64(r.seed);
             let (min, max) = (Vec2::from(r.min), Vec2::from(r.max));
-            for placed in 0..r.count {
+            let largest = r.radius[0].max(r.radius[1]);
+            let mut placed = Placed::new(balls.iter().map(|b| (b.position, b.radius)), largest);
+            for count in 0..r.count {
                 let radius =
                     if r.radius[1] > r.radius[0] { rng.random_range(r.radius[0]..r.radius[1]) } else { r.radius[0] };
                 let speed = if r.speed[1] > r.speed[0] { rng.random_range(r.speed[0]..r.speed[1]) } else { r.speed[0] };
@@ -349,10 +328,9 @@ impl Scenario {
                 let (lo, hi) = (min + Vec2::splat(radius), max - Vec2::splat(radius));
                 let spot = (lo.x <= hi.x && lo.y <= hi.y)
                     .then(|| {
-                        (0..PLACEMENT_ATTEMPTS).map(|_| sample(&mut rng, lo, hi)).find(|&p| {
-                            clear_of_obstacles(p, radius, &obstacles)
-                                && balls.iter().all(|b| b.position.distance(p) >= b.radius + radius)
-                        })
+                        (0..PLACEMENT_ATTEMPTS)
+                            .map(|_| sample(&mut rng, lo, hi))
+                            .find(|&p| obstacles.is_clear(p, radius) && placed.clear(p, radius))
                     })
                     .flatten();
                 let Some(position) = spot else {
@@ -360,11 +338,12 @@ impl Scenario {
                         line: None,
                         key: format!("balls.random[{k}].count"),
                         message: format!(
-                            "could place only {placed} of {} balls without overlap in the region (make it larger)",
+                            "could place only {count} of {} balls without overlap in the region (make it larger)",
                             r.count
                         ),
                     });
                 };
+                placed.add(position, radius);
                 balls.push(InitialBall {
                     position,
                     velocity: speed * Vec2::new(angle.cos(), angle.sin()),
@@ -379,5 +358,76 @@ impl Scenario {
             }
         }
         Ok(balls)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Format;
+
+    /// Random agents and balls land where a pass over every obstacle and everything placed
+    /// before (the generators' rule, replayed from the same seeds) puts them, with radii that
+    /// differ between generators and an agent larger than the random ones.
+    #[test]
+    fn random_placements_are_those_of_a_pass_over_everything() {
+        let mut text = String::from(
+            "name = \"t\"\ntime_step = 0.25\nsteps = 1\n\
+             [[agents]]\nposition = [0.5, 0.5]\nradius = 2.5\n\
+             [[random]]\ncount = 300\nmin = [-30.0, -30.0]\nmax = [30.0, 30.0]\nseed = 7\nradius = 0.6\ngoal = [0.0, 0.0]\n\
+             [[random]]\ncount = 100\nmin = [-30.0, -30.0]\nmax = [30.0, 30.0]\nseed = 8\nradius = 1.4\ngoal = [0.0, 0.0]\n\
+             [[obstacles]]\nvertices = [[-20.0, 25.0], [20.0, -25.0]]\n\
+             [[obstacles]]\nvertices = [[-40.0, -40.0], [-40.0, 40.0], [40.0, 40.0], [40.0, -40.0]]\n\
+             [balls]\n[[balls.random]]\ncount = 300\nmin = [-30.0, -30.0]\nmax = [30.0, 30.0]\n\
+             radius = [0.3, 1.1]\nspeed = [0.0, 1.0]\nseed = 9\n",
+        );
+        for (x, y) in [(-12.0, -12.0), (6.0, -14.0), (10.0, 10.0), (-16.0, 8.0)] {
+            text += &format!(
+                "[[obstacles]]\nvertices = [[{x}, {y}], [{}, {y}], [{}, {}], [{x}, {}]]\n",
+                x + 5.0,
+                x + 5.0,
+                y + 5.0,
+                y + 5.0
+            );
+        }
+        let scenario = Scenario::parse(&text, Format::Toml).unwrap();
+        let obstacles = scenario.obstacle_polygons();
+        let population = scenario.population().unwrap();
+        let mut expected: Vec<(Vec2, f32)> = vec![(Vec2::new(0.5, 0.5), 2.5)];
+        for (seed, radius, count) in [(7, 0.6, 300), (8, 1.4, 100)] {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            for _ in 0..count {
+                let p = (0..PLACEMENT_ATTEMPTS)
+                    .map(|_| sample(&mut rng, Vec2::splat(-30.0), Vec2::splat(30.0)))
+                    .find(|&p| {
+                        clear_of_obstacles(p, radius, &obstacles)
+                            && expected.iter().all(|&(q, r)| q.distance(p) >= r + radius)
+                    })
+                    .unwrap();
+                expected.push((p, radius));
+            }
+        }
+        let placed: Vec<(Vec2, f32)> = population.agents.iter().map(|a| (a.position, a.setup.params.radius)).collect();
+        assert_eq!(placed, expected);
+
+        let balls = scenario.initial_balls().unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut expected: Vec<(Vec2, f32)> = Vec::new();
+        for _ in 0..300 {
+            let radius = rng.random_range(0.3..1.1);
+            let _speed: f32 = rng.random_range(0.0..1.0);
+            let _angle: f32 = rng.random_range(0.0..std::f32::consts::TAU);
+            let (lo, hi) = (Vec2::splat(-30.0 + radius), Vec2::splat(30.0 - radius));
+            let p = (0..PLACEMENT_ATTEMPTS)
+                .map(|_| sample(&mut rng, lo, hi))
+                .find(|&p| {
+                    clear_of_obstacles(p, radius, &obstacles)
+                        && expected.iter().all(|&(q, r)| q.distance(p) >= r + radius)
+                })
+                .unwrap();
+            expected.push((p, radius));
+        }
+        let placed: Vec<(Vec2, f32)> = balls.iter().map(|b| (b.position, b.radius)).collect();
+        assert_eq!(placed, expected);
     }
 }

@@ -16,6 +16,7 @@ mod crowd3d_runner;
 mod document;
 mod generate;
 mod model;
+mod placed;
 mod read;
 mod route;
 mod runner;
@@ -41,7 +42,8 @@ pub use spheres::{
 };
 pub use spheres_runner::SphereRunner;
 
-pub use generate::{clear_of_obstacles, distance_to_segment};
+pub use crate::geom::distance_to_segment;
+pub use generate::clear_of_obstacles;
 
 use crate::Error;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! and each [`Runner::step`] applies the preferred-velocity rule and then steps, so the CLI,
 //! the viewer and Python drive scenarios the same way.
 
-use super::generate::{clear_of_obstacles, goal_of, sample, AgentSetup, SpawnerPlan};
+use super::generate::{goal_of, sample, AgentSetup, SpawnerPlan};
 use super::model::{Navigation, Scenario, StopRule};
 use super::route::Route;
 use super::{InitialBall, Population};
@@ -12,10 +12,12 @@ use crate::navigation::Roadmap;
 use crate::orca::{Mover, MoverId, ObstacleId};
 use crate::physics::{Ball, BroadPhaseKind, World};
 use crate::reference::preferred_velocity_toward;
+use crate::spatial::PolygonGrid;
 use crate::{AgentId, Error, Simulator, Vec2};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 /// Spot attempts per spawn and step before the spawn waits for the next step.
 pub(super) const SPAWN_ATTEMPTS: usize = 32;
@@ -80,7 +82,7 @@ pub struct Runner {
     sim: Simulator,
     info: AgentInfo,
     roadmap: Option<Roadmap>,
-    roadmap_goals: Vec<Vec2>,
+    roadmap_goals: GoalNumbers,
     spawners: Vec<Spawner>,
     perturbation: Option<(ChaCha8Rng, f32)>,
     balls: Vec<InitialBall>,
@@ -97,8 +99,10 @@ pub struct Runner {
     steps: usize,
     recorder: MetricsRecorder,
     prefs: Vec<Vec2>,
-    /// The obstacles present now (spawns keep clear of these).
+    /// The obstacles present now.
     obstacles: Vec<Vec<Vec2>>,
+    /// The same by grid cell: spawns keep clear of these.
+    obstacle_grid: PolygonGrid,
     /// Obstacles still to remove: (step, index in the scenario, simulator id), in step order.
     pending_removals: Vec<(usize, usize, ObstacleId)>,
     /// With balls: the obstacles whose edges are walls of the ball world now (index in the
@@ -109,6 +113,37 @@ pub struct Runner {
     /// obstacle goes.
     roadmap_clearance: f32,
     has_sinks: bool,
+}
+
+/// The distinct goals, numbered in the order first met (a roadmap's goals), with a hash
+/// from goal to number: a crowd of 100,000 with goals of their own was numbered in 4 s by
+/// searching the list.
+#[derive(Clone, Debug, Default)]
+struct GoalNumbers {
+    goals: Vec<Vec2>,
+    numbers: HashMap<[u32; 2], u32>,
+}
+
+impl GoalNumbers {
+    /// The key of a goal (`+ 0.0` makes −0 and 0, which compare equal, one key).
+    fn key(goal: Vec2) -> [u32; 2] {
+        [(goal.x + 0.0).to_bits(), (goal.y + 0.0).to_bits()]
+    }
+
+    /// The number of `goal`, numbering it when new.
+    fn number(&mut self, goal: Vec2) -> u32 {
+        let next = self.goals.len() as u32;
+        let number = *self.numbers.entry(Self::key(goal)).or_insert(next);
+        if number == next {
+            self.goals.push(goal);
+        }
+        number
+    }
+
+    /// The number of `goal`, when it has one.
+    fn find(&self, goal: Vec2) -> Option<u32> {
+        self.numbers.get(&Self::key(goal)).copied()
+    }
 }
 
 impl Runner {
@@ -142,25 +177,16 @@ impl Runner {
 
         // Roadmap goals: every distinct goal known up front (spawners' goals are points when
         // navigating by roadmap; the reader checks that).
-        let mut roadmap_goals: Vec<Vec2> = Vec::new();
-        let goal_number = |g: Vec2, goals: &mut Vec<Vec2>| -> u32 {
-            match goals.iter().position(|h| *h == g) {
-                Some(i) => i as u32,
-                None => {
-                    goals.push(g);
-                    (goals.len() - 1) as u32
-                }
-            }
-        };
+        let mut roadmap_goals = GoalNumbers::default();
         let info = AgentInfo::default();
         let mut runner_agents = Vec::with_capacity(agents.len());
         for a in &agents {
-            let index = goal_number(a.goal, &mut roadmap_goals);
+            let index = roadmap_goals.number(a.goal);
             runner_agents.push((a.clone(), index));
         }
         for s in &spawners {
             if let super::GoalRule::Point(p) = s.spec.goal {
-                goal_number(Vec2::from(p), &mut roadmap_goals);
+                roadmap_goals.number(Vec2::from(p));
             }
         }
         let max_radius = agents
@@ -171,7 +197,7 @@ impl Runner {
         let roadmap_clearance = max_radius + scenario.roadmap.margin;
         let roadmap = (scenario.navigation == Navigation::Roadmap).then(|| {
             let extra: Vec<Vec2> = scenario.roadmap.vertices.iter().map(|p| Vec2::from(*p)).collect();
-            Roadmap::build(&sim, &roadmap_goals, &extra, roadmap_clearance)
+            Roadmap::build(&sim, &roadmap_goals.goals, &extra, roadmap_clearance)
         });
 
         let mut ball_walls = Vec::new();
@@ -229,6 +255,7 @@ impl Runner {
             steps: 0,
             recorder: MetricsRecorder::new(&obstacles),
             prefs: Vec::new(),
+            obstacle_grid: PolygonGrid::new(&obstacles),
             obstacles,
             pending_removals,
             ball_walls,
@@ -319,12 +346,13 @@ impl Runner {
             }
         }
         self.obstacles = self.sim.obstacle_polygons().to_vec();
+        self.obstacle_grid = PolygonGrid::new(&self.obstacles);
         self.recorder.set_obstacles(&self.obstacles);
         if self.roadmap.is_some() {
             // The old roadmap routes around the removed obstacle's corners and misses the
             // passages it opened; the new one is what a scene without it would build.
             let extra: Vec<Vec2> = self.scenario.roadmap.vertices.iter().map(|p| Vec2::from(*p)).collect();
-            self.roadmap = Some(Roadmap::build(&self.sim, &self.roadmap_goals, &extra, self.roadmap_clearance));
+            self.roadmap = Some(Roadmap::build(&self.sim, &self.roadmap_goals.goals, &extra, self.roadmap_clearance));
         }
     }
 
@@ -342,7 +370,7 @@ impl Runner {
                 let (ids, positions, info) = (self.sim.agent_ids(), self.sim.positions(), &self.info);
                 // Clear of the obstacles, the agents and the movers (a mover would not make way).
                 let spot = (0..SPAWN_ATTEMPTS).map(|_| sample(&mut spawner.rng, min, max)).find(|&p| {
-                    clear_of_obstacles(p, radius, &self.obstacles)
+                    self.obstacle_grid.is_clear(p, radius)
                         && ids.iter().zip(positions).all(|(id, q)| q.distance(p) >= info.radius[id.0 as usize] + radius)
                         && self.movers.iter().all(|(_, m, _)| m.position.distance(p) >= m.radius + radius)
                 });
@@ -350,7 +378,7 @@ impl Runner {
                 spawner.added += 1;
                 let plan = spawner.plan.clone();
                 let goal = goal_of(plan.spec.goal, position, (min + max) * 0.5);
-                let goal_index = self.roadmap_goals.iter().position(|g| *g == goal).unwrap_or(0) as u32;
+                let goal_index = self.roadmap_goals.find(goal).unwrap_or(0);
                 // Parameters were validated when the scenario was read, so adding cannot fail.
                 if self.add_agent(position, goal, goal_index, plan.setup, plan.group, plan.spec.remove_at_goal).is_err()
                 {

@@ -7,6 +7,9 @@
 //! * [`NeighborGrid`] and [`ObstacleGrid`] — uniform grids that answer the same neighbour
 //!   queries as the two trees faster, and say when equal distances leave the order to the
 //!   tree.
+//! * `PolygonGrid` — a uniform grid over obstacle outlines for the scenario tools' questions
+//!   (which edges are near a point, which solid polygon holds it), answered as a pass over
+//!   every outline would answer them.
 //!
 //! The trees have a brute-force twin in their tests and an `assert_well_formed` check; the
 //! grids are tested against the trees.
@@ -15,6 +18,7 @@ mod agent_kdtree;
 mod neighbor_grid;
 mod obstacle_grid;
 mod obstacle_tree;
+mod polygon_grid;
 pub(crate) mod stack_room;
 
 pub(crate) use agent_kdtree::partition;
@@ -27,6 +31,7 @@ pub use neighbor_grid::{GridQuery, NeighborGrid, Staged};
 pub(crate) use neighbor_grid::{QueryScratch, ANSWER_ROOM};
 pub use obstacle_grid::ObstacleGrid;
 pub use obstacle_tree::{ObstacleTree, ObstacleVertex};
+pub(crate) use polygon_grid::PolygonGrid;
 
 /// Which agents a neighbour query may return: those whose avoidance layers share a bit with
 /// the querying agent's mask (Godot's `avoidance_layers` / `avoidance_mask`). The query is
