@@ -7,7 +7,13 @@ use swerve_bench::orca::{set_preferred_velocities, Scene};
 fn bench_step(c: &mut Criterion) {
     let mut group = c.benchmark_group("orca_step");
     group.sample_size(10);
-    for (family, sizes) in [("jgrid", &[1_000usize, 10_000, 100_000][..]), ("circle", &[1_000, 10_000][..])] {
+    let families = [
+        ("jgrid", &[1_000usize, 10_000, 100_000][..]),
+        ("circle", &[1_000, 10_000][..]),
+        ("blocks", &[10_000][..]),
+        ("city", &[10_000][..]),
+    ];
+    for (family, sizes) in families {
         for &n in sizes {
             let scene = Scene::by_name(family, n).expect("known family");
             for threads in [1usize, 2] {

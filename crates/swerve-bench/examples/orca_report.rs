@@ -44,9 +44,9 @@ fn main() {
     if !quick {
         cases.push(("circle", 100_000));
     }
-    cases.extend([("blocks", 10_000)]);
+    cases.extend([("blocks", 10_000), ("city", 10_000)]);
     if !quick {
-        cases.push(("blocks", 100_000));
+        cases.extend([("blocks", 100_000), ("city", 100_000)]);
     }
 
     let mut rows = Vec::new();

@@ -1,7 +1,7 @@
 //! Benchmark scenes and runners for swerve.
 //!
-//! * [`orca`] — the crowd scenes of the ORCA performance work (`jgrid`, `circle`, `blocks`),
-//!   a timing runner, and the scene file the pyrvo peer script reads.
+//! * [`orca`] — the crowd scenes of the ORCA performance work (`jgrid`, `circle`, `blocks`,
+//!   `city`), a timing runner, and the scene file the pyrvo peer script reads.
 //! * [`balls`] — the rigid-ball broad phases on seed 003's scene and a scaled ball pit, and the
 //!   Markdown table for `BENCHMARKS.md` (`swerve bench balls` calls it); [`plot`] draws the
 //!   log-log SVG. The criterion suite is `benches/balls.rs`; `examples/balls_report.rs` runs

@@ -140,7 +140,66 @@ impl Scene {
         }
     }
 
-    /// Builds a family by name (`jgrid`, `circle`, `blocks`), with every agent's decision
+    /// `city N`: a city of 10 m square blocks on a 20 m lattice (streets 10 m wide) and N
+    /// agents in its streets, on jgrid's jittered √10 m lattice wherever a point is at least
+    /// 1.6 m from every block, bound for random street points; the city is square and as
+    /// large as N needs. RVO2's Circle parameters, so every agent sees obstacle edges within
+    /// 21.5 m, and many see a corner's two edges at the same distance (the corner's vertex):
+    /// many agents, many obstacles, and obstacle neighbours that tie.
+    pub fn city(n: usize) -> Scene {
+        const PITCH: f32 = 20.0;
+        const CLEARANCE: f32 = 1.6;
+        let mut rng = Pcg64Mcg::seed_from_u64(SCENE_SEED);
+        // In the streets: outside the block [5, 15]² of the lattice cell, grown by `margin`.
+        let in_street = |p: [f32; 2], margin: f32| {
+            p.iter().any(|&c| {
+                let offset = c.rem_euclid(PITCH);
+                offset < 5.0 - margin || offset > 15.0 + margin
+            })
+        };
+        let spacing = 10f32.sqrt();
+        // A quarter of the ground is built on.
+        let extent = (n as f32 * 10.0 * 4.0 / 3.0).sqrt();
+        let columns = (extent / spacing).ceil() as usize;
+        let mut positions = Vec::with_capacity(n);
+        let mut k = 0;
+        while positions.len() < n {
+            let (gx, gy) = ((k % columns) as f32, (k / columns) as f32);
+            let jitter = [rng.random_range(-0.075f32..=0.075), rng.random_range(-0.075f32..=0.075)];
+            let p = [gx * spacing + jitter[0], gy * spacing + jitter[1]];
+            if in_street(p, CLEARANCE) {
+                positions.push(p);
+            }
+            k += 1;
+        }
+        let top = positions.iter().map(|p| p[1]).fold(0.0, f32::max);
+        let goals = (0..n)
+            .map(|_| loop {
+                let g = [rng.random_range(0.0..extent), rng.random_range(0.0..top)];
+                if in_street(g, CLEARANCE) {
+                    break g;
+                }
+            })
+            .collect();
+        let mut obstacles = Vec::new();
+        for i in 0..(extent / PITCH).ceil() as usize {
+            for j in 0..(top / PITCH).ceil() as usize {
+                let (x, y) = (i as f32 * PITCH + 5.0, j as f32 * PITCH + 5.0);
+                obstacles.push(vec![[x, y], [x + 10.0, y], [x + 10.0, y + 10.0], [x, y + 10.0]]);
+            }
+        }
+        Scene {
+            name: format!("city {n}"),
+            time_step: 0.25,
+            params: circle_params(),
+            positions,
+            goals,
+            obstacles,
+            record_decisions: false,
+        }
+    }
+
+    /// Builds a family by name (`jgrid`, `circle`, `blocks`, `city`), with every agent's decision
     /// recorded when the name ends in `-recorded` (e.g. `jgrid-recorded`: what inspection
     /// costs), and the agents added in a random order when it ends in `-shuffled` (e.g.
     /// `jgrid-shuffled`: a crowd whose agent numbers say nothing of where agents are).
@@ -160,6 +219,7 @@ impl Scene {
             "jgrid" => Some(Scene::jgrid(n)),
             "circle" => Some(Scene::circle(n)),
             "blocks" => Some(Scene::blocks(n)),
+            "city" => Some(Scene::city(n)),
             _ => None,
         }
     }

@@ -1,7 +1,8 @@
 //! swerve against RVO2 2.0.3 itself, compiled from its source with -O3 and OpenMP by
 //! `scripts/build-rvo2-peer`: every benchmark family, stepped 25 times on 2 threads by both,
 //! ends with bit-identical positions — agents added in order and at random (few and many), a
-//! ring, and obstacles — with swerve's hot loops on every instruction set this CPU has.
+//! ring, obstacles, and a city whose obstacle neighbours tie — with swerve's hot loops on
+//! every instruction set this CPU has.
 //!
 //! Ignored by default because it needs that peer binary (the script downloads RVO2's source
 //! from PyPI and compiles it); `scripts/test` builds it and runs this file with
@@ -28,6 +29,8 @@ fn final_positions_equal_rvo2_built_from_source() {
         ("jgrid-shuffled", 140_000),
         ("circle", 2_000),
         ("blocks", 2_000),
+        // Blocks close together: most agents see a corner's two edges at one distance.
+        ("city", 2_000),
     ];
     for (family, n) in scenes {
         let scene = Scene::by_name(family, n).expect("known family");

@@ -19,8 +19,8 @@ use swerve_bench::{balls3d, orca3d};
 /// What to benchmark.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Suite {
-    /// ORCA crowds: jgrid (also with agents added in random order), circle and blocks scenes on
-    /// 1 and 2 threads.
+    /// ORCA crowds: jgrid (also with agents added in random order), circle, blocks and city
+    /// scenes on 1 and 2 threads.
     Orca,
     /// Ball physics: every broad phase on the seed 003 scene and the ball pit.
     Balls,
@@ -105,7 +105,14 @@ fn refuse_flags_that_do_not_apply(args: &BenchArgs) -> Result<()> {
 
 fn orca(args: &BenchArgs) -> Result<()> {
     let cases: &[(&str, usize)] = if args.quick {
-        &[("jgrid", 1_000), ("jgrid", 10_000), ("circle", 1_000), ("circle", 10_000), ("blocks", 10_000)]
+        &[
+            ("jgrid", 1_000),
+            ("jgrid", 10_000),
+            ("circle", 1_000),
+            ("circle", 10_000),
+            ("blocks", 10_000),
+            ("city", 10_000),
+        ]
     } else {
         &[
             ("jgrid", 1_000),
@@ -119,6 +126,8 @@ fn orca(args: &BenchArgs) -> Result<()> {
             ("circle", 100_000),
             ("blocks", 10_000),
             ("blocks", 100_000),
+            ("city", 10_000),
+            ("city", 100_000),
         ]
     };
     if let Some(python) = &args.python {
