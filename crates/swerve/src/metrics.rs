@@ -235,22 +235,10 @@ impl MetricsRecorder {
         self.agent_overlaps += overlaps;
         self.max_agent_penetration = self.max_agent_penetration.max(deepest);
         self.min_separation = self.min_separation.min(closest);
-        for (&p, &r) in positions.iter().zip(&radii) {
-            self.obstacles.visit_edges_near(p, r, |a, b| {
-                // Only edges whose box, grown by the radius, holds the centre can touch.
-                if p.x < a.x.min(b.x) - r || p.x > a.x.max(b.x) + r || p.y < a.y.min(b.y) - r || p.y > a.y.max(b.y) + r
-                {
-                    return true;
-                }
-                let gap = crate::geom::distance_to_segment(p, a, b) - r;
-                self.min_obstacle_clearance = self.min_obstacle_clearance.min(gap);
-                if -gap > OVERLAP_TOLERANCE {
-                    self.obstacle_overlaps += 1;
-                    self.max_obstacle_penetration = self.max_obstacle_penetration.max(-gap);
-                }
-                true
-            });
-        }
+        let edges = EdgeFigures::of(&self.obstacles, positions, &radii);
+        self.min_obstacle_clearance = self.min_obstacle_clearance.min(edges.closest);
+        self.obstacle_overlaps += edges.overlaps;
+        self.max_obstacle_penetration = self.max_obstacle_penetration.max(edges.deepest);
         self.radii = radii;
     }
 
@@ -378,6 +366,58 @@ impl MetricsRecorder {
             mean_speed: (self.speed_samples > 0).then(|| (self.speed_sum / self.speed_samples as f64) as f32),
             balls: self.balls.clone(),
             per_agent,
+        }
+    }
+}
+
+/// Discs against obstacle edges: the smallest gap to an edge near (whose box, grown by the
+/// radius, holds the centre), the overlaps beyond the tolerance and the deepest one.
+#[derive(Clone, Copy)]
+struct EdgeFigures {
+    closest: f32,
+    overlaps: u64,
+    deepest: f32,
+}
+
+/// From this many discs, their edges are looked at on every thread.
+const PARALLEL_EDGE_CHECK: usize = 4096;
+
+impl EdgeFigures {
+    const NONE: EdgeFigures = EdgeFigures { closest: f32::INFINITY, overlaps: 0, deepest: 0.0 };
+
+    /// Over the discs at `positions` with `radii` (the smallest, the largest and the count do
+    /// not depend on the order, so any split over threads gives the same figures).
+    fn of(obstacles: &PolygonGrid, positions: &[Vec2], radii: &[f32]) -> EdgeFigures {
+        let one = |(&p, &r): (&Vec2, &f32)| {
+            let mut figures = EdgeFigures::NONE;
+            obstacles.visit_edges_near(p, r, |a, b| {
+                // Only edges whose box, grown by the radius, holds the centre can touch.
+                if p.x < a.x.min(b.x) - r || p.x > a.x.max(b.x) + r || p.y < a.y.min(b.y) - r || p.y > a.y.max(b.y) + r
+                {
+                    return true;
+                }
+                let gap = crate::geom::distance_to_segment(p, a, b) - r;
+                figures.closest = figures.closest.min(gap);
+                if -gap > OVERLAP_TOLERANCE {
+                    figures.overlaps += 1;
+                    figures.deepest = figures.deepest.max(-gap);
+                }
+                true
+            });
+            figures
+        };
+        let both = |x: EdgeFigures, y: EdgeFigures| EdgeFigures {
+            closest: x.closest.min(y.closest),
+            overlaps: x.overlaps + y.overlaps,
+            deepest: x.deepest.max(y.deepest),
+        };
+        if obstacles.is_empty() {
+            EdgeFigures::NONE
+        } else if positions.len() >= PARALLEL_EDGE_CHECK {
+            use rayon::prelude::*;
+            positions.par_iter().zip(radii).map(one).reduce(|| EdgeFigures::NONE, both)
+        } else {
+            positions.iter().zip(radii).map(one).fold(EdgeFigures::NONE, both)
         }
     }
 }
@@ -713,5 +753,60 @@ mod tests {
         assert!((m.max_obstacle_penetration - 0.3).abs() < 1e-6);
         // The clearance kept from before; the post alone is 9.6 m away.
         assert!((m.min_obstacle_clearance.unwrap() + 0.3).abs() < 1e-6);
+    }
+
+    /// A crowd large enough to be checked on every thread, among blocks and walls: the
+    /// obstacle figures are those of a pass over every edge.
+    #[test]
+    fn a_big_crowd_among_obstacles_gets_the_figures_of_a_pass_over_every_edge() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let mut obstacles: Vec<Vec<Vec2>> = Vec::new();
+        for i in 0..10 {
+            for j in 0..10 {
+                let (x, y) = (i as f32 * 12.0, j as f32 * 12.0);
+                obstacles.push(vec![
+                    Vec2::new(x, y),
+                    Vec2::new(x + 6.0, y),
+                    Vec2::new(x + 6.0, y + 6.0),
+                    Vec2::new(x, y + 6.0),
+                ]);
+            }
+        }
+        obstacles.push(vec![Vec2::new(-5.0, -5.0), Vec2::new(125.0, 110.0)]);
+        let n = 2 * PARALLEL_EDGE_CHECK;
+        let positions: Vec<Vec2> =
+            (0..n).map(|_| Vec2::new(rng.random_range(-10.0..130.0), rng.random_range(-10.0..130.0))).collect();
+        let radii: Vec<f32> = (0..n).map(|_| rng.random_range(0.2..1.5)).collect();
+        let (mut closest, mut overlaps, mut deepest) = (f32::INFINITY, 0u64, 0.0f32);
+        for (p, r) in positions.iter().zip(&radii) {
+            for poly in &obstacles {
+                let count = if poly.len() == 2 { 1 } else { poly.len() };
+                for k in 0..count {
+                    let (a, b) = (poly[k], poly[(k + 1) % poly.len()]);
+                    if p.x < a.x.min(b.x) - r
+                        || p.x > a.x.max(b.x) + r
+                        || p.y < a.y.min(b.y) - r
+                        || p.y > a.y.max(b.y) + r
+                    {
+                        continue;
+                    }
+                    let gap = crate::geom::distance_to_segment(*p, a, b) - r;
+                    closest = closest.min(gap);
+                    if -gap > OVERLAP_TOLERANCE {
+                        overlaps += 1;
+                        deepest = deepest.max(-gap);
+                    }
+                }
+            }
+        }
+        let mut recorder = MetricsRecorder::new(&obstacles);
+        let ids: Vec<AgentId> = (0..n as u32).map(AgentId).collect();
+        recorder.observe_agents(0.0, false, &ids, &positions, &vec![Vec2::ZERO; n], &radii);
+        let m = recorder.metrics();
+        assert!(overlaps > 100, "the scene should overlap often, got {overlaps}");
+        assert_eq!(m.obstacle_overlaps, overlaps);
+        assert_eq!(m.max_obstacle_penetration, deepest);
+        assert_eq!(m.min_obstacle_clearance, Some(closest));
     }
 }

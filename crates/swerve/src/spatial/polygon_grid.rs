@@ -206,6 +206,11 @@ impl PolygonGrid {
             && self.solid_holding(p).is_none()
     }
 
+    /// Whether there are no outlines.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.edges.is_empty()
+    }
+
     /// Whether any outline is a solid polygon.
     pub(crate) fn has_solids(&self) -> bool {
         !self.solids.is_empty()
