@@ -6,6 +6,7 @@
 
 use super::crowd3d::Crowd3dScenario;
 use super::crowd3d_generate::{AgentSetup3d, Obstacle3d, Spawner3dPlan};
+use super::placed::near_box;
 use super::route::Route;
 use super::runner::{spawns_due, SPAWN_ATTEMPTS};
 use super::{Navigation, StopRule};
@@ -281,11 +282,17 @@ impl Crowd3dRunner {
         for k in 0..self.spawners.len() {
             let spec = &self.spawners[k].plan.spec;
             let due = spawns_due(time, spec.start, spec.rate, spec.limit);
+            if self.spawners[k].added >= due {
+                continue;
+            }
+            let (min, max) = (Vec3::from(spec.min), Vec3::from(spec.max));
+            let radius = self.spawners[k].plan.setup.params.radius;
+            // The agents a spawn could touch: one pass over the crowd, not one per try.
+            let (ids, positions, tracks) = (self.sim.agent_ids(), self.sim.positions(), &self.tracks);
+            let agents = ids.iter().zip(positions).map(|(id, &q)| (q, tracks[id.0 as usize].radius));
+            let mut near = near_box(agents, min, max, radius);
             while self.spawners[k].added < due {
                 let spawner = &mut self.spawners[k];
-                let (min, max) = (Vec3::from(spawner.plan.spec.min), Vec3::from(spawner.plan.spec.max));
-                let radius = spawner.plan.setup.params.radius;
-                let (ids, positions, tracks) = (self.sim.agent_ids(), self.sim.positions(), &self.tracks);
                 let (obstacles, obstacle_ids) = (&self.obstacles, &self.obstacle_ids);
                 let (sim, movers) = (&self.sim, &self.movers);
                 // Clear of the obstacles, the agents and the movers (a mover would not make way).
@@ -295,10 +302,7 @@ impl Crowd3dRunner {
                         sim.obstacle(*id).is_err() || o.bounds_distance(p) >= r || o.distance(p) >= r
                     });
                     obstacle_clear
-                        && ids
-                            .iter()
-                            .zip(positions)
-                            .all(|(id, q)| q.distance(p) >= tracks[id.0 as usize].radius + radius)
+                        && near.iter().all(|&(q, r)| q.distance(p) >= r + radius)
                         && movers.iter().all(|(_, m, _)| m.position.distance(p) >= m.radius + radius)
                 };
                 let mut sample = || {
@@ -308,6 +312,7 @@ impl Crowd3dRunner {
                     Vec3::new(axis(rng, min.x, max.x), axis(rng, min.y, max.y), axis(rng, min.z, max.z))
                 };
                 let Some(position) = (0..SPAWN_ATTEMPTS).map(|_| sample()).find(|&p| clear(p)) else { break };
+                near.push((position, radius));
                 spawner.added += 1;
                 let plan = spawner.plan.clone();
                 let goal = plan.spec.goal.goal_of(position, (min + max) * 0.5);

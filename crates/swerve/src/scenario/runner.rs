@@ -4,6 +4,7 @@
 
 use super::generate::{goal_of, sample, AgentSetup, SpawnerPlan};
 use super::model::{Navigation, Scenario, StopRule};
+use super::placed::near_box;
 use super::route::Route;
 use super::{InitialBall, Population};
 use crate::geom::Aabb;
@@ -363,18 +364,25 @@ impl Runner {
         for k in 0..self.spawners.len() {
             let spec = &self.spawners[k].plan.spec;
             let due = spawns_due(time, spec.start, spec.rate, spec.limit);
+            if self.spawners[k].added >= due {
+                continue;
+            }
+            let (min, max) = (Vec2::from(spec.min), Vec2::from(spec.max));
+            let radius = self.spawners[k].plan.setup.params.radius;
+            // The agents a spawn could touch: one pass over the crowd, not one per try.
+            let (ids, positions, info) = (self.sim.agent_ids(), self.sim.positions(), &self.info);
+            let agents = ids.iter().zip(positions).map(|(id, &q)| (q, info.radius[id.0 as usize]));
+            let mut near = near_box(agents, min, max, radius);
             while self.spawners[k].added < due {
                 let spawner = &mut self.spawners[k];
-                let (min, max) = (Vec2::from(spawner.plan.spec.min), Vec2::from(spawner.plan.spec.max));
-                let radius = spawner.plan.setup.params.radius;
-                let (ids, positions, info) = (self.sim.agent_ids(), self.sim.positions(), &self.info);
                 // Clear of the obstacles, the agents and the movers (a mover would not make way).
                 let spot = (0..SPAWN_ATTEMPTS).map(|_| sample(&mut spawner.rng, min, max)).find(|&p| {
                     self.obstacle_grid.is_clear(p, radius)
-                        && ids.iter().zip(positions).all(|(id, q)| q.distance(p) >= info.radius[id.0 as usize] + radius)
+                        && near.iter().all(|&(q, r)| q.distance(p) >= r + radius)
                         && self.movers.iter().all(|(_, m, _)| m.position.distance(p) >= m.radius + radius)
                 });
                 let Some(position) = spot else { break };
+                near.push((position, radius));
                 spawner.added += 1;
                 let plan = spawner.plan.clone();
                 let goal = goal_of(plan.spec.goal, position, (min + max) * 0.5);

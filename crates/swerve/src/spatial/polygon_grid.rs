@@ -3,9 +3,9 @@
 //! and which solid polygon holds it.
 //!
 //! Asked of every edge, these cost O(agents × edges): a city of 4,000 blocks took a minute to
-//! place 100,000 agents and 2.7 s to measure one frame (BENCHMARKS.md, "Scenario runners").
-//! The grid only narrows the candidates: each caller keeps its exact test, so the answers are
-//! the same bits as the pass over every edge (the tests compare the two).
+//! place 100,000 agents and 2.7 s to measure one frame (BENCHMARKS.md, "Big scenes with
+//! obstacles"). The grid only narrows the candidates: each caller keeps its exact test, so
+//! the answers are the same bits as the pass over every edge (the tests compare the two).
 
 use crate::geom::Winding;
 use glam::{DVec2, Vec2};
