@@ -6,27 +6,38 @@
 //! radius 1.5 m), each bound 5 m east; and the time to load the scenario (`Runner::new`: the
 //! agents placed apart). With BLOCKS, that many square obstacles stand on a lattice over the
 //! same square (each half its pitch wide: a city of blocks and streets; the agents placed
-//! clear of them, and bound one pitch east).
+//! clear of them, and bound one pitch east). With `--roadmap` every agent heads for the far
+//! corner of the square by roadmap navigation (RVO2's Roadmap rule: the visible vertex of the
+//! least total distance).
 //!
 //! `cargo build --release -p swerve-bench --example runner_metrics &&
-//! target/release/examples/runner_metrics 100000 [BLOCKS]`
+//! target/release/examples/runner_metrics 100000 [BLOCKS] [--roadmap]`
 use std::fmt::Write;
 use std::time::Instant;
 use swerve::metrics::MetricsRecorder;
 use swerve::scenario::{Format, Runner, Scenario};
 fn main() {
-    let mut args = std::env::args().skip(1).map(|s| s.parse::<usize>().expect("counts are whole numbers"));
-    let n = args.next().unwrap_or(100_000);
-    let blocks = args.next().unwrap_or(0);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let roadmap = args.iter().any(|a| a == "--roadmap");
+    let mut counts =
+        args.iter().filter(|a| *a != "--roadmap").map(|s| s.parse::<usize>().expect("counts are whole numbers"));
+    let n = counts.next().unwrap_or(100_000);
+    let blocks = counts.next().unwrap_or(0);
     let columns = (blocks as f64).sqrt().ceil() as usize;
     // A quarter of the ground is built on.
     let ground = n as f32 * 30.0 * if blocks > 0 { 4.0 / 3.0 } else { 1.0 };
     let side = ground.sqrt();
-    // With blocks, a goal one lattice pitch east is as clear of them as the start.
+    // With blocks, a goal one lattice pitch east is as clear of them as the start; by
+    // roadmap, everyone heads for the far corner.
     let pitch = side / columns.max(1) as f32;
     let east = if blocks > 0 { pitch } else { 5.0 };
+    let (navigation, goal) = if roadmap {
+        ("navigation = \"roadmap\"\n", format!("[{}, {}]", side * 0.99, side * 0.99))
+    } else {
+        ("", format!("{{ offset = [{east}, 0.0] }}"))
+    };
     let mut text = format!(
-        "name = \"big\"\ntime_step = 0.25\nsteps = 40\n[[random]]\ncount = {n}\nmin = [0.0, 0.0]\nmax = [{side}, {side}]\nseed = 3\ngoal = {{ offset = [{east}, 0.0] }}\n"
+        "name = \"big\"\ntime_step = 0.25\nsteps = 40\n{navigation}[[random]]\ncount = {n}\nmin = [0.0, 0.0]\nmax = [{side}, {side}]\nseed = 3\ngoal = {goal}\n"
     );
     for k in 0..blocks {
         let (x, y) = ((k % columns) as f32 * pitch + pitch / 4.0, (k / columns) as f32 * pitch + pitch / 4.0);

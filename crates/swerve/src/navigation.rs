@@ -9,6 +9,13 @@ use crate::reference::preferred_velocity_toward;
 use crate::{Simulator, Vec2};
 use petgraph::graph::{NodeIndex, UnGraph};
 use petgraph::visit::EdgeRef;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+thread_local! {
+    /// The candidate targets of one agent (total's bits, then vertex), reused from one to the next.
+    static TARGET_SCRATCH: std::cell::RefCell<BinaryHeap<Reverse<u64>>> = const { std::cell::RefCell::new(BinaryHeap::new()) };
+}
 
 /// A roadmap: vertices (goals first, then hand-placed vertices, then obstacle corners), edges
 /// between mutually visible vertices, and each vertex's shortest distance to every goal.
@@ -104,19 +111,38 @@ impl Roadmap {
 
 impl Roadmap {
     /// The vertex an agent heads for (RVO2 Roadmap's rule): the one it sees that minimises
-    /// distance + distance to goal; `None` when it sees none (or `goal` is out of range).
+    /// distance + distance to goal, the first in vertex order on equal totals; `None` when it
+    /// sees none (or `goal` is out of range).
+    ///
+    /// RVO2's loop asks about visibility for every vertex that beats the best seen so far:
+    /// all of them while the goal and the vertices numbered first are out of sight, as in a
+    /// city (10,000 agents among 400 blocks took 4.3 s a step). The totals need no visibility,
+    /// so visibility is asked in the order of the totals (a heap), and the first vertex seen
+    /// is the loop's answer.
     fn target(&self, sim: &Simulator, position: Vec2, radius: f32, goal: usize) -> Option<usize> {
         let distances = self.distance_to_goal.get(goal)?;
-        let mut best = f32::INFINITY;
-        let mut target = None;
-        for (j, vertex) in self.vertices.iter().enumerate() {
-            let total = exact::length(*vertex - position) + distances[j];
-            if total < best && sim.query_visibility(position, *vertex, radius) {
-                best = total;
-                target = Some(j);
+        TARGET_SCRATCH.with_borrow_mut(|scratch| {
+            let mut candidates = std::mem::take(scratch).into_vec();
+            candidates.clear();
+            candidates.extend(self.vertices.iter().zip(distances).enumerate().filter_map(|(j, (vertex, distance))| {
+                let total = exact::length(*vertex - position) + distance;
+                // Only a total below infinity can beat the loop's first best (never NaN).
+                // Totals are ≥ +0, so their bits order them as `<` does; equal totals go
+                // by the lower index, as the loop's strict `<` keeps the first.
+                (total < f32::INFINITY).then_some(Reverse(u64::from(total.to_bits()) << 32 | j as u64))
+            }));
+            let mut cheapest_first = BinaryHeap::from(candidates);
+            let mut found = None;
+            while let Some(Reverse(key)) = cheapest_first.pop() {
+                let j = (key & u64::from(u32::MAX)) as usize;
+                if sim.query_visibility(position, self.vertices[j], radius) {
+                    found = Some(j);
+                    break;
+                }
             }
-        }
-        target
+            *scratch = cheapest_first;
+            found
+        })
     }
 
     /// The way an agent of `radius` at `position` means to go to goal number `goal`: its
@@ -287,5 +313,58 @@ mod tests {
         // In sight of the goal: straight to it; an unknown goal: no route.
         assert_eq!(roadmap.route(&sim, Vec2::new(-70.0, -70.0), 2.0, 0), [Vec2::new(-70.0, -70.0), goals[0]]);
         assert!(roadmap.route(&sim, position, 2.0, 5).is_empty());
+    }
+
+    /// RVO2's loop over every vertex, asking visibility whenever the total beats the best.
+    fn target_by_every_vertex(
+        roadmap: &Roadmap,
+        sim: &Simulator,
+        position: Vec2,
+        radius: f32,
+        goal: usize,
+    ) -> Option<usize> {
+        let (mut best, mut target) = (f32::INFINITY, None);
+        for (j, vertex) in roadmap.vertices.iter().enumerate() {
+            let total = exact::length(*vertex - position) + roadmap.distance_to_goal[goal][j];
+            if total < best && sim.query_visibility(position, *vertex, radius) {
+                best = total;
+                target = Some(j);
+            }
+        }
+        target
+    }
+
+    /// A city of 49 blocks (196 corner vertices, many totals equal by symmetry) and goals in
+    /// its streets and inside a block: every point of a lattice over it, in the streets and
+    /// inside the blocks, gets the target of RVO2's loop.
+    #[test]
+    fn targets_ranked_by_total_are_those_of_rvo2s_loop() {
+        let mut sim = Simulator::new(0.25, AgentParams::default()).unwrap();
+        for i in 0..7 {
+            for j in 0..7 {
+                let (x, y) = (i as f32 * 20.0 + 5.0, j as f32 * 20.0 + 5.0);
+                let block =
+                    [Vec2::new(x, y), Vec2::new(x + 10.0, y), Vec2::new(x + 10.0, y + 10.0), Vec2::new(x, y + 10.0)];
+                sim.add_obstacle(&block).unwrap();
+            }
+        }
+        sim.process_obstacles();
+        let goals = [Vec2::new(140.0, 140.0), Vec2::new(0.0, 70.0), Vec2::new(70.0, 70.0), Vec2::new(30.0, 30.0)];
+        let roadmap = Roadmap::build(&sim, &goals, &[], 1.5);
+        let (mut checked, mut via_corners) = (0, 0);
+        for i in 0..71 {
+            for j in 0..71 {
+                let p = Vec2::new(i as f32 * 2.0, j as f32 * 2.0);
+                for goal in 0..goals.len() {
+                    let expected = target_by_every_vertex(&roadmap, &sim, p, 1.5, goal);
+                    assert_eq!(roadmap.target(&sim, p, 1.5, goal), expected, "at {p} for goal {goal}");
+                    checked += 1;
+                    via_corners += usize::from(expected.is_some_and(|j| j >= goals.len()));
+                }
+            }
+        }
+        assert_eq!(checked, 71 * 71 * 4);
+        // Most points do not see their goal: the answer is a corner, picked from many totals.
+        assert!(via_corners > checked / 2, "only {via_corners} of {checked} head for a corner");
     }
 }

@@ -23,6 +23,9 @@ use std::collections::HashMap;
 /// Spot attempts per spawn and step before the spawn waits for the next step.
 pub(super) const SPAWN_ATTEMPTS: usize = 32;
 
+/// From this many agents, preferred velocities by roadmap are found on every thread.
+const PARALLEL_ROADMAP_PREFS: usize = 256;
+
 /// How many agents a spawner owes by `time` (s): one at `start`, then one every `1 / rate`
 /// seconds, at most `limit` (none before `start`, allowing a millionth of a second for
 /// rounding). The planar and the 3-D spawners' rule.
@@ -431,25 +434,30 @@ impl Runner {
     /// sink and adds due spawns.
     pub fn step(&mut self) {
         self.prefs.clear();
-        for (k, id) in self.sim.agent_ids().iter().enumerate() {
+        let (sim, info, roadmap) = (&self.sim, &self.info, &self.roadmap);
+        let pref_of = |(id, &position): (&AgentId, &Vec2)| {
             let i = id.0 as usize;
-            let position = self.sim.positions()[k];
-            let mut pref = match &self.roadmap {
-                None => preferred_velocity_toward(self.info.goal[i], position),
-                Some(roadmap) => roadmap.preferred_velocity(
-                    &self.sim,
-                    position,
-                    self.info.radius[i],
-                    self.info.goal_index[i] as usize,
-                ),
-            };
-            if let Some((rng, magnitude)) = &mut self.perturbation {
-                // RVO2's Blocks/Roadmap: a random direction and a length up to `magnitude`.
+            match roadmap {
+                None => preferred_velocity_toward(info.goal[i], position),
+                Some(roadmap) => roadmap.preferred_velocity(sim, position, info.radius[i], info.goal_index[i] as usize),
+            }
+        };
+        let agents = sim.agent_ids().iter().zip(sim.positions());
+        // A roadmap's rule asks visibility questions: worth both threads in a crowd.
+        if roadmap.is_some() && agents.len() >= PARALLEL_ROADMAP_PREFS {
+            use rayon::prelude::*;
+            self.prefs.par_extend(sim.agent_ids().par_iter().zip(sim.positions()).map(pref_of));
+        } else {
+            self.prefs.extend(agents.map(pref_of));
+        }
+        if let Some((rng, magnitude)) = &mut self.perturbation {
+            for pref in &mut self.prefs {
+                // RVO2's Blocks/Roadmap: a random direction and a length up to `magnitude`,
+                // drawn agent by agent in order.
                 let angle = rng.random::<f32>() * std::f32::consts::TAU;
                 let length = rng.random::<f32>() * *magnitude;
-                pref += length * Vec2::new(angle.cos(), angle.sin());
+                *pref += length * Vec2::new(angle.cos(), angle.sin());
             }
-            self.prefs.push(pref);
         }
         // Same length as the agent list and finite (goals and positions are finite), so this
         // cannot fail; ignoring the Result keeps the step panic-free either way.
