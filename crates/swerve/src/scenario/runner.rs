@@ -103,9 +103,7 @@ pub struct Runner {
     steps: usize,
     recorder: MetricsRecorder,
     prefs: Vec<Vec2>,
-    /// The obstacles present now.
-    obstacles: Vec<Vec<Vec2>>,
-    /// The same by grid cell: spawns keep clear of these.
+    /// The obstacles present now, by grid cell: spawns keep clear of these.
     obstacle_grid: PolygonGrid,
     /// Obstacles still to remove: (step, index in the scenario, simulator id), in step order.
     pending_removals: Vec<(usize, usize, ObstacleId)>,
@@ -260,7 +258,6 @@ impl Runner {
             recorder: MetricsRecorder::new(&obstacles),
             prefs: Vec::new(),
             obstacle_grid: PolygonGrid::new(&obstacles),
-            obstacles,
             pending_removals,
             ball_walls,
             removals: Vec::new(),
@@ -349,9 +346,9 @@ impl Runner {
                 self.ball_walls.remove(k);
             }
         }
-        self.obstacles = self.sim.obstacle_polygons().to_vec();
-        self.obstacle_grid = PolygonGrid::new(&self.obstacles);
-        self.recorder.set_obstacles(&self.obstacles);
+        let present = self.sim.obstacle_polygons();
+        self.obstacle_grid = PolygonGrid::new(present);
+        self.recorder.set_obstacles(present);
         if self.roadmap.is_some() {
             // The old roadmap routes around the removed obstacle's corners and misses the
             // passages it opened; the new one is what a scene without it would build.
