@@ -12,14 +12,17 @@
 //! ended with, grown by how far agents have moved), then, if the guess did not provably hold
 //! the `k` nearest, the whole neighbour distance. Cell bounds carry a margin for the rounding of
 //! the cell assignment and of the distances, so that no agent RVO2-3D would count is missed.
+//!
+//! The scan writes every candidate as a key (squared distance and slot, one integer) and
+//! counts only those within range, without a branch on the distance; the kept keys are
+//! ranked once, at the end (`crate::spatial::nearest_keys`, shared with the planar grid).
 
 use std::ops::Range;
 
 use glam::Vec3;
 use wide::{f32x4, CmpLt};
 
-use super::kdtree::insert;
-use crate::spatial::LayerFilter;
+use crate::spatial::{compact, key, key_room, nearest_first, Compacted, LayerFilter, Ranked};
 
 /// How a grid query ended.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,7 +40,7 @@ pub enum GridAnswer {
 /// Relative margin on squared distances for the rounding of the distances themselves.
 const ROUNDING: f32 = 1.0e-5;
 
-/// Candidates gathered at a time before they are inserted (a stack buffer).
+/// Slots scanned at a time between checks of the candidate list's room.
 const GATHER: usize = 64;
 
 /// Most cells the grid may have, per agent (a sparse crowd gets coarser cells).
@@ -57,6 +60,8 @@ pub struct NeighborGrid {
     /// Each slot's agent, and its position by coordinate (so that a scan reads four
     /// candidates' x, y and z as three vectors).
     slot_agents: Vec<u32>,
+    /// Each agent's slot (the scan leaves the querying agent out by its slot).
+    agent_slots: Vec<u32>,
     xs: Vec<f32>,
     ys: Vec<f32>,
     zs: Vec<f32>,
@@ -112,6 +117,7 @@ impl NeighborGrid {
             self.start[c + 1] += self.start[c];
         }
         self.slot_agents.resize(positions.len(), 0);
+        self.agent_slots.resize(positions.len(), 0);
         // Three slots of padding: a scan's last group of four may read past the last agent
         // (what it reads there is masked out).
         for column in [&mut self.xs, &mut self.ys, &mut self.zs] {
@@ -123,6 +129,7 @@ impl NeighborGrid {
             let slot = &mut self.start[c as usize];
             let slot_index = *slot as usize;
             self.slot_agents[slot_index] = index as u32;
+            self.agent_slots[index] = slot_index as u32;
             (self.xs[slot_index], self.ys[slot_index], self.zs[slot_index]) = (p.x, p.y, p.z);
             *slot += 1;
         }
@@ -153,7 +160,8 @@ impl NeighborGrid {
     /// RVO2-3D's neighbours of agent `agent` at `position`: the `max_neighbors` nearest with
     /// squared distance below `range_squared`, nearest first, into `neighbors`. `guess` is a
     /// radius (m) likely to hold them; `f32::INFINITY` for none. With a `filter` (avoidance
-    /// layers), only the agents it accepts.
+    /// layers), only the agents it accepts. `keys` is the caller's scratch for the candidates
+    /// (kept from query to query, so that it stops growing).
     #[allow(clippy::too_many_arguments)]
     pub fn neighbors(
         &self,
@@ -163,89 +171,141 @@ impl NeighborGrid {
         guess: f32,
         max_neighbors: usize,
         filter: Option<LayerFilter<'_>>,
+        keys: &mut Vec<u64>,
         neighbors: &mut Vec<(f32, u32)>,
     ) -> GridAnswer {
         neighbors.clear();
-        if self.slot_agents.is_empty() || max_neighbors == 0 {
+        // (NaN is caught too: RVO2-3D's `d < NaN` never holds, so nothing is found.)
+        let empty = self.slot_agents.is_empty() || max_neighbors == 0 || range_squared.is_nan() || range_squared <= 0.0;
+        if empty {
             return GridAnswer::Exact { radius: range_squared.sqrt() };
         }
-        // The whole neighbour distance, grown so that every agent RVO2-3D could count is in.
-        let full = range_squared.sqrt() * (1.0 + ROUNDING);
-        if guess < full {
-            let (reached, excluded) =
-                self.collect(agent, position, range_squared, guess, max_neighbors, filter, neighbors);
-            // Complete if the k-th neighbour is provably nearer than any agent outside the
-            // cells looked at (all of them farther than `guess`).
-            if neighbors.len() == max_neighbors && reached < guess * guess * (1.0 - 4.0 * ROUNDING) {
-                return self.settle(neighbors, reached, excluded, max_neighbors);
+        let own_slot = self.agent_slots[agent as usize] as usize;
+        let full = range_squared.sqrt();
+        let guess_squared = guess * guess;
+        if guess < full && guess_squared > 0.0 {
+            // Every agent nearer than `guess` is in the cells looked at: with `max_neighbors`
+            // of them found, no agent outside can be among the nearest (nor tie with the
+            // farthest kept, which is nearer than `guess`).
+            let bound = guess_squared.min(range_squared);
+            let found = self.collect(own_slot, position, bound, guess, max_neighbors, filter, keys);
+            if found.tied || found.count >= max_neighbors {
+                return self.finish(&mut keys[..found.count], found.tied, max_neighbors, range_squared, neighbors);
             }
         }
-        let (reached, excluded) = self.collect(agent, position, range_squared, full, max_neighbors, filter, neighbors);
-        self.settle(neighbors, reached, excluded, max_neighbors)
+        let found = self.collect(own_slot, position, range_squared, full, max_neighbors, filter, keys);
+        self.finish(&mut keys[..found.count], found.tied, max_neighbors, range_squared, neighbors)
     }
 
-    /// The answer, unless a tie decides it: two equal distances in the list (their order is
-    /// the tree's), or an agent left out at exactly the k-th distance (which one is kept is
-    /// the tree's).
-    fn settle(&self, neighbors: &[(f32, u32)], reached: f32, excluded: f32, max_neighbors: usize) -> GridAnswer {
-        let tied_inside = neighbors.windows(2).any(|w| w[0].0 == w[1].0);
-        let tied_at_edge = neighbors.len() == max_neighbors && excluded == reached;
-        if tied_inside || tied_at_edge {
-            GridAnswer::Tied
-        } else {
-            GridAnswer::Exact { radius: reached.sqrt() }
+    /// The answer from the candidates: the nearest `max_neighbors`, nearest first, unless a
+    /// tie decides it — two equal distances among them, or the farthest kept and the nearest
+    /// left out at one distance (which one is kept, and in which order, is the tree's).
+    fn finish(
+        &self,
+        keys: &mut [u64],
+        tied: bool,
+        max_neighbors: usize,
+        range_squared: f32,
+        neighbors: &mut Vec<(f32, u32)>,
+    ) -> GridAnswer {
+        if tied {
+            return GridAnswer::Tied;
+        }
+        let agents = &self.slot_agents;
+        match nearest_first(keys, max_neighbors, neighbors, (0.0, 0), |distance, slot| {
+            (distance, agents[slot as usize])
+        }) {
+            Ranked::Tied => GridAnswer::Tied,
+            Ranked::Exact => {
+                // The search's final range, as RVO2-3D's query shrinks it: the k-th distance
+                // once the list is full.
+                let reached =
+                    if neighbors.len() == max_neighbors { neighbors[max_neighbors - 1].0 } else { range_squared };
+                GridAnswer::Exact { radius: reached.sqrt() }
+            }
         }
     }
 
-    /// The squared distances from `position` of the agents of `slots` (at most [`GATHER`]),
-    /// into `distances` in slot order, and the mask of those below `range_squared` (bit `k`:
-    /// slot `slots.start + k`).
+    /// Writes into `keys` (from `count` on) the key of each slot of `slots` (at most
+    /// [`GATHER`]) and counts those strictly nearer `position` than `bound` (squared) — other
+    /// than `own_slot`, and accepted by the `filter` — so that `keys[..count]` grows by the
+    /// candidates. Returns the new count.
     ///
     /// Four candidates at a time, without a branch on the distance (about one candidate in
     /// seven is kept, at random, which a branch would mispredict). The last group reads up to
-    /// three slots past the end (the next row's, or the padding), which the mask leaves out.
+    /// three slots past the end (the next row's, or the padding), whose lanes are not counted.
     /// Each distance is summed in the order of `Vec3::length_squared`, lane by lane, so it has
     /// the bits of RVO2-3D's.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn gather(&self, position: Vec3, range_squared: f32, slots: Range<usize>, distances: &mut [f32; GATHER]) -> u64 {
-        let count = slots.len();
-        let padded = slots.start..slots.start + count.next_multiple_of(4);
+    fn scan(
+        &self,
+        position: Vec3,
+        bound: f32,
+        slots: Range<usize>,
+        own_slot: usize,
+        filter: Option<LayerFilter<'_>>,
+        keys: &mut [u64],
+        mut count: usize,
+    ) -> usize {
+        let padded = slots.start..slots.start + slots.len().next_multiple_of(4);
         let (xs, ys, zs) = (&self.xs[padded.clone()], &self.ys[padded.clone()], &self.zs[padded]);
         let (px, py, pz) = (f32x4::splat(position.x), f32x4::splat(position.y), f32x4::splat(position.z));
-        let range = f32x4::splat(range_squared);
-        let mut inside = 0u64;
+        let bound = f32x4::splat(bound);
         let fours = xs.chunks_exact(4).zip(ys.chunks_exact(4)).zip(zs.chunks_exact(4));
-        for (group, (((x, y), z), out)) in fours.zip(distances.chunks_exact_mut(4)).enumerate() {
+        for (group, ((x, y), z)) in fours.enumerate() {
+            let first = slots.start + 4 * group;
             let dx = px - f32x4::new([x[0], x[1], x[2], x[3]]);
             let dy = py - f32x4::new([y[0], y[1], y[2], y[3]]);
             let dz = pz - f32x4::new([z[0], z[1], z[2], z[3]]);
             let four = dx * dx + dy * dy + dz * dz;
-            out.copy_from_slice(&four.to_array());
-            inside |= (four.cmp_lt(range).move_mask() as u64) << (4 * group);
+            // The lanes within `slots` (1 to 4), less the querying agent's.
+            let mut inside = four.cmp_lt(bound).move_mask() as u32 & (0xf >> (4 - (slots.end - first).min(4)));
+            let own_lane = own_slot.wrapping_sub(first);
+            if own_lane < 4 {
+                inside &= !(1 << own_lane);
+            }
+            // (An agent the filter refuses is absent: it neither joins nor ties.)
+            if let Some(filter) = filter {
+                for lane in 0..4 {
+                    if inside & (1 << lane) != 0 && !filter.accepts(self.slot_agents[first + lane]) {
+                        inside &= !(1 << lane);
+                    }
+                }
+            }
+            for (lane, &distance) in four.to_array().iter().enumerate() {
+                keys[count] = key(distance, (first + lane) as u32);
+                count += (inside >> lane & 1) as usize;
+            }
         }
-        // `count` is at most 64: the bits of the slots in `slots`.
-        inside & (u64::MAX >> (64 - count))
+        count
     }
 
-    /// Inserts every agent of the cells within `radius` of `position` as RVO2-3D's query
-    /// does (strictly nearer than the shrinking range). Returns the final range and the
-    /// smallest squared distance left out or pushed out below the starting range.
+    /// Collects into `keys[..count]` the slot of every agent other than `own_slot` strictly
+    /// nearer `position` than `bound` (squared) in the cells within `radius` — or, when there
+    /// are many, a subset that still holds the `max_neighbors` nearest and every agent tied
+    /// with the farthest of them.
     #[allow(clippy::too_many_arguments)]
     fn collect(
         &self,
-        agent: u32,
+        own_slot: usize,
         position: Vec3,
-        mut range_squared: f32,
+        mut bound: f32,
         radius: f32,
         max_neighbors: usize,
         filter: Option<LayerFilter<'_>>,
-        neighbors: &mut Vec<(f32, u32)>,
-    ) -> (f32, f32) {
-        neighbors.clear();
-        let mut excluded = f32::INFINITY;
-        let full_range_squared = range_squared;
-        let mut near = [0.0f32; GATHER];
-        let reach = radius + self.slack;
+        keys: &mut Vec<u64>,
+    ) -> Collected {
+        // Room for the candidates of several rows before the list is cut; a part of a row is
+        // at most `GATHER` slots, each written before it is counted.
+        let capacity = key_room(max_neighbors, self.slot_agents.len()).max(max_neighbors.saturating_add(GATHER));
+        if keys.len() < capacity {
+            keys.resize(capacity, 0);
+        }
+        let mut count = 0;
+        // The cells within `radius`, grown for the rounding of the distances and of the
+        // cell assignment, so that no agent RVO2-3D would count is missed.
+        let reach = radius * (1.0 + ROUNDING) + self.slack;
         let (x0, y0, z0) = (
             self.axis_cell(position.x - reach, 0),
             self.axis_cell(position.y - reach, 1),
@@ -267,46 +327,41 @@ impl NeighborGrid {
             let gz = gap(z, 2);
             for y in y0..=y1 {
                 let gy = gap(y, 1);
-                // The whole row is farther than the range: skip it.
-                if (gz * gz + gy * gy) * (1.0 - 4.0 * ROUNDING) > range_squared {
+                // The whole row is farther than the bound: skip it.
+                if (gz * gz + gy * gy) * (1.0 - 4.0 * ROUNDING) > bound {
                     continue;
                 }
                 let row = self.dims[0] * (y + self.dims[1] * z);
-                let (run, run_end) = (self.start[row + x0] as usize, self.start[row + x1 + 1] as usize);
-                let mut chunk = run;
-                while chunk < run_end {
-                    // 1 to `GATHER` slots at a time.
-                    let slots = chunk..(chunk + GATHER).min(run_end);
-                    let mut inside = self.gather(position, full_range_squared, slots.clone(), &mut near);
-                    // RVO2-3D's insertion of those kept, in scan order. Candidates left out above are
-                    // at least the whole range away, so they could not have tied with the
-                    // final k-th distance (which is below it).
-                    while inside != 0 {
-                        let k = inside.trailing_zeros() as usize;
-                        inside &= inside - 1;
-                        let (distance, other) = (near[k], self.slot_agents[chunk + k]);
-                        // (An agent the filter refuses is absent: it neither joins nor ties.)
-                        if other == agent || filter.is_some_and(|f| !f.accepts(other)) {
-                            continue;
-                        }
-                        if distance < range_squared {
-                            if neighbors.len() == max_neighbors {
-                                excluded = excluded.min(neighbors[max_neighbors - 1].0);
+                let (mut start, end) = (self.start[row + x0] as usize, self.start[row + x1 + 1] as usize);
+                while start < end {
+                    if count + GATHER > capacity {
+                        // Full: cut the list to the nearest `max_neighbors` (there are more,
+                        // since the room exceeds `max_neighbors + GATHER`).
+                        match compact(&mut keys[..count], max_neighbors) {
+                            Compacted::Tied => return Collected { count: 0, tied: true },
+                            Compacted::Kept { count: kept, limit } => {
+                                count = kept;
+                                // The farthest kept still counts: an agent at its distance ties.
+                                bound = bound.min(f32::from_bits(limit.to_bits() + 1));
                             }
-                            insert(neighbors, max_neighbors, (distance, other));
-                            if neighbors.len() == max_neighbors {
-                                range_squared = neighbors[max_neighbors - 1].0;
-                            }
-                        } else {
-                            excluded = excluded.min(distance);
                         }
                     }
-                    chunk = slots.end;
+                    let stop = end.min(start + GATHER);
+                    count = self.scan(position, bound, start..stop, own_slot, filter, keys, count);
+                    start = stop;
                 }
             }
         }
-        (range_squared, excluded)
+        Collected { count, tied: false }
     }
+}
+
+/// What one collection pass found.
+struct Collected {
+    /// `keys[..count]` hold the candidates.
+    count: usize,
+    /// A tie for the last place was met while cutting the list short.
+    tied: bool,
 }
 
 #[cfg(test)]
@@ -334,7 +389,7 @@ mod tests {
             tree.build(&positions);
             let mut grid = NeighborGrid::default();
             grid.build(&positions, cell);
-            let (mut from_tree, mut from_grid, mut stack) = (Vec::new(), Vec::new(), Vec::new());
+            let (mut from_tree, mut from_grid, mut stack, mut keys) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
             let mut tied = 0;
             for (agent, &p) in positions.iter().enumerate() {
                 tree.neighbors(agent as u32, p, range * range, k, filter, &mut from_tree, &mut stack);
@@ -350,7 +405,7 @@ mod tests {
                     all.truncate(k);
                     prop_assert_eq!(from_tree.iter().map(|n| n.0).collect::<Vec<_>>(), all, "agent {}", agent);
                 }
-                match grid.neighbors(agent as u32, p, range * range, range * guess_factor, k, filter, &mut from_grid) {
+                match grid.neighbors(agent as u32, p, range * range, range * guess_factor, k, filter, &mut keys, &mut from_grid) {
                     GridAnswer::Exact { .. } => prop_assert_eq!(&from_grid, &from_tree, "agent {}", agent),
                     GridAnswer::Tied => tied += 1,
                 }
@@ -360,6 +415,92 @@ mod tests {
                 prop_assert!(tied * 10 <= positions.len(), "{} of {} tied", tied, positions.len());
             }
         }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(60))]
+        /// A dense cluster beside sparse agents: a query there meets more candidates than its
+        /// key list holds, which is cut to the nearest (with or without the querying agent's
+        /// row in it, with a guess or the whole range). The grid never answers where two of
+        /// the nearest `k + 1` distances tie (brute force), answers as the tree does where it
+        /// answers, and without a lattice answers nearly always. (A tie met while cutting the
+        /// list may yet be pushed out by nearer agents later in the scan: the grid then leaves
+        /// the query to the tree, which costs time, not exactness.) A cluster on a lattice of
+        /// 1 m has many equal distances.
+        #[test]
+        fn clusters_overflowing_the_key_list_keep_exact_answers(
+            cluster in 300usize..900,
+            spread in prop_oneof![Just(0.0f32), 0.01f32..3.0, 4.0f32..9.0],
+            lattice in any::<bool>(),
+            others in prop::collection::vec((-12.0f32..12.0, -12.0f32..12.0, -12.0f32..12.0), 1..60),
+            max_count in 1usize..24,
+            cell in 0.5f32..8.0,
+            guess in prop_oneof![Just(f32::INFINITY), 0.1f32..12.0],
+            filtered in any::<bool>(),
+        ) {
+            let mut positions: Vec<Vec3> = others.iter().map(|&(x, y, z)| Vec3::new(x, y, z)).collect();
+            positions.extend((0..cluster).map(|i| {
+                let t = i as f32 * 0.618_034;
+                let p = Vec3::new(t.fract() - 0.5, (t * 1.7).fract() - 0.5, (t * 2.3).fract() - 0.5) * spread;
+                if lattice { p.round() } else { p }
+            }));
+            // Every third agent on layer 2, the rest on layer 1; the filter takes layer 1.
+            let layers: Vec<u32> = (0..positions.len()).map(|i| if i % 3 == 0 { 2 } else { 1 }).collect();
+            let filter = filtered.then_some(LayerFilter { layers: &layers, mask: 1 });
+            let range_squared = 400.0;
+            let mut tree = AgentTree::default();
+            tree.build(&positions);
+            let mut grid = NeighborGrid::default();
+            grid.build(&positions, cell);
+            let (mut from_tree, mut from_grid, mut stack, mut keys) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+            let (mut untied, mut exact) = (0, 0);
+            for (agent, &p) in positions.iter().enumerate().step_by(5) {
+                let mut all: Vec<f32> = positions.iter().enumerate()
+                    .filter(|&(j, _)| j != agent && filter.map_or(true, |f| f.accepts(j as u32)))
+                    .map(|(_, q)| (p - *q).length_squared())
+                    .filter(|&d| d < range_squared)
+                    .collect();
+                all.sort_by(f32::total_cmp);
+                let decisive = &all[..all.len().min(max_count + 1)];
+                let tied = decisive.windows(2).any(|w| w[0] == w[1]);
+                untied += usize::from(!tied);
+                let answer = grid.neighbors(agent as u32, p, range_squared, guess, max_count, filter, &mut keys, &mut from_grid);
+                if let GridAnswer::Exact { .. } = answer {
+                    prop_assert!(!tied, "agent {}: a tie answered", agent);
+                    exact += 1;
+                    tree.neighbors(agent as u32, p, range_squared, max_count, filter, &mut from_tree, &mut stack);
+                    prop_assert_eq!(&from_grid, &from_tree, "agent {}", agent);
+                }
+            }
+            if spread > 0.0 && !lattice {
+                prop_assert!(exact * 10 >= untied * 9, "{} of {} untied queries answered", exact, untied);
+            }
+        }
+    }
+
+    /// The list is cut (more candidates in the rows below the agent than it holds) to the
+    /// nearest, 1 m below; the agent 1 m above, in a later row, ties with it.
+    #[test]
+    fn a_tie_after_the_list_is_cut_is_still_seen() {
+        let mut positions = vec![Vec3::ZERO, Vec3::new(0.0, 0.0, 1.0)];
+        for i in -9..9 {
+            for j in -9..9 {
+                positions.push(Vec3::new(i as f32 * 0.1, j as f32 * 0.1, -1.0));
+            }
+        }
+        let mut grid = NeighborGrid::default();
+        grid.build(&positions, 0.5);
+        let (mut found, mut keys) = (Vec::new(), Vec::new());
+        assert_eq!(
+            grid.neighbors(0, Vec3::ZERO, 100.0, f32::INFINITY, 1, None, &mut keys, &mut found),
+            GridAnswer::Tied
+        );
+        // Without the agent above, the answer is the one below.
+        positions[1] = Vec3::new(0.0, 0.0, 1.5);
+        grid.build(&positions, 0.5);
+        let answer = grid.neighbors(0, Vec3::ZERO, 100.0, f32::INFINITY, 1, None, &mut keys, &mut found);
+        assert_eq!(answer, GridAnswer::Exact { radius: 1.0 });
+        assert_eq!(found, [(1.0, 2 + 9 * 18 + 9)]);
     }
 
     #[test]
@@ -374,22 +515,22 @@ mod tests {
         }
         let mut grid = NeighborGrid::default();
         grid.build(&positions, 3.0);
-        let mut found = Vec::new();
+        let (mut found, mut keys) = (Vec::new(), Vec::new());
         // The centre agent's 6 nearest are equally far (2 m): any 3 of them is a tie.
         let centre = 62;
         assert_eq!(positions[centre], Vec3::splat(4.0));
         assert_eq!(
-            grid.neighbors(centre as u32, positions[centre], 100.0, 10.0, 3, None, &mut found),
+            grid.neighbors(centre as u32, positions[centre], 100.0, 10.0, 3, None, &mut keys, &mut found),
             GridAnswer::Tied
         );
         // All 6 of them, but none of the 12 at 2√2 m: still tied inside the list.
         assert_eq!(
-            grid.neighbors(centre as u32, positions[centre], 100.0, 10.0, 6, None, &mut found),
+            grid.neighbors(centre as u32, positions[centre], 100.0, 10.0, 6, None, &mut keys, &mut found),
             GridAnswer::Tied
         );
         // Within 1.5 m there is no one: an exact empty answer.
         assert!(matches!(
-            grid.neighbors(centre as u32, positions[centre], 2.25, 10.0, 6, None, &mut found),
+            grid.neighbors(centre as u32, positions[centre], 2.25, 10.0, 6, None, &mut keys, &mut found),
             GridAnswer::Exact { .. }
         ));
         assert!(found.is_empty());

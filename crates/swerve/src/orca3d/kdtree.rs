@@ -178,7 +178,7 @@ impl AgentTree {
 /// Inserts into the sorted list, as RVO2-3D's `insertAgentNeighbor`: appended while there is
 /// room, else over the farthest, then moved forward past every farther entry.
 #[inline(always)]
-pub(crate) fn insert(neighbors: &mut Vec<(f32, u32)>, max_neighbors: usize, entry: (f32, u32)) {
+fn insert(neighbors: &mut Vec<(f32, u32)>, max_neighbors: usize, entry: (f32, u32)) {
     if neighbors.len() < max_neighbors {
         neighbors.push(entry);
     }

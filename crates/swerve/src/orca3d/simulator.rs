@@ -70,6 +70,8 @@ struct Record {
 #[derive(Default)]
 struct Scratch {
     neighbors: Vec<(f32, u32)>,
+    /// The grid query's candidate keys.
+    keys: Vec<u64>,
     stack: Vec<(u32, f32)>,
     planes: Vec<Plane>,
     projected: Vec<Plane>,
@@ -970,6 +972,7 @@ impl StepContext<'_> {
                     guess,
                     params.max_neighbors,
                     filter,
+                    &mut scratch.keys,
                     &mut scratch.neighbors,
                 );
                 match answer {

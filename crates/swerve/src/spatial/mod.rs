@@ -15,6 +15,7 @@
 //! grids are tested against the trees.
 
 mod agent_kdtree;
+mod nearest_keys;
 mod neighbor_grid;
 mod obstacle_grid;
 mod obstacle_tree;
@@ -25,6 +26,7 @@ pub(crate) use agent_kdtree::partition;
 #[cfg(test)]
 pub(crate) use agent_kdtree::partition_as_rvo2;
 pub use agent_kdtree::{nearest_brute_force, AgentKdTree, Neighbor, MAX_LEAF_SIZE};
+pub(crate) use nearest_keys::{compact, key, key_room, nearest_first, Compacted, Ranked};
 #[cfg(test)]
 pub(crate) use neighbor_grid::StagingRule;
 pub use neighbor_grid::{GridQuery, NeighborGrid, Staged};

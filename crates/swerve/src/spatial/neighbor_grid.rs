@@ -16,10 +16,10 @@
 //! ([`SparseCells`]), and a query finds a row's span by binary search instead of indexing.
 
 use super::agent_kdtree::Neighbor;
+use super::nearest_keys::{below, compact, key_distance_bits, key_room, nearest_first, Compacted, Ranked, RANKED};
 use super::LayerFilter;
 use crate::instruction_set::{avx2_copy, Avx2Detected};
 use glam::{DVec2, Vec2};
-use wide::{f32x4, i32x4, CmpLt};
 
 /// Whether a grid query's answer is the exact RVO2 answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -918,73 +918,9 @@ struct Collected {
     tied: bool,
 }
 
-/// The outcome of cutting a long candidate list short.
-enum Compacted {
-    /// Two candidates tie for the last place: only the tree knows which one RVO2 keeps.
-    Tied,
-    /// The list now holds the `max_count` nearest (sorted); later candidates matter only
-    /// when at most `limit` away.
-    Kept { count: usize, limit: f32 },
-}
-
-/// The squared distance's bits in a key. A candidate is one integer: the squared distance
-/// (non-negative, so its bits order as its value does) above the slot.
-#[inline(always)]
-fn key_distance_bits(key: u64) -> u32 {
-    (key >> 32) as u32
-}
-
-/// The largest `f32` below the positive `x`, so that `d < x` is `d <= below(x)`.
-fn below(x: f32) -> f32 {
-    if x == f32::INFINITY {
-        f32::MAX
-    } else {
-        f32::from_bits(x.to_bits() - 1)
-    }
-}
-
-/// How many candidate keys a query holds before it cuts the list to the nearest `max_count`
-/// (see [`compact`]): room for a few rows at once. No query finds more agents than there are,
-/// so a huge `max_count` (RVO2 takes any `size_t`) asks for no more room than the crowd.
-fn key_room(max_count: usize, agents: usize) -> usize {
-    4 * max_count.min(agents) + 256
-}
-
-/// Sorts the candidate `keys` and keeps the `max_count` nearest (`keys.len() > max_count`).
-/// Anything farther than the new farthest can no longer be kept; anything at exactly its
-/// distance would tie with it.
-fn compact(keys: &mut [u64], max_count: usize) -> Compacted {
-    keys.sort_unstable();
-    if key_distance_bits(keys[max_count - 1]) == key_distance_bits(keys[max_count]) {
-        return Compacted::Tied;
-    }
-    Compacted::Kept { count: max_count, limit: f32::from_bits(key_distance_bits(keys[max_count - 1])) }
-}
-
-/// Up to this many candidates are ordered by counting ranks rather than by sorting.
-const RANKED: usize = 16;
-
 /// The capacity a neighbour list needs for the grid's queries not to grow it: the ranked
-/// candidates are written in place there ([`finish`]).
+/// candidates are written in place there ([`nearest_first`]).
 pub(crate) const ANSWER_ROOM: usize = RANKED;
-
-/// The place of each of the first `4 * VECTORS` candidates (the rest of `distances` is
-/// infinite padding): how many of all the candidates are strictly nearer. Candidate `c`'s
-/// count is lane `c % 4` of vector `c / 4`.
-#[inline(always)]
-fn places<const VECTORS: usize>(distances: &[f32; RANKED]) -> [i32; RANKED] {
-    let lanes: [f32x4; VECTORS] = std::array::from_fn(|v| f32x4::from(&distances[4 * v..4 * v + 4]));
-    let mut nearer = [i32x4::ZERO; 4];
-    // Padding is never nearer than a candidate: only the first `4 * VECTORS` can count.
-    for &other in &distances[..4 * VECTORS] {
-        let other = f32x4::splat(other);
-        for (count, lane) in nearer.iter_mut().zip(lanes) {
-            // Comparison masks are all ones (-1 as an integer): subtracting them counts.
-            *count -= bytemuck::cast::<f32x4, i32x4>(other.cmp_lt(lane));
-        }
-    }
-    bytemuck::cast(nearer)
-}
 
 /// Writes RVO2's answer from the candidates — the nearest `max_count`, nearest first. When
 /// equal distances make it depend on visiting order (two among the nearest `max_count`, or
@@ -1000,54 +936,14 @@ fn finish(
     if tied {
         return GridQuery::Tied;
     }
-    if keys.len() <= RANKED {
-        // Each candidate's place is the number of nearer ones, counted four candidates at a
-        // time (one per SIMD lane) against every candidate in turn, without data-dependent
-        // branches: cheaper than sorting a dozen values.
-        let len = keys.len();
-        let mut distances = [f32::INFINITY; RANKED];
-        for (slot, &key) in distances.iter_mut().zip(keys.iter()) {
-            *slot = f32::from_bits(key_distance_bits(key));
-        }
-        let ranks: [i32; RANKED] = match len.div_ceil(4) {
-            0 | 1 => places::<1>(&distances),
-            2 => places::<2>(&distances),
-            3 => places::<3>(&distances),
-            _ => places::<4>(&distances),
-        };
-        // Each candidate is written at its place in `out` itself, grown to RANKED entries
-        // and then cut to the answer's length: copying the answer from a buffer took a
-        // `memmove` call of a length known only at run time (tenth round: 1.4–1.7 % of a
-        // jgrid step). `out` keeps its capacity from query to query, so this allocates only
-        // in the first. Every place the answer reads is written: the test on `taken` below
-        // makes sure (and sends the query to `order_ties` if, impossibly, `out` were short).
-        out.resize(RANKED, Neighbor { distance_squared: 0.0, index: 0 });
-        let mut taken = 0u32;
-        if let Some(ordered) = out.first_chunk_mut::<RANKED>() {
-            for ((&key, &distance_squared), &rank) in keys.iter().zip(&distances).zip(&ranks) {
-                // (A rank is below `len <= RANKED`; the mask only spares a bounds check.)
-                let place = rank as usize & (RANKED - 1);
-                ordered[place] = Neighbor { distance_squared, index: key as u32 };
-                taken |= 1 << place;
-            }
-        }
-        // Two candidates at one distance take the same place and leave the next one empty:
-        // a tie that matters if that place is among the first `max_count + 1`.
-        let decisive = (1u32 << len.min(max_count.saturating_add(1))) - 1;
-        if taken & decisive != decisive {
+    let blank = Neighbor { distance_squared: 0.0, index: 0 };
+    match nearest_first(keys, max_count, out, blank, |distance_squared, index| Neighbor { distance_squared, index }) {
+        Ranked::Exact => GridQuery::Exact,
+        Ranked::Tied => {
             out.clear();
-            return order_ties(keys, max_count, out, visits_before);
+            order_ties(keys, max_count, out, visits_before)
         }
-        out.truncate(len.min(max_count));
-        return GridQuery::Exact;
     }
-    keys.sort_unstable();
-    let decisive = &keys[..keys.len().min(max_count.saturating_add(1))];
-    if decisive.windows(2).any(|w| key_distance_bits(w[0]) == key_distance_bits(w[1])) {
-        return order_ties(keys, max_count, out, visits_before);
-    }
-    write_nearest(keys, max_count, out);
-    GridQuery::Exact
 }
 
 /// Appends the first `max_count` of the sorted `keys` to `out` as neighbours.
