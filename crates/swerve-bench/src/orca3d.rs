@@ -39,8 +39,9 @@ pub const SPHERE_EXAMPLE_AGENTS: f64 = 812.0;
 pub const CUBE_SPACING: f32 = 11.0;
 /// The cube scene's jitter (± m per axis).
 pub const CUBE_JITTER: f32 = 0.25 * CUBE_SPACING;
-/// The scene families, in table order.
-pub const FAMILIES: [&str; 2] = ["sphere", "cube"];
+/// The scene families, in table order: the cube a second time with its agents added in a
+/// random order (the step then decides in the grid's cell order).
+pub const FAMILIES: [&str; 3] = ["sphere", "cube", "cube-shuffled"];
 /// The largest crowd the RVO2-3D peer runs: the unoptimised wheel takes 1.5–2.5 s a step at
 /// 100,000 agents, so a million would take minutes.
 pub const PEER_MAX_AGENTS: usize = 100_000;
@@ -108,8 +109,25 @@ impl Scene3 {
         Scene3 { name: format!("cube {n}"), positions, goals }
     }
 
-    /// Builds a family by name (`sphere`, `cube`; see [`FAMILIES`]).
+    /// The same crowd with its agents (and their goals) added in a random order: agent
+    /// numbers then say nothing of where agents are.
+    pub fn shuffle(&mut self) {
+        use rand::seq::SliceRandom;
+        let mut order: Vec<usize> = (0..self.positions.len()).collect();
+        order.shuffle(&mut Pcg64Mcg::seed_from_u64(SCENE_SEED ^ 0x5417_f1ed));
+        self.positions = order.iter().map(|&k| self.positions[k]).collect();
+        self.goals = order.iter().map(|&k| self.goals[k]).collect();
+        self.name += " (added in random order)";
+    }
+
+    /// Builds a family by name (`sphere`, `cube`; see [`FAMILIES`]), its agents added in a
+    /// random order when the name ends in `-shuffled` (e.g. `cube-shuffled`).
     pub fn by_name(family: &str, n: usize) -> Option<Scene3> {
+        if let Some(family) = family.strip_suffix("-shuffled") {
+            let mut scene = Scene3::by_name(family, n)?;
+            scene.shuffle();
+            return Some(scene);
+        }
         match family {
             "sphere" => Some(Scene3::sphere(n)),
             "cube" => Some(Scene3::cube(n)),

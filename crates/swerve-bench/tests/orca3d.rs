@@ -38,13 +38,23 @@ fn the_table_has_a_row_per_scene_and_says_the_threads_agree() {
         },
         |line| lines.push(line.to_string()),
     );
-    assert_eq!(runs, 8, "two families, two sizes, two thread counts");
+    assert_eq!(runs, 12, "three families, two sizes, two thread counts");
     let names: Vec<&str> = report.rows.iter().map(|r| r.scene.as_str()).collect();
-    assert_eq!(names, ["sphere 27", "sphere 64", "cube 27", "cube 64"]);
+    assert_eq!(
+        names,
+        [
+            "sphere 27",
+            "sphere 64",
+            "cube 27",
+            "cube 64",
+            "cube 27 (added in random order)",
+            "cube 64 (added in random order)"
+        ]
+    );
     assert!(report.notes.is_empty(), "{:?}", report.notes);
     assert!(lines.iter().any(|l| l.starts_with("cube 64 swerve 2 thread(s): median ")), "{lines:?}");
     let table = render_markdown(&report.rows);
-    assert_eq!(table.lines().count(), 2 + 4, "{table}");
+    assert_eq!(table.lines().count(), 2 + 6, "{table}");
     for row in &report.rows {
         let line = table.lines().find(|l| l.starts_with(&format!("| {} |", row.scene))).expect("a row per scene");
         // No peer: its cells are empty; the two thread counts agree.
@@ -64,8 +74,8 @@ fn crowds_above_a_hundred_thousand_wait_for_the_hundred_thousand() {
         },
         |_| {},
     );
-    assert_eq!(report.rows.len(), 2);
-    assert_eq!(report.notes.len(), 2);
+    assert_eq!(report.rows.len(), 3);
+    assert_eq!(report.notes.len(), 3);
     assert!(report.notes[0].starts_with("sphere 2000000: not run (sphere 100000 took ? ms"), "{:?}", report.notes);
 }
 
@@ -128,7 +138,11 @@ fn a_failing_peer_leaves_its_cells_empty_and_says_why() {
 fn final_positions_equal_rvo2_3d() {
     let python = std::env::var_os("SWERVE_RVO2_3D_PYTHON").expect("SWERVE_RVO2_3D_PYTHON names a Python with rvo23d");
     let python = Path::new(&python);
-    for scene in [Scene3::sphere(200), Scene3::cube(216)] {
+    // The shuffled crowds are decided in the grid's cell order (the sphere's ties too).
+    let shuffled = |family: &str, n: usize| Scene3::by_name(family, n).expect("a family");
+    for scene in
+        [Scene3::sphere(200), Scene3::cube(216), shuffled("sphere-shuffled", 2_000), shuffled("cube-shuffled", 3_375)]
+    {
         let ours = time_swerve_steps(&scene, 2).expect("valid scene");
         let theirs = time_rvo2_3d(&scene, python).expect("the RVO2-3D peer runs");
         assert_eq!(differing_agents(&theirs.final_positions, &[&ours.final_positions]), 0, "{}", scene.name);

@@ -224,6 +224,42 @@ fn any_thread_count_gives_the_same_bits() {
     assert!(run(1) == run(3), "1 and 3 threads differ");
 }
 
+/// A crowd numbered with no regard to place is decided in the grid's cell order (and the
+/// tied queries' second pass too); with decisions recorded, in agent order. Both must give
+/// the same bits, on one thread and on two. The sphere's lattice makes ties every step.
+#[test]
+fn a_crowd_added_at_random_steps_the_same_in_cell_order_and_in_agent_order() {
+    let (ordered, goals) = sphere_crowd(3_000);
+    // A fixed permutation (multiplication by a unit modulo n): neighbours get far-apart numbers.
+    let n = ordered.num_agents();
+    let order: Vec<usize> = (0..n).map(|i| i * 1_777 % n).collect();
+    let mut sorted = order.clone();
+    sorted.sort_unstable();
+    assert!(sorted.iter().enumerate().all(|(i, &k)| i == k), "a permutation");
+    let run = |threads: usize, recorded: bool| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            let mut sim = Simulator::new(0.125, AgentParams::default()).unwrap();
+            sim.set_record_decisions(recorded);
+            for &k in &order {
+                sim.add_agent(ordered.positions()[k]).unwrap();
+            }
+            let goals: Vec<Vec3> = order.iter().map(|&k| goals[k]).collect();
+            let mut tree_queries = 0;
+            for _ in 0..30 {
+                set_prefs(&mut sim, &goals);
+                sim.step();
+                tree_queries += sim.tree_queries();
+            }
+            (sim.positions().iter().map(|&p| bits(p)).collect::<Vec<_>>(), tree_queries)
+        })
+    };
+    let (in_agent_order, tree_queries) = run(1, true);
+    assert!(tree_queries > 0, "the crowd should meet ties");
+    assert!(run(1, false).0 == in_agent_order, "cell order differs on 1 thread");
+    assert!(run(2, false).0 == in_agent_order, "cell order differs on 2 threads");
+}
+
 #[test]
 fn a_removed_agent_leaves_the_others_as_if_it_had_never_been() {
     let (mut with, goals) = sphere_crowd(120);

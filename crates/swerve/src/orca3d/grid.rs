@@ -139,6 +139,23 @@ impl NeighborGrid {
         self.start[0] = 0;
     }
 
+    /// Each slot's agent: the agents in cell order (cells numbered x fastest).
+    pub fn agents_by_slot(&self) -> &[u32] {
+        &self.slot_agents
+    }
+
+    /// Whether the crowd's agent order says little of where its agents are: more than a
+    /// quarter of a sample of agents lie more than two planes of cells from the next agent.
+    /// (A crowd numbered along a lattice or a spiral is not scattered.)
+    pub fn is_scattered(&self) -> bool {
+        let far = 2 * (self.dims[0] * self.dims[1]) as i64;
+        let pairs = self.cells.windows(2).step_by(16);
+        let (count, apart) = pairs.fold((0, 0), |(count, apart), pair| {
+            (count + 1, apart + usize::from((i64::from(pair[1]) - i64::from(pair[0])).abs() > far))
+        });
+        4 * apart > count
+    }
+
     /// The cell along `axis` that `value` falls in, clamped to the grid.
     #[inline(always)]
     fn axis_cell(&self, value: f32, axis: usize) -> usize {
@@ -501,6 +518,29 @@ mod tests {
         let answer = grid.neighbors(0, Vec3::ZERO, 100.0, f32::INFINITY, 1, None, &mut keys, &mut found);
         assert_eq!(answer, GridAnswer::Exact { radius: 1.0 });
         assert_eq!(found, [(1.0, 2 + 9 * 18 + 9)]);
+    }
+
+    /// A lattice numbered row by row, or a spiral numbered along its turns, is in order; the
+    /// same points numbered by a permutation that scatters them are not.
+    #[test]
+    fn a_crowd_numbered_at_random_is_scattered() {
+        let lattice: Vec<Vec3> =
+            (0..8_000).map(|i| Vec3::new((i % 20) as f32, (i / 20 % 20) as f32, (i / 400) as f32) * 11.0).collect();
+        let spiral: Vec<Vec3> = (0..8_000)
+            .map(|i| {
+                let z = 1.0 - 2.0 * (i as f32 + 0.5) / 8_000.0;
+                let angle = i as f32 * std::f32::consts::PI * (3.0 - 5.0f32.sqrt());
+                Vec3::new((1.0 - z * z).sqrt() * angle.cos(), (1.0 - z * z).sqrt() * angle.sin(), z) * 220.0
+            })
+            .collect();
+        let mut grid = NeighborGrid::default();
+        for points in [lattice, spiral] {
+            grid.build(&points, 15.0);
+            assert!(!grid.is_scattered());
+            let shuffled: Vec<Vec3> = (0..points.len()).map(|i| points[i * 1_777 % points.len()]).collect();
+            grid.build(&shuffled, 15.0);
+            assert!(grid.is_scattered());
+        }
     }
 
     #[test]

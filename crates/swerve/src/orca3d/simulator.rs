@@ -138,6 +138,8 @@ pub struct Simulator {
     /// Each agent's decision in the step: its new velocity and the radius its neighbour
     /// search ended with, or NaN for "ask the tree" (scratch of the step).
     decisions: Vec<(Vec3, f32)>,
+    /// The step's decisions in the grid's slot order, before they are put back in agent order.
+    slot_decisions: Vec<(Vec3, f32)>,
     /// The radius each agent's last neighbour search ended with (m): the next one's guess.
     search_radii: Vec<f32>,
     /// Whether `search_radii` still describe the agents (no agent added, removed, moved or
@@ -194,6 +196,7 @@ impl Simulator {
             tree: AgentTree::default(),
             grid: NeighborGrid::default(),
             decisions: Vec::new(),
+            slot_decisions: Vec::new(),
             search_radii: Vec::new(),
             hints_valid: false,
             max_displacement: 0.0,
@@ -773,14 +776,32 @@ impl Simulator {
             obstacles: (!self.obstacles.is_empty()).then_some(&self.obstacles),
             obstacle_time_horizons: &self.obstacle_time_horizons,
         };
-        context.decide_all(&mut self.decisions, keep_records.then_some(&mut self.records[..]), false);
+        // A crowd numbered with no regard to place (added at random, say) is decided in the
+        // grid's slot order, so that what a decision reads of its neighbours is mostly in
+        // cache, and the decisions are put back in agent order after; one numbered along a
+        // lattice or a spiral keeps its own order, which measured faster (BENCHMARKS.md, "ORCA
+        // in three dimensions"). With records, each agent writes its own record: agent order.
+        let order = (!keep_records && self.grid.is_scattered()).then(|| self.grid.agents_by_slot());
+        let decided = match order {
+            Some(_) => {
+                self.slot_decisions.resize(count, (Vec3::ZERO, 0.0));
+                &mut self.slot_decisions
+            }
+            None => &mut self.decisions,
+        };
+        context.decide_all(decided, order, keep_records.then_some(&mut self.records[..]), false);
 
         // The queries that met ties: RVO2-3D's tree orders their neighbours.
-        self.tree_queries = self.decisions.iter().filter(|d| d.1.is_nan()).count();
+        self.tree_queries = decided.iter().filter(|d| d.1.is_nan()).count();
         if self.tree_queries > 0 {
             self.tree.build(&self.positions);
             let context = StepContext { tree: Some(&self.tree), ..context };
-            context.decide_all(&mut self.decisions, keep_records.then_some(&mut self.records[..]), true);
+            context.decide_all(decided, order, keep_records.then_some(&mut self.records[..]), true);
+        }
+        if let Some(order) = order {
+            for (&agent, &decision) in order.iter().zip(&self.slot_decisions) {
+                self.decisions[agent as usize] = decision;
+            }
         }
         for (radius, decision) in self.search_radii.iter_mut().zip(&self.decisions) {
             *radius = decision.1;
@@ -911,9 +932,16 @@ struct StepContext<'a> {
 }
 
 impl StepContext<'_> {
-    /// Decides every agent into `decisions` (and `records`, if kept), in parallel. With
-    /// `tied_only`, only the agents whose grid query tied (marked by a NaN radius), by the tree.
-    fn decide_all(&self, decisions: &mut [(Vec3, f32)], records: Option<&mut [Record]>, tied_only: bool) {
+    /// Decides every agent into `decisions` (and `records`, if kept), in parallel: entry `i`
+    /// is agent `order[i]`'s, or agent `i`'s without an `order`. With `tied_only`, only the
+    /// agents whose grid query tied (marked by a NaN radius), by the tree.
+    fn decide_all(
+        &self,
+        decisions: &mut [(Vec3, f32)],
+        order: Option<&[u32]>,
+        records: Option<&mut [Record]>,
+        tied_only: bool,
+    ) {
         let chunks = decisions.par_chunks_mut(DECIDE_CHUNK).enumerate();
         let decide_chunk = |chunk: usize, out: &mut [(Vec3, f32)], mut records: Option<&mut [Record]>| {
             SCRATCH.with_borrow_mut(|scratch| {
@@ -922,7 +950,9 @@ impl StepContext<'_> {
                         continue;
                     }
                     let record = records.as_mut().map(|r| &mut r[offset]);
-                    *decision = self.decide(chunk * DECIDE_CHUNK + offset, scratch, record);
+                    let entry = chunk * DECIDE_CHUNK + offset;
+                    let agent = order.map_or(entry, |order| order[entry] as usize);
+                    *decision = self.decide(agent, scratch, record);
                 }
             })
         };
