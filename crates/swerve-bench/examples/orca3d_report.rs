@@ -44,7 +44,8 @@ fn run_child(
     scene: &Scene3,
     threads: usize,
 ) -> Result<SwerveRun, String> {
-    let (family, n) = scene.name.split_once(' ').ok_or("scene name without a size")?;
+    let (family, n) = (scene.family.as_str(), scene.positions.len().to_string());
+    let n = n.as_str();
     // A fresh copy of this program per child, as in the 2-D report: where a cached file's code
     // pages sit moved 2-D steps by up to 20 % on this VM.
     let copy = dir.join(format!("orca3d-report-{family}-{n}-{threads}"));

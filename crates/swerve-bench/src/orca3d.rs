@@ -54,6 +54,8 @@ pub const LARGE_CROWD_GATE_MS: f64 = 200.0;
 pub struct Scene3 {
     /// Family and size, e.g. `sphere 10000`.
     pub name: String,
+    /// The name [`Scene3::by_name`] builds it from, e.g. `cube-shuffled`.
+    pub family: String,
     /// Start positions (m).
     pub positions: Vec<Vec3>,
     /// Goals (m), one per agent.
@@ -80,7 +82,7 @@ impl Scene3 {
             })
             .collect();
         let goals = positions.iter().map(|&p| -p).collect();
-        Scene3 { name: format!("sphere {n}"), positions, goals }
+        Scene3 { name: format!("sphere {n}"), family: "sphere".into(), positions, goals }
     }
 
     /// `cube N`: N agents on a ⌈∛N⌉-wide cubic lattice with [`CUBE_SPACING`] spacing, each
@@ -106,7 +108,7 @@ impl Scene3 {
                 rng.random_range(0.0..extent),
             ));
         }
-        Scene3 { name: format!("cube {n}"), positions, goals }
+        Scene3 { name: format!("cube {n}"), family: "cube".into(), positions, goals }
     }
 
     /// The same crowd with its agents (and their goals) added in a random order: agent
@@ -118,6 +120,7 @@ impl Scene3 {
         self.positions = order.iter().map(|&k| self.positions[k]).collect();
         self.goals = order.iter().map(|&k| self.goals[k]).collect();
         self.name += " (added in random order)";
+        self.family += "-shuffled";
     }
 
     /// Builds a family by name (`sphere`, `cube`; see [`FAMILIES`]), its agents added in a

@@ -152,3 +152,24 @@ fn final_positions_equal_rvo2_3d() {
         assert_ne!(differing_agents(&theirs.final_positions, &[&ours.final_positions]), 0, "{}", scene.name);
     }
 }
+
+/// A scene is rebuilt from its family and size (the report's child processes do so): the
+/// shuffled cube too, as the same permutation of the cube.
+#[test]
+fn a_scene_is_rebuilt_from_its_family_and_size() {
+    for family in ["sphere", "cube", "cube-shuffled", "sphere-shuffled"] {
+        let scene = Scene3::by_name(family, 64).expect("a family");
+        assert_eq!(scene.family, family);
+        let again = Scene3::by_name(&scene.family, scene.positions.len()).expect("a family");
+        assert_eq!(positions_fnv1a(&again.positions), positions_fnv1a(&scene.positions), "{family}");
+        assert_eq!(positions_fnv1a(&again.goals), positions_fnv1a(&scene.goals), "{family}");
+    }
+    let (ordered, shuffled) = (Scene3::cube(64), Scene3::by_name("cube-shuffled", 64).unwrap());
+    assert_ne!(positions_fnv1a(&ordered.positions), positions_fnv1a(&shuffled.positions));
+    let sorted = |p: &[Vec3]| {
+        let mut v: Vec<[u32; 3]> = p.iter().map(|q| q.to_array().map(f32::to_bits)).collect();
+        v.sort_unstable();
+        v
+    };
+    assert_eq!(sorted(&ordered.positions), sorted(&shuffled.positions), "the same agents");
+}
