@@ -17,6 +17,15 @@ use swerve::{AgentParams, Simulator, Vec2};
 /// The seed of every randomised scene.
 pub const SCENE_SEED: u64 = 0x5eed_0fc0_ffee;
 
+/// A random order of `len` agents, the same every time: how the scenes "added in random
+/// order" (planar and 3-D) number their agents.
+pub fn random_order(len: usize) -> Vec<usize> {
+    use rand::seq::SliceRandom;
+    let mut order: Vec<usize> = (0..len).collect();
+    order.shuffle(&mut Pcg64Mcg::seed_from_u64(SCENE_SEED ^ 0x5417_f1ed));
+    order
+}
+
 /// Warm-up steps before timing.
 pub const WARMUP_STEPS: usize = 5;
 /// Timed steps (the median is reported).
@@ -226,9 +235,7 @@ impl Scene {
 
     /// Puts the agents (with their goals) in a random order, the same every time.
     pub fn shuffle(&mut self) {
-        use rand::seq::SliceRandom;
-        let mut order: Vec<usize> = (0..self.positions.len()).collect();
-        order.shuffle(&mut Pcg64Mcg::seed_from_u64(SCENE_SEED ^ 0x5417_f1ed));
+        let order = random_order(self.positions.len());
         self.positions = order.iter().map(|&k| self.positions[k]).collect();
         self.goals = order.iter().map(|&k| self.goals[k]).collect();
         self.name += " (added in random order)";

@@ -114,9 +114,7 @@ impl Scene3 {
     /// The same crowd with its agents (and their goals) added in a random order: agent
     /// numbers then say nothing of where agents are.
     pub fn shuffle(&mut self) {
-        use rand::seq::SliceRandom;
-        let mut order: Vec<usize> = (0..self.positions.len()).collect();
-        order.shuffle(&mut Pcg64Mcg::seed_from_u64(SCENE_SEED ^ 0x5417_f1ed));
+        let order = crate::orca::random_order(self.positions.len());
         self.positions = order.iter().map(|&k| self.positions[k]).collect();
         self.goals = order.iter().map(|&k| self.goals[k]).collect();
         self.name += " (added in random order)";
