@@ -14,7 +14,7 @@ use swerve::orca::{AgentId, LpOutcome};
 use swerve::orca3d::{AgentParams, Extensions, Mover, OverlapResolution, Simulator, SymmetryBreaking, Vec3};
 use swerve::Error;
 
-use sphere3d::{preferred, set_prefs, sphere_crowd};
+use sphere3d::{preferred, set_prefs, shuffled_sphere_crowd, sphere_crowd};
 
 /// One RVO2-3D recording.
 struct Recording {
@@ -229,22 +229,11 @@ fn any_thread_count_gives_the_same_bits() {
 /// the same bits, on one thread and on two. The sphere's lattice makes ties every step.
 #[test]
 fn a_crowd_added_at_random_steps_the_same_in_cell_order_and_in_agent_order() {
-    let (ordered, goals) = sphere_crowd(3_000);
-    // A fixed permutation (multiplication by a unit modulo n): neighbours get far-apart numbers.
-    let n = ordered.num_agents();
-    let order: Vec<usize> = (0..n).map(|i| i * 1_777 % n).collect();
-    let mut sorted = order.clone();
-    sorted.sort_unstable();
-    assert!(sorted.iter().enumerate().all(|(i, &k)| i == k), "a permutation");
     let run = |threads: usize, recorded: bool| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| {
-            let mut sim = Simulator::new(0.125, AgentParams::default()).unwrap();
+            let (mut sim, goals) = shuffled_sphere_crowd(3_000);
             sim.set_record_decisions(recorded);
-            for &k in &order {
-                sim.add_agent(ordered.positions()[k]).unwrap();
-            }
-            let goals: Vec<Vec3> = order.iter().map(|&k| goals[k]).collect();
             let mut tree_queries = 0;
             for _ in 0..30 {
                 set_prefs(&mut sim, &goals);

@@ -8,7 +8,7 @@ mod counting_allocator;
 mod sphere3d;
 
 use counting_allocator::{allocations, CountingAllocator};
-use sphere3d::{preferred, sphere_crowd};
+use sphere3d::{preferred, shuffled_sphere_crowd, sphere_crowd};
 use swerve::orca3d::{Extensions, Mover, OverlapResolution, Vec3};
 
 #[global_allocator]
@@ -24,10 +24,13 @@ fn a_warm_3d_step_does_not_allocate_with_or_without_records_or_safe_mode_or_obst
 }
 
 fn warm_steps() {
-    // Plain, with every decision recorded, and in safe mode (records kept for the overlap
-    // projection, plus its pushes) with avoidance layers.
-    for (record, safe) in [(false, false), (true, false), (false, true)] {
-        let (mut sim, goals) = sphere_crowd(2_000);
+    // Plain, with every decision recorded, in safe mode (records kept for the overlap
+    // projection, plus its pushes) with avoidance layers, and plain with the agents added in
+    // a scattered order (decided in the grid's cell order).
+    for (record, safe, scattered) in
+        [(false, false, false), (true, false, false), (false, true, false), (false, false, true)]
+    {
+        let (mut sim, goals) = if scattered { shuffled_sphere_crowd(2_000) } else { sphere_crowd(2_000) };
         sim.set_record_decisions(record);
         let resolution = safe.then(OverlapResolution::default);
         sim.set_extensions(Extensions { overlap_resolution: resolution, ..Extensions::default() }).unwrap();
@@ -66,7 +69,10 @@ fn warm_steps() {
             sim.step();
             let during = allocations() - before;
             if round >= 60 {
-                assert_eq!(during, 0, "record {record}, safe {safe}: step {round} allocated {during} times");
+                assert_eq!(
+                    during, 0,
+                    "record {record}, safe {safe}, scattered {scattered}: step {round} allocated {during} times"
+                );
             }
         }
     }

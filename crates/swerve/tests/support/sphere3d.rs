@@ -30,6 +30,18 @@ pub fn sphere_crowd(n: usize) -> (Simulator, Vec<Vec3>) {
     (sim, goals)
 }
 
+/// The same crowd added in a scattered order (agent `i` is the sphere's `i · 1777 mod n`,
+/// `n` not a multiple of 1777): neighbours get far-apart numbers. With its goals.
+pub fn shuffled_sphere_crowd(n: usize) -> (Simulator, Vec<Vec3>) {
+    let (ordered, goals) = sphere_crowd(n);
+    let mut sim = Simulator::new(0.125, AgentParams::default()).unwrap();
+    let order: Vec<usize> = (0..n).map(|i| i * 1_777 % n).collect();
+    for &k in &order {
+        sim.add_agent(ordered.positions()[k]).unwrap();
+    }
+    (sim, order.iter().map(|&k| goals[k]).collect())
+}
+
 pub fn set_prefs(sim: &mut Simulator, goals: &[Vec3]) {
     let prefs: Vec<Vec3> = goals.iter().zip(sim.positions()).map(|(&g, &p)| preferred(g, p)).collect();
     sim.set_pref_velocities(&prefs).unwrap();
