@@ -45,14 +45,13 @@ fn run_child(
     threads: usize,
 ) -> Result<SwerveRun, String> {
     let (family, n) = (scene.family.as_str(), scene.positions.len().to_string());
-    let n = n.as_str();
     // A fresh copy of this program per child, as in the 2-D report: where a cached file's code
     // pages sit moved 2-D steps by up to 20 % on this VM.
     let copy = dir.join(format!("orca3d-report-{family}-{n}-{threads}"));
     std::fs::copy(own, &copy).map_err(|e| format!("cannot copy this program: {e}"))?;
     let out_file = dir.join(format!("swerve-{threads}t.f32"));
     let out = Command::new(&copy)
-        .args(["--case", family, n, &threads.to_string()])
+        .args(["--case", family, &n, &threads.to_string()])
         .arg(&out_file)
         .output()
         .map_err(|e| format!("cannot run the child: {e}"));

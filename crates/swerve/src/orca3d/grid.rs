@@ -22,7 +22,7 @@ use std::ops::Range;
 use glam::Vec3;
 use wide::{f32x4, CmpLt};
 
-use crate::spatial::{compact, key, key_room, nearest_first, Compacted, LayerFilter, Ranked};
+use crate::spatial::{compact, key, key_room, nearest_first, scattered, Compacted, LayerFilter, Ranked};
 
 /// How a grid query ended.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -65,7 +65,7 @@ pub struct NeighborGrid {
     xs: Vec<f32>,
     ys: Vec<f32>,
     zs: Vec<f32>,
-    /// Each agent's cell (scratch of the build).
+    /// Each agent's cell, as of the last build (also read by [`NeighborGrid::is_scattered`]).
     cells: Vec<u32>,
     /// Absolute margin (m) for where the cell assignment's rounding may put an agent.
     slack: f32,
@@ -148,12 +148,7 @@ impl NeighborGrid {
     /// quarter of a sample of agents lie more than two planes of cells from the next agent.
     /// (A crowd numbered along a lattice or a spiral is not scattered.)
     pub fn is_scattered(&self) -> bool {
-        let far = 2 * (self.dims[0] * self.dims[1]) as i64;
-        let pairs = self.cells.windows(2).step_by(16);
-        let (count, apart) = pairs.fold((0, 0), |(count, apart), pair| {
-            (count + 1, apart + usize::from((i64::from(pair[1]) - i64::from(pair[0])).abs() > far))
-        });
-        4 * apart > count
+        scattered(&self.cells, 2 * self.dims[0] * self.dims[1])
     }
 
     /// The cell along `axis` that `value` falls in, clamped to the grid.

@@ -29,8 +29,8 @@ pub use agent_kdtree::{nearest_brute_force, AgentKdTree, Neighbor, MAX_LEAF_SIZE
 pub(crate) use nearest_keys::{compact, key, key_room, nearest_first, Compacted, Ranked};
 #[cfg(test)]
 pub(crate) use neighbor_grid::StagingRule;
+pub(crate) use neighbor_grid::{scattered, QueryScratch, ANSWER_ROOM};
 pub use neighbor_grid::{GridQuery, NeighborGrid, Staged};
-pub(crate) use neighbor_grid::{QueryScratch, ANSWER_ROOM};
 pub use obstacle_grid::ObstacleGrid;
 pub use obstacle_tree::{ObstacleTree, ObstacleVertex};
 pub(crate) use polygon_grid::PolygonGrid;

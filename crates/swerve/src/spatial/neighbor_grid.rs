@@ -188,10 +188,11 @@ fn partition_near(columns: &[u32], below: impl Fn(u32) -> bool, guess: usize) ->
 }
 
 /// Whether a crowd's agent order says little of where its agents are, judged by `cells`
-/// (each agent's cell index, row-major with `columns` to a row): whether more than a quarter
-/// of a sample of agents are more than two rows of cells away from the next agent.
-fn scattered(cells: &[u32], columns: usize) -> bool {
-    let far = 2 * columns as i64;
+/// (each agent's cell index): whether more than a quarter of a sample of agents have a cell
+/// index more than `far` from the next agent's (the planar grid asks for two rows of cells,
+/// the 3-D grid for two planes).
+pub(crate) fn scattered(cells: &[u32], far: usize) -> bool {
+    let far = far as i64;
     let pairs = cells.windows(2).step_by(16);
     let (count, apart) = pairs.fold((0, 0), |(count, apart), pair| {
         (count + 1, apart + ((pair[1] as i64 - pair[0] as i64).abs() > far) as usize)
@@ -326,7 +327,8 @@ impl NeighborGrid {
         // Fill each cell from its end backwards, using cell_start[c + 1] as a cursor, so that
         // afterwards cell_start[c + 1] is back at the start of cell c + 1.
         let rule = self.staging_rule;
-        self.staged = rule.force.unwrap_or_else(|| n >= MIN_STAGED_AGENTS && scattered(&self.cell_of, self.columns));
+        self.staged =
+            rule.force.unwrap_or_else(|| n >= MIN_STAGED_AGENTS && scattered(&self.cell_of, 2 * self.columns));
         if self.staged {
             self.fill_staged(positions, staging, payload, place);
         } else {
@@ -1055,12 +1057,12 @@ mod tests {
             (0..160_000).map(|i| Vec2::new((i % 400) as f32 * 3.0, (i / 400) as f32 * 3.0)).collect();
         let mut grid = NeighborGrid::new();
         grid.rebuild(&positions, 5.0);
-        assert!(!scattered(&grid.cell_of, grid.columns));
+        assert!(!scattered(&grid.cell_of, 2 * grid.columns));
         assert!(!grid.was_staged());
         let mut shuffled = positions.clone();
         shuffled.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(3));
         grid.rebuild(&shuffled, 5.0);
-        assert!(scattered(&grid.cell_of, grid.columns));
+        assert!(scattered(&grid.cell_of, 2 * grid.columns));
         assert!(grid.was_staged());
         grid.assert_well_formed(&shuffled);
     }
